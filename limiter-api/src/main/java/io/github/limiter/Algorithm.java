@@ -1,0 +1,59 @@
+package io.github.limiter;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/** The five algorithms, named as in configuration. */
+public enum Algorithm {
+  /** Count per aligned window; admits while count &lt; N. Cheap, but lets 2N through across a boundary. */
+  FIXED_WINDOW("fixed-window"),
+  /** Two counters, interpolated: admits while prev·(1 − elapsed/W) + curr &lt; N. */
+  SLIDING_WINDOW_COUNTER("sliding-window-counter"),
+  /** Exact: one timestamp per admitted permit within the window. Memory O(N) per key. */
+  SLIDING_WINDOW_LOG("sliding-window-log"),
+  /** Rate r, capacity b: bursts up to b, average r. */
+  TOKEN_BUCKET("token-bucket"),
+  /** Virtual queue (GCRA): admits while level &lt; capacity and says when each request departs. */
+  LEAKY_BUCKET("leaky-bucket");
+
+  private final String configName;
+
+  Algorithm(String configName) {
+    this.configName = configName;
+  }
+
+  /** The name used in configuration and on the command line, e.g. {@code token-bucket}. */
+  public String configName() {
+    return configName;
+  }
+
+  /** Whether limits of this algorithm are a rate plus a capacity, rather than N per window. */
+  public boolean isBucket() {
+    return this == TOKEN_BUCKET || this == LEAKY_BUCKET;
+  }
+
+  /**
+   * Parses a configuration name such as {@code token-bucket}.
+   *
+   * @throws IllegalArgumentException naming the text and the accepted names
+   */
+  public static Algorithm fromConfigName(String text) {
+    String normalized = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+    for (Algorithm algorithm : values()) {
+      if (algorithm.configName.equals(normalized)) {
+        return algorithm;
+      }
+    }
+    throw new IllegalArgumentException(
+        "expected one of "
+            + Arrays.stream(values()).map(Algorithm::configName).toList()
+            + ", was '"
+            + text
+            + "'");
+  }
+
+  @Override
+  public String toString() {
+    return configName;
+  }
+}

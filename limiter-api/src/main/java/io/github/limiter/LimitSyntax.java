@@ -1,0 +1,114 @@
+package io.github.limiter;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The textual forms of limits and durations. */
+final class LimitSyntax {
+
+  private static final String EXPECTED_LIMIT =
+      "expected <permits>/<period> [burst=<n>] [initial=<n>] such as '10/s', '100/1m', '5/PT10S'"
+          + " or '10/s burst=20'";
+  private static final String EXPECTED_DURATION =
+      "expected a duration such as 's', '10s', '500ms', '1m', '1h', '1d' or ISO-8601 'PT10S'";
+
+  private static final Pattern LIMIT = Pattern.compile("(\\d+)\\s*/\\s*(\\S+)((?:\\s+\\w+\\s*=\\s*\\d+)*)");
+  private static final Pattern OPTION = Pattern.compile("(\\w+)\\s*=\\s*(\\d+)");
+  private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)?(ns|us|ms|s|m|h|d)");
+
+  private LimitSyntax() {}
+
+  static Limit parseLimit(String text) {
+    String trimmed = text == null ? "" : text.trim();
+    Matcher matcher = LIMIT.matcher(trimmed);
+    if (!matcher.matches()) {
+      throw new IllegalArgumentException(EXPECTED_LIMIT + ", was '" + trimmed + "'");
+    }
+    long permits = parseCount(matcher.group(1), trimmed);
+    Duration period;
+    try {
+      period = parseDuration(matcher.group(2));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(EXPECTED_LIMIT + ", was '" + trimmed + "': " + e.getMessage(), e);
+    }
+    long burst = permits;
+    OptionalLong initial = OptionalLong.empty();
+    Matcher option = OPTION.matcher(matcher.group(3));
+    while (option.find()) {
+      long value = parseCount(option.group(2), trimmed);
+      switch (option.group(1).toLowerCase(Locale.ROOT)) {
+        case "burst" -> burst = value;
+        case "initial" -> initial = OptionalLong.of(value);
+        default -> throw new IllegalArgumentException(
+            EXPECTED_LIMIT + ", was '" + trimmed + "': unknown option '" + option.group(1) + "'");
+      }
+    }
+    try {
+      return new Limit(permits, period, burst, initial);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("invalid limit '" + trimmed + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** Parses {@code s}, {@code 10s}, {@code 500ms}, {@code 1m}, ... or an ISO-8601 duration. */
+  static Duration parseDuration(String text) {
+    String trimmed = text == null ? "" : text.trim();
+    Matcher simple = SIMPLE_DURATION.matcher(trimmed.toLowerCase(Locale.ROOT));
+    if (simple.matches()) {
+      long amount = simple.group(1) == null ? 1 : parseCount(simple.group(1), trimmed);
+      Duration duration =
+          switch (simple.group(2)) {
+            case "ns" -> Duration.ofNanos(amount);
+            case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1_000L));
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            default -> Duration.ofDays(amount);
+          };
+      return requirePositive(duration, trimmed);
+    }
+    if (trimmed.regionMatches(true, 0, "P", 0, 1)) {
+      try {
+        return requirePositive(Duration.parse(trimmed.toUpperCase(Locale.ROOT)), trimmed);
+      } catch (DateTimeParseException e) {
+        // fall through to the common message
+      }
+    }
+    throw new IllegalArgumentException(EXPECTED_DURATION + ", was '" + trimmed + "'");
+  }
+
+  static String format(Duration period) {
+    long nanos = period.toNanos();
+    if (nanos % 86_400_000_000_000L == 0) return unit(nanos / 86_400_000_000_000L, "d");
+    if (nanos % 3_600_000_000_000L == 0) return unit(nanos / 3_600_000_000_000L, "h");
+    if (nanos % 60_000_000_000L == 0) return unit(nanos / 60_000_000_000L, "m");
+    if (nanos % 1_000_000_000L == 0) return unit(nanos / 1_000_000_000L, "s");
+    if (nanos % 1_000_000L == 0) return nanos / 1_000_000L + "ms";
+    if (nanos % 1_000L == 0) return nanos / 1_000L + "us";
+    return nanos + "ns";
+  }
+
+  private static String unit(long amount, String unit) {
+    return amount == 1 ? unit : amount + unit;
+  }
+
+  private static Duration requirePositive(Duration duration, String text) {
+    if (duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException("expected a positive duration, was '" + text + "'");
+    }
+    return duration;
+  }
+
+  private static long parseCount(String digits, String text) {
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("number too large in '" + text + "'", e);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.github.limiter;
+
+import io.github.limiter.algorithm.PolicyFunction;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+
+/**
+ * A named, immutable rate-limit policy: one algorithm and one or more limits that apply
+ * all-or-nothing, plus what to do when the store cannot decide.
+ *
+ * <p>Build one with the factory named after its algorithm:
+ *
+ * <pre>{@code
+ * Policy api = Policy.tokenBucket("api", Limit.bucket(10, Duration.ofSeconds(1), 20));
+ * Policy login = Policy.fixedWindow("login", Limit.of(5, Duration.ofMinutes(1)), Limit.of(20, Duration.ofHours(1)));
+ * }</pre>
+ */
+public final class Policy {
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+  private final String name;
+  private final Algorithm algorithm;
+  private final List<Limit> limits;
+  private final FailureMode failureMode;
+  private final PolicyFunction function;
+  private final int hash;
+
+  /**
+   * @throws IllegalArgumentException naming what is wrong and the bad value
+   */
+  public Policy(String name, Algorithm algorithm, List<Limit> limits, FailureMode failureMode) {
+    Objects.requireNonNull(algorithm, "algorithm");
+    Objects.requireNonNull(failureMode, "failureMode");
+    if (name == null || !NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "policy name: expected 1-64 letters, digits, '.', '_' or '-', starting with a letter or"
+              + " digit, was '"
+              + name
+              + "'");
+    }
+    this.name = name;
+    this.algorithm = algorithm;
+    this.limits = List.copyOf(limits);
+    this.failureMode = failureMode;
+    if (this.limits.isEmpty()) {
+      throw new IllegalArgumentException("policy '" + name + "': needs at least one limit");
+    }
+    if (!algorithm.isBucket()) {
+      for (Limit limit : this.limits) {
+        if (limit.burst() != limit.permits() || limit.initial().isPresent()) {
+          throw new IllegalArgumentException(
+              "policy '" + name + "': burst and initial apply to token-bucket and leaky-bucket only,"
+                  + " not to " + algorithm + ", was '" + limit + "'");
+        }
+      }
+    }
+    this.function = PolicyFunction.of(name, algorithm, this.limits);
+    this.hash = Objects.hash(name, algorithm, this.limits, failureMode);
+  }
+
+  public static Policy fixedWindow(String name, Limit... limits) {
+    return new Policy(name, Algorithm.FIXED_WINDOW, List.of(limits), FailureMode.FAIL_OPEN);
+  }
+
+  public static Policy slidingWindowCounter(String name, Limit... limits) {
+    return new Policy(name, Algorithm.SLIDING_WINDOW_COUNTER, List.of(limits), FailureMode.FAIL_OPEN);
+  }
+
+  public static Policy slidingWindowLog(String name, Limit... limits) {
+    return new Policy(name, Algorithm.SLIDING_WINDOW_LOG, List.of(limits), FailureMode.FAIL_OPEN);
+  }
+
+  public static Policy tokenBucket(String name, Limit... limits) {
+    return new Policy(name, Algorithm.TOKEN_BUCKET, List.of(limits), FailureMode.FAIL_OPEN);
+  }
+
+  public static Policy leakyBucket(String name, Limit... limits) {
+    return new Policy(name, Algorithm.LEAKY_BUCKET, List.of(limits), FailureMode.FAIL_OPEN);
+  }
+
+  /** A copy with another failure mode. */
+  public Policy withFailureMode(FailureMode mode) {
+    return new Policy(name, algorithm, limits, mode);
+  }
+
+  /**
+   * A copy for one of {@code nodes} nodes that each decide locally: windows admit N/nodes, buckets
+   * refill at r/nodes with capacity b/nodes. Counts round down but stay at least 1.
+   */
+  public Policy dividedBy(int nodes) {
+    if (nodes < 1) {
+      throw new IllegalArgumentException("nodes must be at least 1, was " + nodes);
+    }
+    if (nodes == 1) {
+      return this;
+    }
+    List<Limit> divided = limits.stream().map(limit -> share(limit, nodes)).toList();
+    return new Policy(name, algorithm, divided, failureMode);
+  }
+
+  private Limit share(Limit limit, int nodes) {
+    if (!algorithm.isBucket()) {
+      return Limit.of(Math.max(1, limit.permits() / nodes), limit.period());
+    }
+    long burst = Math.max(1, limit.burst() / nodes);
+    OptionalLong initial = limit.initial().isPresent()
+        ? OptionalLong.of(Math.min(burst, limit.initial().getAsLong() / nodes))
+        : OptionalLong.empty();
+    return new Limit(limit.permits(), limit.period().multipliedBy(nodes), burst, initial);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Algorithm algorithm() {
+    return algorithm;
+  }
+
+  public List<Limit> limits() {
+    return limits;
+  }
+
+  public FailureMode failureMode() {
+    return failureMode;
+  }
+
+  /** The compiled pure function, for store implementations. */
+  public PolicyFunction function() {
+    return function;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o == this
+        || o instanceof Policy p
+        && hash == p.hash
+        && name.equals(p.name)
+        && algorithm == p.algorithm
+        && limits.equals(p.limits)
+        && failureMode == p.failureMode;
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    return name + "(" + algorithm + " " + limits + ", " + failureMode + ")";
+  }
+}

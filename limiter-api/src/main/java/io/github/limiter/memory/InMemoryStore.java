@@ -1,0 +1,434 @@
+package io.github.limiter.memory;
+
+import io.github.limiter.Decision;
+import io.github.limiter.NanoClock;
+import io.github.limiter.Policy;
+import io.github.limiter.algorithm.LimitFunction;
+import io.github.limiter.algorithm.LongStateFunction;
+import io.github.limiter.algorithm.PolicyFunction;
+import io.github.limiter.spi.RateLimitStore;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A lock-free, bounded store in this JVM's memory.
+ *
+ * <p>Each key's state is one atomic {@code long} (single-limit token bucket, leaky bucket and fixed
+ * window: no allocation to decide) or one immutable {@code long[]} snapshot replaced by
+ * compare-and-set (the other algorithms and multi-limit policies: one array per admission). No lock
+ * is shared between keys, and there is no thread per key.
+ *
+ * <p><b>Bounded.</b> At most {@code maxKeys} keys are held. A key whose state is fresh again (a full
+ * bucket, an empty window) is reclaimed by an incremental sweep run on inserts: forgetting it
+ * changes no decision. When the bound is reached and nothing is reclaimable, {@link Overflow}
+ * decides; see there for why eviction cannot be used to reset one's own limit.
+ */
+public final class InMemoryStore implements RateLimitStore {
+
+  /** What to do with a new key when the store is full and no key is reclaimable. */
+  public enum Overflow {
+    /**
+     * Evict, among a sample of keys, the one nearest to fresh. A client flooding new keys creates
+     * keys that are themselves nearly fresh (one request each), so they are the victims, while its
+     * own busy key, far from fresh, is kept: flooding cannot reset one's own limit. The most an
+     * evicted key can gain is what it would have regained anyway within its short time to fresh.
+     */
+    EVICT("evict"),
+    /** Reject requests of new keys as {@link Decision.Outcome#UNAVAILABLE}; known keys go on. */
+    REJECT_NEW_KEYS("reject-new-keys");
+
+    private final String configName;
+
+    Overflow(String configName) {
+      this.configName = configName;
+    }
+
+    public String configName() {
+      return configName;
+    }
+  }
+
+  /** A safe default: about 10 MB of state for single-long algorithms with short keys. */
+  public static final int DEFAULT_MAX_KEYS = 100_000;
+
+  private static final long TOMBSTONE = Long.MIN_VALUE;
+  private static final long[] DEAD = new long[0];
+  private static final int SWEEP_BATCH = 32;
+  private static final int SWEEP_EVERY = 64;
+  /** How long a full store tells new keys to wait. */
+  private static final long FULL_RETRY_NANOS = 1_000_000_000L;
+
+  private final NanoClock clock;
+  private final long epoch;
+  private final int maxKeys;
+  private final Overflow overflow;
+  private final ConcurrentHashMap<Policy, Table> tables = new ConcurrentHashMap<>();
+  private final AtomicInteger size = new AtomicInteger();
+  private final AtomicBoolean sweeping = new AtomicBoolean();
+  private Iterator<Table> tableCursor;
+  private Table sweptTable;
+  private Iterator<Map.Entry<String, Object>> entryCursor;
+
+  private InMemoryStore(Builder builder) {
+    this.clock = builder.clock;
+    this.epoch = clock.nanos();
+    this.maxKeys = builder.maxKeys;
+    this.overflow = builder.overflow;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A store with the defaults: monotonic clock, {@value #DEFAULT_MAX_KEYS} keys, evict. */
+  public static InMemoryStore create() {
+    return builder().build();
+  }
+
+  @Override
+  public TimeSource timeSource() {
+    return clock == NanoClock.system() ? TimeSource.LOCAL_MONOTONIC : TimeSource.CALLER;
+  }
+
+  /** The number of keys held now. */
+  public int size() {
+    return size.get();
+  }
+
+  /** The configured bound on keys. */
+  public int maxKeys() {
+    return maxKeys;
+  }
+
+  /** Store time: nanoseconds since this store was created, so that windows align to it. */
+  private long now() {
+    return clock.nanos() - epoch;
+  }
+
+  private Table table(Policy policy) {
+    Table table = tables.get(policy);
+    return table != null ? table : tables.computeIfAbsent(policy, Table::new);
+  }
+
+  @Override
+  public Decision decide(Policy policy, String key, long permits) {
+    Table table = table(policy);
+    long now = now();
+    return table.single != null
+        ? decideLong(table, key, now, permits)
+        : decideSnapshot(table, key, now, permits);
+  }
+
+  private Decision decideLong(Table table, String key, long now, long permits) {
+    LongStateFunction f = table.single;
+    LongEntry entry = (LongEntry) table.entries.get(key);
+    for (;;) {
+      if (entry == null) {
+        entry = (LongEntry) insert(table, key, now);
+        if (entry == null) {
+          return full(table);
+        }
+      }
+      long state = entry.state;
+      if (state == TOMBSTONE) {
+        entry = (LongEntry) replaceDead(table, key, entry);
+        continue;
+      }
+      long retry = f.retryAfter(state, now, permits);
+      if (retry != 0) {
+        return table.function.rejected(f, state, now, retry);
+      }
+      long next = f.admit(state, now, permits);
+      if (entry.compareAndSet(state, next)) {
+        return table.function.admitted(f, next, now);
+      }
+    }
+  }
+
+  private Decision decideSnapshot(Table table, String key, long now, long permits) {
+    PolicyFunction f = table.function;
+    SnapshotEntry entry = (SnapshotEntry) table.entries.get(key);
+    for (;;) {
+      if (entry == null) {
+        entry = (SnapshotEntry) insert(table, key, now);
+        if (entry == null) {
+          return full(table);
+        }
+      }
+      long[] state = entry.state;
+      if (state == DEAD) {
+        entry = (SnapshotEntry) replaceDead(table, key, entry);
+        continue;
+      }
+      long retry = f.retryAfter(state, now, permits);
+      if (retry != 0) {
+        return f.reject(state, now, permits, retry);
+      }
+      long[] next = state.clone();
+      Decision decision = f.admit(next, now, permits);
+      if (entry.compareAndSet(state, next)) {
+        return decision;
+      }
+    }
+  }
+
+  @Override
+  public void refund(Policy policy, String key, long permits) {
+    Table table = table(policy);
+    Object entry = table.entries.get(key);
+    long now = now();
+    if (entry instanceof LongEntry e) {
+      for (long state = e.state; state != TOMBSTONE; state = e.state) {
+        if (e.compareAndSet(state, table.single.refund(state, now, permits))) {
+          return;
+        }
+      }
+    } else if (entry instanceof SnapshotEntry e) {
+      for (long[] state = e.state; state != DEAD; state = e.state) {
+        long[] next = state.clone();
+        table.function.refund(next, now, permits);
+        if (e.compareAndSet(state, next)) {
+          return;
+        }
+      }
+    }
+  }
+
+  private Decision full(Table table) {
+    LimitFunction first = PolicyFunction.function(table.policy.algorithm(), table.policy.limits().get(0));
+    return Decision.unavailable(table.policy.name(), first.limit(), FULL_RETRY_NANOS);
+  }
+
+  /** Adds a fresh entry for {@code key}, or returns the one a racing thread added; null if full. */
+  private Object insert(Table table, String key, long now) {
+    int held = size.get();
+    if (held >= maxKeys) {
+      // Under EVICT, a racing sweeper may overshoot the bound by at most the number of threads.
+      boolean swept = sweep(true);
+      if (size.get() >= maxKeys && (swept || overflow == Overflow.REJECT_NEW_KEYS)) {
+        return null;
+      }
+    } else if (held % SWEEP_EVERY == 0) {
+      sweep(false);
+    }
+    Object fresh = table.single != null
+        ? new LongEntry(table.single.fresh(now))
+        : new SnapshotEntry(table.function.fresh(now));
+    Object raced = table.entries.putIfAbsent(key, fresh);
+    if (raced != null) {
+      return raced;
+    }
+    size.incrementAndGet();
+    return fresh;
+  }
+
+  /** Helps remove a dead entry, then reads the key again (null if it is gone). */
+  private Object replaceDead(Table table, String key, Object dead) {
+    if (table.entries.remove(key, dead)) {
+      size.decrementAndGet();
+    }
+    return table.entries.get(key);
+  }
+
+  /**
+   * Scans a batch of keys, reclaiming the fresh ones; if the store is full and none was, evicts
+   * the scanned key nearest to fresh (under {@link Overflow#EVICT}). One sweeper at a time; others
+   * skip rather than wait, and get false.
+   */
+  private boolean sweep(boolean mustFree) {
+    if (!sweeping.compareAndSet(false, true)) {
+      return false;
+    }
+    try {
+      long now = now();
+      int freed = 0;
+      Table victimTable = null;
+      String victimKey = null;
+      Object victim = null;
+      long victimReset = Long.MAX_VALUE;
+      for (int scanned = 0; scanned < SWEEP_BATCH; scanned++) {
+        Map.Entry<String, Object> next = nextEntry();
+        if (next == null) {
+          break;
+        }
+        Table table = sweptTable;
+        Object entry = next.getValue();
+        long reset = table.resetAfter(entry, now);
+        if (reset == 0) {
+          if (table.kill(entry, now) && table.entries.remove(next.getKey(), entry)) {
+            size.decrementAndGet();
+            freed++;
+          }
+        } else if (reset < victimReset) {
+          victimTable = table;
+          victimKey = next.getKey();
+          victim = entry;
+          victimReset = reset;
+        }
+      }
+      if (mustFree && freed == 0 && overflow == Overflow.EVICT && victim != null) {
+        if (victimTable.killUnconditionally(victim) && victimTable.entries.remove(victimKey, victim)) {
+          size.decrementAndGet();
+        }
+      }
+      return true;
+    } finally {
+      sweeping.set(false);
+    }
+  }
+
+  /** The next entry of a round-robin walk over every table; weakly consistent, never blocks. */
+  private Map.Entry<String, Object> nextEntry() {
+    for (int tries = 0; tries <= tables.size() + 1; tries++) {
+      if (entryCursor != null && entryCursor.hasNext()) {
+        return entryCursor.next();
+      }
+      if (tableCursor == null || !tableCursor.hasNext()) {
+        tableCursor = tables.values().iterator();
+        if (!tableCursor.hasNext()) {
+          return null;
+        }
+      }
+      sweptTable = tableCursor.next();
+      entryCursor = sweptTable.entries.entrySet().iterator();
+    }
+    return null;
+  }
+
+  /** The keys of one policy. */
+  private static final class Table {
+    final Policy policy;
+    final PolicyFunction function;
+    final LongStateFunction single;
+    final ConcurrentHashMap<String, Object> entries = new ConcurrentHashMap<>();
+
+    Table(Policy policy) {
+      this.policy = policy;
+      this.function = policy.function();
+      this.single = function.single();
+    }
+
+    long resetAfter(Object entry, long now) {
+      if (entry instanceof LongEntry e) {
+        long state = e.state;
+        return state == TOMBSTONE ? 0 : single.resetAfter(state, now);
+      }
+      long[] state = ((SnapshotEntry) entry).state;
+      return state == DEAD ? 0 : function.resetAfter(state, now);
+    }
+
+    /** Marks a fresh entry dead, unless a decision changed it meanwhile. */
+    boolean kill(Object entry, long now) {
+      if (entry instanceof LongEntry e) {
+        long state = e.state;
+        return state == TOMBSTONE
+            || single.resetAfter(state, now) == 0 && e.compareAndSet(state, TOMBSTONE);
+      }
+      SnapshotEntry e = (SnapshotEntry) entry;
+      long[] state = e.state;
+      return state == DEAD || function.resetAfter(state, now) == 0 && e.compareAndSet(state, DEAD);
+    }
+
+    boolean killUnconditionally(Object entry) {
+      if (entry instanceof LongEntry e) {
+        for (long state = e.state; ; state = e.state) {
+          if (state == TOMBSTONE || e.compareAndSet(state, TOMBSTONE)) {
+            return true;
+          }
+        }
+      }
+      SnapshotEntry e = (SnapshotEntry) entry;
+      for (long[] state = e.state; ; state = e.state) {
+        if (state == DEAD || e.compareAndSet(state, DEAD)) {
+          return true;
+        }
+      }
+    }
+  }
+
+  /** A key whose state is one long. */
+  static final class LongEntry {
+    private static final VarHandle STATE;
+
+    static {
+      try {
+        STATE = MethodHandles.lookup().findVarHandle(LongEntry.class, "state", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    volatile long state;
+
+    LongEntry(long state) {
+      this.state = state;
+    }
+
+    boolean compareAndSet(long expected, long next) {
+      return STATE.compareAndSet(this, expected, next);
+    }
+  }
+
+  /** A key whose state is an immutable array, replaced whole. */
+  static final class SnapshotEntry {
+    private static final VarHandle STATE;
+
+    static {
+      try {
+        STATE = MethodHandles.lookup().findVarHandle(SnapshotEntry.class, "state", long[].class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    volatile long[] state;
+
+    SnapshotEntry(long[] state) {
+      this.state = state;
+    }
+
+    boolean compareAndSet(long[] expected, long[] next) {
+      return STATE.compareAndSet(this, expected, next);
+    }
+  }
+
+  /** Configures an {@link InMemoryStore}. */
+  public static final class Builder {
+    private NanoClock clock = NanoClock.system();
+    private int maxKeys = DEFAULT_MAX_KEYS;
+    private Overflow overflow = Overflow.EVICT;
+
+    private Builder() {}
+
+    /** The clock; the JVM's monotonic clock by default. Tests and the replay tool drive their own. */
+    public Builder clock(NanoClock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** The most keys held at once, over all policies; {@value #DEFAULT_MAX_KEYS} by default. */
+    public Builder maxKeys(int maxKeys) {
+      if (maxKeys < 1) {
+        throw new IllegalArgumentException("maxKeys must be at least 1, was " + maxKeys);
+      }
+      this.maxKeys = maxKeys;
+      return this;
+    }
+
+    /** What happens to new keys when the store is full; {@link Overflow#EVICT} by default. */
+    public Builder overflow(Overflow overflow) {
+      this.overflow = Objects.requireNonNull(overflow, "overflow");
+      return this;
+    }
+
+    public InMemoryStore build() {
+      return new InMemoryStore(this);
+    }
+  }
+}

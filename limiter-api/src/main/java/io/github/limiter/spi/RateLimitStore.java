@@ -1,0 +1,49 @@
+package io.github.limiter.spi;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Policy;
+
+/**
+ * Where limiter state lives, and the clock it trusts. A store is the only thing that knows how a
+ * key's state persists: a compare-and-set on a long in memory, or one atomic Lua call in Redis.
+ * Implementations must be thread-safe.
+ */
+public interface RateLimitStore extends AutoCloseable {
+
+  /** The clock a store trusts for {@code now}. */
+  enum TimeSource {
+    /** This JVM's monotonic clock (or one injected for tests). */
+    LOCAL_MONOTONIC,
+    /** The shared server's clock, e.g. Redis {@code TIME}: immune to client clock skew. */
+    SERVER,
+    /** Times supplied by the caller, e.g. the replay tool's trace. */
+    CALLER
+  }
+
+  /**
+   * Decides one request of {@code permits} for {@code key} under {@code policy}, charging every
+   * limit of the policy or none. Never throws for an outage: the policy's failure mode applies.
+   *
+   * @param key the client identity, already bounded in length by the caller
+   * @param permits the request's cost, at least 1
+   */
+  Decision decide(Policy policy, String key, long permits);
+
+  /**
+   * Gives back {@code permits} that {@link #decide} charged, as well as the algorithm allows: for
+   * requests that several policies must admit all-or-nothing. Best effort, never throws.
+   */
+  void refund(Policy policy, String key, long permits);
+
+  /** Which clock this store's decisions use. */
+  TimeSource timeSource();
+
+  /** The store's health, for health checks and operators. */
+  default StoreHealth health() {
+    return StoreHealth.healthy();
+  }
+
+  /** Releases connections and background resources. */
+  @Override
+  default void close() {}
+}
