@@ -13,7 +13,7 @@ public interface StoreFactory {
   String name();
 
   /**
-   * Creates the store from its own keys under {@code limiter.store.<name>.*}.
+   * Creates the store from its own keys under {@code limiter.<name>.*}, e.g. {@code limiter.redis.url}.
    *
    * @throws io.github.limiter.config.ConfigException naming the key and the bad value
    */
