@@ -1,0 +1,100 @@
+package io.github.limiter.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Typed access to configuration keys, every error a {@link ConfigException} that names the key and
+ * the value. Store factories use it for their own keys.
+ */
+public final class ConfigReader {
+
+  private final ConfigLookup config;
+
+  public ConfigReader(ConfigLookup config) {
+    this.config = config;
+  }
+
+
+  /** The NAMEs used under {@code prefix}, checking that each suffix is a known key. */
+  public Set<String> names(String prefix, Set<String> known) {
+    Set<String> names = new TreeSet<>();
+    for (String key : config.names()) {
+      if (!key.startsWith(prefix)) {
+        continue;
+      }
+      String rest = key.substring(prefix.length());
+      int dot = rest.lastIndexOf('.');
+      String suffix = dot < 0 ? "" : rest.substring(dot + 1);
+      if (dot <= 0 || !known.contains(suffix)) {
+        throw new ConfigException(key, "unknown key; expected " + prefix + "<name>.<one of " + new TreeSet<>(known) + ">");
+      }
+      names.add(rest.substring(0, dot));
+    }
+    return names;
+  }
+
+  public Optional<String> text(String key) {
+    return config.get(key).map(String::trim).filter(value -> !value.isEmpty());
+  }
+
+  public String required(String key) {
+    return text(key).orElseThrow(() -> new ConfigException(key, "required, but not set"));
+  }
+
+  public <T> T parse(String key, String value, Function<String, T> parser) {
+    try {
+      return parser.apply(value);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(key, e.getMessage(), e);
+    }
+  }
+
+  public <T> T optional(String key, Function<String, T> parser, T fallback) {
+    Optional<String> value = text(key);
+    return value.isPresent() ? parse(key, value.get(), parser) : fallback;
+  }
+
+  public boolean bool(String key, boolean fallback) {
+    return optional(key, ConfigReader::parseBoolean, fallback);
+  }
+
+  public long integer(String key, long fallback, long min, long max) {
+    long value = optional(key, ConfigReader::parseLong, fallback);
+    if (value < min || value > max) {
+      throw new ConfigException(key, "expected an integer between " + min + " and " + max + ", was '" + value + "'");
+    }
+    return value;
+  }
+
+  public static List<String> list(String value) {
+    return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  public static boolean parseBoolean(String value) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("expected true or false, was '" + value + "'");
+    };
+  }
+
+  public static long parseLong(String value) {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("expected an integer, was '" + value + "'", e);
+    }
+  }
+
+  /** A duration such as {@code 500ms}, {@code 10s} or {@code PT1M}, or {@code fallback}. */
+  public Duration duration(String key, Duration fallback) {
+    return optional(key, io.github.limiter.Limit::parseDuration, fallback);
+  }
+}

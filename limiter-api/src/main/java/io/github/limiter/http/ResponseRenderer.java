@@ -1,0 +1,145 @@
+package io.github.limiter.http;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.config.HttpSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * Renders decisions as HTTP: the headers of draft-ietf-httpapi-ratelimit-headers on every response
+ * under a policy, and for a rejection the status, {@code Retry-After}, {@code Cache-Control:
+ * no-store} (RFC 6585: a 429 must not be stored) and an {@code application/problem+json} body (RFC
+ * 9457) that names the policy and shows no internals.
+ *
+ * <p>Header values for a policy {@code api} of 100 per minute with 42 left, resetting in 18 s:
+ *
+ * <pre>
+ * RateLimit-Policy: "api";q=100;w=60
+ * RateLimit: "api";r=42;t=18
+ * </pre>
+ *
+ * For a bucket, {@code q} is the capacity and {@code w} the seconds to refill it. A policy with
+ * several limits lists each, named {@code api}, {@code api.2}, ...; {@code RateLimit} reports the
+ * limit nearest to rejecting.
+ */
+public final class ResponseRenderer {
+
+  public static final String PROBLEM_JSON = "application/problem+json";
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+  private final HttpSettings settings;
+
+  public ResponseRenderer(HttpSettings settings) {
+    this.settings = settings;
+  }
+
+  public HttpSettings settings() {
+    return settings;
+  }
+
+  /** Whole seconds, rounded up and at least 1: never earlier than the real time. */
+  public static long retryAfterSeconds(long nanos) {
+    return Math.max(1, ceilSeconds(nanos));
+  }
+
+  private static long ceilSeconds(long nanos) {
+    return nanos / NANOS_PER_SECOND + (nanos % NANOS_PER_SECOND > 0 ? 1 : 0);
+  }
+
+  /**
+   * Writes the rate-limit headers of {@code decision} under {@code policy} to {@code header}, as
+   * configured (none, IETF, and/or legacy).
+   */
+  public void headers(Policy policy, Decision decision, BiConsumer<String, String> header) {
+    if (!settings.headers() && !settings.legacyHeaders()) {
+      return;
+    }
+    List<Limit> limits = policy.limits();
+    int reported = Math.max(0, limits.indexOf(decision.limit()));
+    Limit limit = limits.get(reported);
+    long quota = quota(policy.algorithm(), limit);
+    long remaining = decision.isAllowed() ? decision.remaining() : 0;
+    long reset = decision.isAllowed()
+        ? ceilSeconds(decision.resetAfterNanos())
+        : decision.retryAfter().map(d -> retryAfterSeconds(d.toNanos())).orElse(ceilSeconds(decision.resetAfterNanos()));
+    if (settings.headers()) {
+      StringBuilder policies = new StringBuilder();
+      for (int i = 0; i < limits.size(); i++) {
+        Limit each = limits.get(i);
+        if (i > 0) {
+          policies.append(", ");
+        }
+        policies.append('"').append(itemName(policy, i)).append("\";q=").append(quota(policy.algorithm(), each))
+            .append(";w=").append(windowSeconds(policy.algorithm(), each));
+      }
+      header.accept("RateLimit-Policy", policies.toString());
+      header.accept("RateLimit", "\"" + itemName(policy, reported) + "\";r=" + remaining + ";t=" + reset);
+    }
+    if (settings.legacyHeaders()) {
+      header.accept("X-RateLimit-Limit", Long.toString(quota));
+      header.accept("X-RateLimit-Remaining", Long.toString(remaining));
+      header.accept("X-RateLimit-Reset", Long.toString(reset));
+    }
+  }
+
+  /** The whole response for a rejected {@code decision}. */
+  public RateLimitResponse rejection(Policy policy, Decision decision) {
+    if (decision.isAllowed()) {
+      throw new IllegalArgumentException("not a rejection: " + decision);
+    }
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    boolean unavailable = decision.outcome() == Decision.Outcome.UNAVAILABLE;
+    int status = unavailable ? settings.unavailableStatus() : settings.rejectionStatus();
+    String type;
+    String title;
+    String detail;
+    switch (decision.outcome()) {
+      case EXCEEDS_CAPACITY -> {
+        type = "urn:limiter:problem:exceeds-capacity";
+        title = "Too Many Requests";
+        detail = "The request costs more than policy '" + policy.name() + "' can ever admit.";
+      }
+      case UNAVAILABLE -> {
+        type = "urn:limiter:problem:unavailable";
+        title = "Service Unavailable";
+        detail = "The rate limiter cannot decide right now; retry later.";
+      }
+      default -> {
+        type = "urn:limiter:problem:rate-limited";
+        title = "Too Many Requests";
+        detail = "Rate limit of policy '" + policy.name() + "' exceeded; retry after "
+            + retryAfterSeconds(decision.retryAfterNanos()) + " s.";
+      }
+    }
+    // A request that can never pass gets no Retry-After: any time would be a false promise.
+    decision.retryAfter().ifPresent(wait ->
+        headers.add(Map.entry("Retry-After", Long.toString(retryAfterSeconds(wait.toNanos())))));
+    headers.add(Map.entry("Cache-Control", "no-store"));
+    if (!unavailable) {
+      headers(policy, decision, (name, value) -> headers.add(Map.entry(name, value)));
+    }
+    String body = "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status
+        + ",\"detail\":\"" + detail + "\",\"policies\":[\"" + policy.name() + "\"]}";
+    return new RateLimitResponse(status, headers, PROBLEM_JSON, body);
+  }
+
+  private static String itemName(Policy policy, int index) {
+    return index == 0 ? policy.name() : policy.name() + "." + (index + 1);
+  }
+
+  private static long quota(Algorithm algorithm, Limit limit) {
+    return algorithm.isBucket() ? limit.burst() : limit.permits();
+  }
+
+  private static long windowSeconds(Algorithm algorithm, Limit limit) {
+    long nanos = algorithm.isBucket()
+        ? Math.multiplyExact(limit.burst(), limit.intervalNanos())
+        : limit.periodNanos();
+    return Math.max(1, ceilSeconds(nanos));
+  }
+}

@@ -1,0 +1,40 @@
+package io.github.limiter.memory;
+
+import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.config.ConfigReader;
+import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.spi.StoreFactory;
+import java.util.Locale;
+
+/**
+ * {@code limiter.store=memory}, the default. Keys: {@code limiter.memory.max-keys} (default
+ * {@value InMemoryStore#DEFAULT_MAX_KEYS}) and {@code limiter.memory.overflow} ({@code evict} or
+ * {@code reject-new-keys}, default {@code evict}).
+ */
+public final class InMemoryStoreFactory implements StoreFactory {
+
+  public static final String NAME = "memory";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public RateLimitStore create(ConfigLookup config) {
+    ConfigReader reader = new ConfigReader(config);
+    int maxKeys = (int) reader.integer("limiter.memory.max-keys", InMemoryStore.DEFAULT_MAX_KEYS, 1, Integer.MAX_VALUE);
+    InMemoryStore.Overflow overflow = reader.optional("limiter.memory.overflow", InMemoryStoreFactory::overflow,
+        InMemoryStore.Overflow.EVICT);
+    return InMemoryStore.builder().maxKeys(maxKeys).overflow(overflow).build();
+  }
+
+  private static InMemoryStore.Overflow overflow(String value) {
+    for (InMemoryStore.Overflow overflow : InMemoryStore.Overflow.values()) {
+      if (overflow.configName().equals(value.toLowerCase(Locale.ROOT))) {
+        return overflow;
+      }
+    }
+    throw new IllegalArgumentException("expected evict or reject-new-keys, was '" + value + "'");
+  }
+}
