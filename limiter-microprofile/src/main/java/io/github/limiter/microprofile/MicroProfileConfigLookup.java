@@ -1,0 +1,49 @@
+package io.github.limiter.microprofile;
+
+import io.github.limiter.config.ConfigLookup;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The {@code limiter.*} keys from MicroProfile Config, with its usual sources and ordinals
+ * (system properties, environment variables such as {@code LIMITER_STORE}, and {@code
+ * META-INF/microprofile-config.properties}).
+ */
+public final class MicroProfileConfigLookup implements ConfigLookup {
+
+  private final Config config;
+
+  public MicroProfileConfigLookup(Config config) {
+    this.config = config;
+  }
+
+  /** The lookup over the configuration of {@code loader}'s application. */
+  public static MicroProfileConfigLookup forClassLoader(ClassLoader loader) {
+    return new MicroProfileConfigLookup(ConfigProvider.getConfig(loader));
+  }
+
+  /**
+   * Whether MicroProfile Config can be used from {@code loader}: adapters fall back to their own
+   * properties (such as filter init-params) when it cannot.
+   */
+  public static boolean isAvailable(ClassLoader loader) {
+    try {
+      Class.forName("org.eclipse.microprofile.config.ConfigProvider", false, loader);
+      ConfigProvider.getConfig(loader);
+      return true;
+    } catch (ClassNotFoundException | LinkageError | IllegalStateException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public Optional<String> get(String key) {
+    return config.getOptionalValue(key, String.class);
+  }
+
+  @Override
+  public Iterable<String> names() {
+    return config.getPropertyNames();
+  }
+}
