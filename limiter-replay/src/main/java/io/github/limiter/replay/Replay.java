@@ -1,0 +1,335 @@
+package io.github.limiter.replay;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.Limiter;
+import io.github.limiter.NanoClock;
+import io.github.limiter.Policy;
+import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.spi.RateLimitStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Replays a recorded trace through an algorithm and prints what it decides: for tuning limits on
+ * real traffic, and as proof against the article's tables.
+ */
+public final class Replay {
+
+  static final String USAGE = """
+      usage: java -jar limiter-replay.jar --algorithm ALG [params] [--decisions] [TRACE]
+        ALG: fixed-window | sliding-window-counter | sliding-window-log | token-bucket | leaky-bucket
+        window algorithms: --limit N --window SECONDS
+        bucket algorithms: --rate R --capacity B [--initial X]
+             token bucket: X = initial tokens, default B; leaky bucket: X = initial level, default 0
+        TRACE: a file with one timestamp in seconds (decimal) a line; stdin when absent.
+               An optional second field on a line is the key, and then the limits apply per key.
+      options:
+        --decisions              one line per request: '<timestamp> ALLOW|REJECT' (leaky: + departure)
+        --format seconds|clf     the trace format; clf reads Common/Combined Log Format, keyed by client
+        --arithmetic exact|double
+                                 exact (default): Limiter's integer nanoseconds; double: the article's
+                                 reference arithmetic in IEEE-754 doubles, to compare with its tables
+      """;
+
+  private Replay() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.in, System.out, System.err));
+  }
+
+  /** Runs the tool; returns the exit status. */
+  static int run(String[] args, java.io.InputStream in, PrintStream out, PrintStream err) {
+    try {
+      Options options = Options.parse(args);
+      Trace trace;
+      try (BufferedReader reader = options.trace == null
+          ? new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
+          : Files.newBufferedReader(options.trace, StandardCharsets.UTF_8)) {
+        trace = Trace.read(reader, options.format);
+      } catch (NoSuchFileException e) {
+        throw new ReplayException("TRACE: no such file '" + options.trace + "'");
+      }
+      replay(options, trace, out);
+      return 0;
+    } catch (ReplayException e) {
+      err.println("limiter-replay: " + e.getMessage());
+      err.print(USAGE);
+      return 2;
+    } catch (IOException | UncheckedIOException e) {
+      err.println("limiter-replay: cannot read the trace: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static void replay(Options options, Trace trace, PrintStream out) {
+    Policy policy = options.policy();
+    boolean[] allowed = new boolean[trace.requests().size()];
+    long[] departures = new long[allowed.length];
+    if (options.doubleArithmetic) {
+      DoubleArithmetic.replay(options, trace, allowed, departures);
+    } else {
+      decide(policy, trace, allowed, departures);
+    }
+    Map<String, long[]> perKey = new TreeMap<>();
+    long admitted = 0;
+    for (int i = 0; i < allowed.length; i++) {
+      Trace.Request request = trace.requests().get(i);
+      long[] counts = perKey.computeIfAbsent(request.key(), k -> new long[2]);
+      counts[allowed[i] ? 0 : 1]++;
+      if (allowed[i]) {
+        admitted++;
+      }
+      if (options.decisions) {
+        if (!allowed[i]) {
+          out.println(request.text() + " REJECT");
+        } else if (policy.algorithm() == Algorithm.LEAKY_BUCKET) {
+          out.println(request.text() + " ALLOW " + seconds(departures[i]));
+        } else {
+          out.println(request.text() + " ALLOW");
+        }
+      }
+    }
+    if (!options.decisions) {
+      out.println("algorithm=" + policy.algorithm() + " " + options.describe()
+          + (options.doubleArithmetic ? " arithmetic=double" : ""));
+      if (perKey.size() > 1) {
+        perKey.forEach((key, counts) ->
+            out.println("key=" + key + " requests=" + (counts[0] + counts[1]) + " allowed=" + counts[0]
+                + " rejected=" + counts[1]));
+      }
+      if (policy.algorithm() == Algorithm.LEAKY_BUCKET && admitted > 0) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int i = 0; i < allowed.length; i++) {
+          if (allowed[i]) {
+            first = Math.min(first, departures[i]);
+            last = Math.max(last, departures[i]);
+          }
+        }
+        out.println("departures from " + seconds(first) + " s to " + seconds(last) + " s");
+      }
+    }
+    out.println("requests=" + allowed.length + " allowed=" + admitted + " rejected=" + (allowed.length - admitted));
+  }
+
+  /** Drives an in-memory store with the trace's own time, which starts the store at 0. */
+  private static void decide(Policy policy, Trace trace, boolean[] allowed, long[] departures) {
+    long[] now = {0};
+    NanoClock traceClock = () -> now[0];
+    try (RateLimitStore store = InMemoryStore.builder().clock(traceClock).maxKeys(Integer.MAX_VALUE).build()) {
+      Limiter limiter = Limiter.of(store);
+      for (int i = 0; i < allowed.length; i++) {
+        Trace.Request request = trace.requests().get(i);
+        now[0] = request.nanos();
+        Decision decision = limiter.decide(policy, request.key(), 1);
+        allowed[i] = decision.isAllowed();
+        departures[i] = request.nanos() + decision.delayNanos();
+      }
+    }
+  }
+
+  static String seconds(long nanos) {
+    return BigDecimal.valueOf(nanos).movePointLeft(9).setScale(3, RoundingMode.HALF_UP).toPlainString();
+  }
+
+  /** The command line. */
+  static final class Options {
+    Algorithm algorithm;
+    String limit;
+    String window;
+    String rate;
+    String capacity;
+    String initial;
+    boolean decisions;
+    boolean doubleArithmetic;
+    Trace.Format format = Trace.Format.SECONDS;
+    Path trace;
+
+    static Options parse(String[] args) {
+      Options o = new Options();
+      for (int i = 0; i < args.length; i++) {
+        String arg = args[i];
+        switch (arg) {
+          case "--algorithm" -> o.algorithm = parseAlgorithm(value(args, ++i, arg));
+          case "--limit" -> o.limit = value(args, ++i, arg);
+          case "--window" -> o.window = value(args, ++i, arg);
+          case "--rate" -> o.rate = value(args, ++i, arg);
+          case "--capacity" -> o.capacity = value(args, ++i, arg);
+          case "--initial" -> o.initial = value(args, ++i, arg);
+          case "--decisions" -> o.decisions = true;
+          case "--format" -> o.format = parseFormat(value(args, ++i, arg));
+          case "--arithmetic" -> o.doubleArithmetic = parseArithmetic(value(args, ++i, arg));
+          case "-h", "--help" -> throw new ReplayException("help");
+          default -> {
+            if (arg.startsWith("--")) {
+              throw new ReplayException("unknown option '" + arg + "'");
+            }
+            if (o.trace != null) {
+              throw new ReplayException("only one TRACE, but got '" + o.trace + "' and '" + arg + "'");
+            }
+            o.trace = Path.of(arg);
+          }
+        }
+      }
+      if (o.algorithm == null) {
+        throw new ReplayException("--algorithm is required");
+      }
+      o.policy(); // validates the parameters now
+      return o;
+    }
+
+    Policy policy() {
+      if (algorithm.isBucket()) {
+        forbid("--limit", limit);
+        forbid("--window", window);
+        long burst = positiveInteger("--capacity", require("--capacity", capacity));
+        Limit limit = rateLimit(require("--rate", rate), burst);
+        if (initial != null) {
+          long x = nonNegativeInteger("--initial", initial);
+          if (x > burst) {
+            throw new ReplayException("--initial must be at most --capacity " + burst + ", was '" + initial + "'");
+          }
+          limit = limit.withInitial(x);
+        }
+        return new Policy("replay", algorithm, java.util.List.of(limit), io.github.limiter.FailureMode.FAIL_CLOSED);
+      }
+      forbid("--rate", rate);
+      forbid("--capacity", capacity);
+      forbid("--initial", initial);
+      long n = positiveInteger("--limit", require("--limit", limit));
+      Duration w = duration("--window", require("--window", window));
+      try {
+        return new Policy("replay", algorithm, java.util.List.of(Limit.of(n, w)), io.github.limiter.FailureMode.FAIL_CLOSED);
+      } catch (IllegalArgumentException e) {
+        throw new ReplayException("--limit/--window: " + e.getMessage());
+      }
+    }
+
+    String describe() {
+      return algorithm.isBucket()
+          ? "rate=" + rate + "/s capacity=" + capacity + (initial == null ? "" : " initial=" + initial)
+          : "limit=" + limit + " window=" + window + "s";
+    }
+
+    /** A decimal rate per second as an exact permits-per-period, e.g. 2.5 as 25 per 10 s. */
+    private static Limit rateLimit(String text, long burst) {
+      BigDecimal rate = decimal("--rate", text);
+      if (rate.signum() <= 0) {
+        throw new ReplayException("--rate must be positive, was '" + text + "'");
+      }
+      BigDecimal r = rate.stripTrailingZeros();
+      try {
+        long permits;
+        Duration period;
+        if (r.scale() <= 0) {
+          permits = r.longValueExact();
+          period = Duration.ofSeconds(1);
+        } else {
+          permits = r.unscaledValue().longValueExact();
+          period = Duration.ofSeconds(BigDecimal.TEN.pow(r.scale()).longValueExact());
+        }
+        return Limit.bucket(permits, period, burst);
+      } catch (ArithmeticException | IllegalArgumentException e) {
+        throw new ReplayException("--rate: unsupported value '" + text + "': " + e.getMessage());
+      }
+    }
+
+    private static Duration duration(String option, String text) {
+      BigDecimal seconds = decimal(option, text);
+      if (seconds.signum() <= 0) {
+        throw new ReplayException(option + " must be positive seconds, was '" + text + "'");
+      }
+      try {
+        return Duration.ofNanos(seconds.movePointRight(9).setScale(0, RoundingMode.HALF_EVEN).longValueExact());
+      } catch (ArithmeticException e) {
+        throw new ReplayException(option + ": out of range, was '" + text + "'");
+      }
+    }
+
+    private static BigDecimal decimal(String option, String text) {
+      try {
+        return new BigDecimal(text);
+      } catch (NumberFormatException e) {
+        throw new ReplayException(option + ": expected a decimal number, was '" + text + "'");
+      }
+    }
+
+    private static long positiveInteger(String option, String text) {
+      long value = nonNegativeInteger(option, text);
+      if (value < 1) {
+        throw new ReplayException(option + " must be at least 1, was '" + text + "'");
+      }
+      return value;
+    }
+
+    private static long nonNegativeInteger(String option, String text) {
+      try {
+        long value = Long.parseLong(text);
+        if (value < 0) {
+          throw new NumberFormatException();
+        }
+        return value;
+      } catch (NumberFormatException e) {
+        throw new ReplayException(option + ": expected a non-negative integer, was '" + text + "'");
+      }
+    }
+
+    private static String require(String option, String value) {
+      if (value == null) {
+        throw new ReplayException(option + " is required for this algorithm");
+      }
+      return value;
+    }
+
+    private void forbid(String option, String value) {
+      if (value != null) {
+        throw new ReplayException(option + " does not apply to " + algorithm);
+      }
+    }
+
+    private static String value(String[] args, int i, String option) {
+      if (i >= args.length || args[i].startsWith("--")) {
+        throw new ReplayException(option + " needs a value");
+      }
+      return args[i];
+    }
+
+    private static Algorithm parseAlgorithm(String text) {
+      try {
+        return Algorithm.fromConfigName(text);
+      } catch (IllegalArgumentException e) {
+        throw new ReplayException("--algorithm: " + e.getMessage());
+      }
+    }
+
+    private static Trace.Format parseFormat(String text) {
+      return switch (text) {
+        case "seconds" -> Trace.Format.SECONDS;
+        case "clf" -> Trace.Format.CLF;
+        default -> throw new ReplayException("--format: expected seconds or clf, was '" + text + "'");
+      };
+    }
+
+    private static boolean parseArithmetic(String text) {
+      return switch (text) {
+        case "exact" -> false;
+        case "double" -> true;
+        default -> throw new ReplayException("--arithmetic: expected exact or double, was '" + text + "'");
+      };
+    }
+  }
+}

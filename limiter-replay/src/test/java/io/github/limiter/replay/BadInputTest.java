@@ -1,0 +1,87 @@
+package io.github.limiter.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class BadInputTest {
+
+  record Result(int status, String out, String err) {}
+
+  static Result run(String stdin, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Replay.run(args, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void anUnparseableLineIsNamedByItsNumber() {
+    Result result = run("0.1\n0.2\nabc\n", "--algorithm", "fixed-window", "--limit", "1", "--window", "1");
+    assertThat(result.status()).isNotZero();
+    assertThat(result.err()).contains("line 3").contains("'abc'");
+  }
+
+  @Test
+  void aTimestampThatGoesBackIsNamedByItsNumber() {
+    Result result = run("1.0\n0.5\n", "--algorithm", "token-bucket", "--rate", "1", "--capacity", "1");
+    assertThat(result.status()).isNotZero();
+    assertThat(result.err()).contains("line 2: timestamp 0.5 goes back before 1.0");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "--algorithm nope --limit 1 --window 1 | --algorithm",
+      "--limit 1 --window 1 | --algorithm is required",
+      "--algorithm fixed-window --window 1 | --limit is required",
+      "--algorithm fixed-window --limit ten --window 1 | --limit: expected a non-negative integer, was 'ten'",
+      "--algorithm fixed-window --limit 0 --window 1 | --limit must be at least 1",
+      "--algorithm fixed-window --limit 1 --window -1 | --window must be positive",
+      "--algorithm token-bucket --rate 10 | --capacity is required",
+      "--algorithm token-bucket --rate x --capacity 2 | --rate: expected a decimal number, was 'x'",
+      "--algorithm token-bucket --rate 10 --capacity 2 --initial 3 | --initial must be at most --capacity 2",
+      "--algorithm token-bucket --rate 10 --capacity 2 --window 1 | --window does not apply to token-bucket",
+      "--algorithm leaky-bucket --rate 10 --capacity 2 --bogus | unknown option '--bogus'",
+  })
+  void aMissingOrInvalidParameterIsNamed(String args, String message) {
+    Result result = run("0\n", args.trim().split(" "));
+    assertThat(result.status()).isNotZero();
+    assertThat(result.err()).contains(message);
+  }
+
+  @Test
+  void keysAreLimitedIndependently() {
+    Result result = run("0 a\n0 a\n0 b\n", "--algorithm", "fixed-window", "--limit", "1", "--window", "1");
+    assertThat(result.status()).isZero();
+    assertThat(result.out()).contains("key=a requests=2 allowed=1 rejected=1")
+        .contains("key=b requests=1 allowed=1 rejected=0")
+        .endsWith("requests=3 allowed=2 rejected=1\n");
+  }
+
+  @Test
+  void decimalRatesAreExact() {
+    // 2.5/s: one token every 400 ms, from an empty bucket.
+    Result result = run("0\n0.399999999\n0.4\n", "--algorithm", "token-bucket", "--rate", "2.5", "--capacity", "1",
+        "--initial", "0", "--decisions");
+    assertThat(result.out()).startsWith("0 REJECT\n0.399999999 REJECT\n0.4 ALLOW\n");
+  }
+
+  @Test
+  void readsCommonLogFormatKeyedByClient() {
+    String log = """
+        10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/1.0" 200 2326
+        10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.0" 200 2326
+        10.0.0.2 - frank [10/Oct/2000:13:55:36 -0700] "GET /b HTTP/1.0" 200 2326 "-" "curl"
+        """;
+    Result result = run(log, "--format", "clf", "--algorithm", "sliding-window-log", "--limit", "1", "--window", "60");
+    assertThat(result.status()).as(result.err()).isZero();
+    assertThat(result.out()).contains("key=10.0.0.1 requests=2 allowed=1 rejected=1").endsWith("requests=3 allowed=2 rejected=1\n");
+  }
+}
