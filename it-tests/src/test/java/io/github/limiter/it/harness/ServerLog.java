@@ -1,0 +1,85 @@
+package io.github.limiter.it.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The log of the server the current suite runs on: Payara Micro's {@code --logtofile} file (one
+ * per deployment, see {@link PayaraLogPerDeployment}) or WildFly's server.log (one per suite).
+ */
+public final class ServerLog {
+
+  private ServerLog() {}
+
+  /** The current log file, if the server has written one. */
+  public static Optional<Path> file() {
+    return newestFile(Path.of(Settings.required("it.server.log")));
+  }
+
+  /**
+   * The newest file named {@code base} or {@code base.N}: Payara's file handler adds a generation
+   * number to the name it is given.
+   */
+  public static Optional<Path> newestFile(Path base) {
+    Path dir = base.getParent();
+    String name = base.getFileName().toString();
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(f -> {
+            String n = f.getFileName().toString();
+            return n.equals(name) || n.startsWith(name + ".") && !n.endsWith(".lck");
+          })
+          .max(Comparator.comparing(ServerLog::modified));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The whole current log, or a note that there is none. */
+  public static String text() {
+    return file().map(ServerLog::read).orElse("(no server log yet at " + Settings.required("it.server.log") + ")");
+  }
+
+  /** The last {@code lines} lines of the current log. */
+  public static String tail(int lines) {
+    return tail(text(), lines);
+  }
+
+  static String tail(String text, int lines) {
+    List<String> all = text.lines().toList();
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+  }
+
+  public static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(cannot read " + file + ": " + e + ")";
+    }
+  }
+
+  /** Prints the last {@code lines} lines of the current log to standard output, framed. */
+  public static void print(String why, int lines) {
+    System.out.println("===== " + why + ": server log " + file().map(Path::toString).orElse("") + " =====");
+    System.out.println(tail(lines));
+    System.out.println("===== end of server log =====");
+  }
+
+  private static long modified(Path file) {
+    try {
+      return Files.getLastModifiedTime(file).toMillis();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+}
