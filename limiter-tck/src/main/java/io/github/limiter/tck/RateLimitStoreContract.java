@@ -1,0 +1,429 @@
+package io.github.limiter.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Decision;
+import io.github.limiter.Decision.Outcome;
+import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
+import io.github.limiter.NanoClock;
+import io.github.limiter.Policy;
+import io.github.limiter.spi.RateLimitStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The contract every {@link RateLimitStore} must pass: its decisions are exactly those of the pure
+ * functions of {@code io.github.limiter.algorithm}, as computed by {@link ReferenceStore}.
+ *
+ * <p>Extend it and implement {@link #createStore(NanoClock)}: the store must take {@code now} from
+ * the given clock (for a store that normally trusts a server clock, its caller-time mode), as the
+ * reading minus the reading when the store was created, at the resolution of {@link #tickNanos()}.
+ * Every test drives time through a {@link ManualClock} started at hostile origins, and never sleeps.
+ *
+ * <pre>{@code
+ * class InMemoryStoreContractTest extends RateLimitStoreContract {
+ *   protected RateLimitStore createStore(NanoClock clock) {
+ *     return InMemoryStore.builder().clock(clock).build();
+ *   }
+ * }
+ * }</pre>
+ */
+public abstract class RateLimitStoreContract {
+
+  private final List<RateLimitStore> created = new ArrayList<>();
+
+  /** A new, empty store that reads {@code clock}. Closed by the contract after each test. */
+  protected abstract RateLimitStore createStore(NanoClock clock);
+
+  /**
+   * The store's time resolution in nanoseconds: 1 for in-memory, 1000 for a store that keeps
+   * microseconds. Times the contract uses are whole ticks, and "one tick earlier" means this.
+   */
+  protected long tickNanos() {
+    return 1;
+  }
+
+  /** Seeds for the random traces; a subclass over a slow transport may use fewer. */
+  protected long[] traceSeeds() {
+    return new long[] {1, 2, 3};
+  }
+
+  /** Steps per random trace. */
+  protected int traceLength() {
+    return 300;
+  }
+
+  @AfterEach
+  void closeStores() {
+    for (RateLimitStore store : created) {
+      store.close();
+    }
+    created.clear();
+  }
+
+  // ---------------------------------------------------------------------------------- policies
+
+  /** One limit: 5 per second (windows), or 5 per second with a burst of 8 (buckets). */
+  protected static Policy single(Algorithm algorithm, String name) {
+    Limit limit = algorithm.isBucket()
+        ? Limit.bucket(5, Duration.ofSeconds(1), 8)
+        : Limit.of(5, Duration.ofSeconds(1));
+    return new Policy(name, algorithm, List.of(limit), FailureMode.FAIL_OPEN);
+  }
+
+  /** Two limits, a short and a long one, so that either can bind. */
+  protected static Policy multi(Algorithm algorithm, String name) {
+    List<Limit> limits = algorithm.isBucket()
+        ? List.of(Limit.bucket(3, Duration.ofMillis(100), 4), Limit.bucket(10, Duration.ofSeconds(1), 10))
+        : List.of(Limit.of(3, Duration.ofMillis(100)), Limit.of(10, Duration.ofSeconds(1)));
+    return new Policy(name, algorithm, limits, FailureMode.FAIL_OPEN);
+  }
+
+  private static List<Supplier<ManualClock>> origins() {
+    return List.of(() -> ManualClock.random(42), ManualClock::nearMaxValue, ManualClock::negative);
+  }
+
+  // ------------------------------------------------------------------------------------- tests
+
+  /**
+   * A scripted sequence: bursts, exhaustion, partial refill, multi-permit requests, a request
+   * above capacity, one-tick steps, and long idle periods.
+   */
+  private static final String SCRIPT = String.join("\n",
+      "+0 a 1", "+0 a 1", "+0 a 2", "+0 a 1", "+0 a 1", "+0 a 1", "+0 a 1", "+0 a 1",
+      "+0 b 1", "+1t a 1", "+50ms a 1", "+150ms a 1", "+1t a 1", "+200ms a 3", "+0 a 9",
+      "+1t b 2", "+399ms a 1", "+1t a 1", "+1t a 1", "+1s b 5", "+1t b 1", "+2500ms a 2",
+      "+7t a 1", "+0 a 1", "+0 a 1", "+0 a 1", "+0 a 1", "+600ms a 1", "+400ms a 1", "+0 a 4",
+      "+0 a 4", "+333ms a 1", "+10s a 1", "+1t a 8", "+0 a 1");
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void scriptedSequenceMatchesThePureFunction(Algorithm algorithm) {
+    for (Supplier<ManualClock> origin : origins()) {
+      Fixture f = fixture(origin.get());
+      f.runScript(single(algorithm, "scripted"), SCRIPT);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void scriptedSequenceUnderSeveralLimitsMatchesThePureFunction(Algorithm algorithm) {
+    for (Supplier<ManualClock> origin : origins()) {
+      Fixture f = fixture(origin.get());
+      f.runScript(multi(algorithm, "scripted-multi"), SCRIPT);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aRejectionBySeveralLimitsChargesNone(Algorithm algorithm) {
+    // Given two stores fed the same requests, except that one also sees requests the short limit rejects
+    Policy policy = multi(algorithm, "all-or-nothing");
+    ManualClock clock = ManualClock.random(7);
+    Fixture withRejections = fixture(clock);
+    Fixture without = fixture(clock);
+    long[] gapsMillis = {0, 0, 0, 20, 0, 0, 90, 0, 0, 0, 0, 250, 0, 0, 0, 0, 0};
+    for (long gap : gapsMillis) {
+      clock.advance(Duration.ofMillis(gap));
+      Decision first = withRejections.decide(policy, "k", 1);
+      if (!first.isAllowed()) {
+        // When they are rejected, a second rejected request changes nothing either
+        assertThat(withRejections.decide(policy, "k", 1).isAllowed()).isFalse();
+        continue;
+      }
+      // Then every admission in the one store is the same decision in the other
+      assertThat(without.decide(policy, "k", 1)).isEqualTo(first);
+    }
+    assertThat(withRejections.rejections).as("the sequence must reach a rejection").isPositive();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void permitsAboveCapacityExceedCapacityWithoutRetryAfter(Algorithm algorithm) {
+    for (Policy policy : List.of(single(algorithm, "too-many"), multi(algorithm, "too-many-multi"))) {
+      Fixture f = fixture(ManualClock.negative());
+      long capacity = policy.limits().stream().mapToLong(Limit::burst).max().orElseThrow();
+      Decision d = f.decide(policy, "k", capacity + 1);
+      assertThat(d.outcome()).isEqualTo(Outcome.EXCEEDS_CAPACITY);
+      assertThat(d.retryAfter()).isEmpty();
+      assertThat(d.isAllowed()).isFalse();
+      // Under several limits, exceeding only the smaller one is enough
+      long smallest = policy.limits().stream().mapToLong(Limit::burst).min().orElseThrow();
+      Decision small = f.decide(policy, "k", smallest + 1);
+      assertThat(small.outcome()).isEqualTo(Outcome.EXCEEDS_CAPACITY);
+      assertThat(small.retryAfter()).isEmpty();
+      // And it charged nothing: the next request sees a fresh key
+      assertThat(f.decide(policy, "k", 1).isAllowed()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aRetryExactlyAtRetryAfterIsAdmittedAndOneTickEarlierIsNot(Algorithm algorithm) {
+    long tick = tickNanos();
+    for (Policy policy : List.of(single(algorithm, "retry"), multi(algorithm, "retry-multi"))) {
+      for (Supplier<ManualClock> origin : origins()) {
+        ManualClock clock = origin.get();
+        Fixture f = fixture(clock);
+        Random random = new Random(11);
+        int checked = 0;
+        for (int i = 0; i < 60; i++) {
+          long permits = 1 + random.nextInt(2);
+          Decision d = f.decide(policy, "k", permits);
+          if (d.isAllowed()) {
+            clock.advance(tick * random.nextInt(3));
+            continue;
+          }
+          // Given a rejection that says when to retry
+          assertThat(d.outcome()).isEqualTo(Outcome.LIMITED);
+          long retry = d.retryAfterNanos();
+          assertThat(retry).as("retryAfter of %s", d).isPositive();
+          assertThat(retry % tick).as("retryAfter %s is whole ticks", retry).isZero();
+          // When the client retries one tick early, then it is rejected
+          clock.advance(retry - tick);
+          assertThat(f.decide(policy, "k", permits).isAllowed()).as("one tick before %s", d).isFalse();
+          // When it retries exactly then, then it is admitted
+          clock.advance(tick);
+          assertThat(f.decide(policy, "k", permits).isAllowed()).as("exactly at %s", d).isTrue();
+          checked++;
+        }
+        assertThat(checked).as("rejections checked").isGreaterThan(5);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void keysAreIndependent(Algorithm algorithm) {
+    Policy policy = single(algorithm, "keys");
+    Fixture f = fixture(ManualClock.nearMaxValue());
+    Decision firstOfA = f.decide(policy, "a", 1);
+    while (f.decide(policy, "a", 1).isAllowed()) {
+      // exhaust a
+    }
+    // A key whose name contains the others' separators is still its own key
+    for (String other : List.of("b", "a:0", "{a}", "a}", "b{x}:1", "", "ä ö", "a%7D")) {
+      assertThat(f.decide(policy, other, 1)).as("key '%s'", other).isEqualTo(firstOfA);
+    }
+    assertThat(f.decide(policy, "a", 1).isAllowed()).isFalse();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void theSameKeyUnderTwoPoliciesIsIndependent(Algorithm algorithm) {
+    Policy one = single(algorithm, "one");
+    Policy two = single(algorithm, "two");
+    Policy twoMulti = multi(algorithm, "one.multi");
+    Fixture f = fixture(ManualClock.random(3));
+    Decision fresh = f.decide(one, "k", 1);
+    while (f.decide(one, "k", 1).isAllowed()) {
+      // exhaust one:k
+    }
+    assertThat(f.decide(two, "k", 1)).isEqualTo(fresh.isAllowed() ? withPolicy(fresh, "two") : fresh);
+    assertThat(f.decide(twoMulti, "k", 1).isAllowed()).isTrue();
+    assertThat(f.decide(one, "k", 1).isAllowed()).isFalse();
+  }
+
+  private static Decision withPolicy(Decision d, String policy) {
+    return Decision.allowed(policy, d.limit(), d.remaining(), d.resetAfterNanos(), d.delayNanos());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aRefundGivesPermitsBack(Algorithm algorithm) {
+    for (Policy policy : List.of(single(algorithm, "refund"), multi(algorithm, "refund-multi"))) {
+      ManualClock clock = ManualClock.random(5);
+      Fixture f = fixture(clock);
+      Decision afterOne = f.decide(policy, "k", 1);
+      Decision afterThree = f.decide(policy, "k", 2);
+      assertThat(afterThree.remaining()).isLessThan(afterOne.remaining());
+      // When two permits are given back
+      f.refund(policy, "k", 2);
+      // Then the next request sees them again
+      Decision next = f.decide(policy, "k", 1);
+      assertThat(next.remaining()).isGreaterThan(afterThree.remaining() - 1);
+      // And a refund of an unknown key is a harmless no-op
+      f.refund(policy, "never-seen", 3);
+      clock.advance(tickNanos());
+      f.decide(policy, "never-seen", 1);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
+  void initialTokensOrLevelApplyToANewKey(Algorithm algorithm) {
+    // Token bucket: starts with 1 token of 4; leaky bucket: starts with a level of 3 of 4
+    Limit limit = Limit.bucket(2, Duration.ofSeconds(1), 4).withInitial(algorithm == Algorithm.TOKEN_BUCKET ? 1 : 3);
+    Policy policy = new Policy("initial", algorithm, List.of(limit), FailureMode.FAIL_OPEN);
+    Fixture f = fixture(ManualClock.random(9));
+    f.runScript(policy, "+0 k 1\n+0 k 1\n+100ms k 1\n+400ms k 1\n+1t k 1\n+0 k 2\n+500ms k 1");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void randomTracesMatchThePureFunction(Algorithm algorithm) {
+    for (long seed : traceSeeds()) {
+      for (Policy policy : List.of(single(algorithm, "trace"), multi(algorithm, "trace-multi"))) {
+        ManualClock clock = ManualClock.random(seed);
+        Fixture f = fixture(clock);
+        f.runRandomTrace(policy, new Random(seed), traceLength());
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void concurrentRequestsOnOneKeyAdmitExactlyTheCapacity(Algorithm algorithm) throws Exception {
+    // Given a frozen clock and a limit of 120 that does not refill meanwhile
+    Limit limit = algorithm.isBucket()
+        ? Limit.bucket(1, Duration.ofHours(1), 120)
+        : Limit.of(120, Duration.ofHours(1));
+    Policy policy = new Policy("concurrent", algorithm, List.of(limit), FailureMode.FAIL_OPEN);
+    RateLimitStore store = newStore(ManualClock.random(13));
+    int threads = 8;
+    int perThread = 40;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<Integer>> admitted = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        Callable<Integer> worker = () -> {
+          start.await();
+          int n = 0;
+          for (int i = 0; i < perThread; i++) {
+            if (store.decide(policy, "hot", 1).isAllowed()) {
+              n++;
+            }
+          }
+          return n;
+        };
+        admitted.add(pool.submit(worker));
+      }
+      start.countDown();
+      int total = 0;
+      for (Future<Integer> n : admitted) {
+        total += n.get(60, TimeUnit.SECONDS);
+      }
+      // Then exactly the capacity was admitted, no more and no fewer
+      assertThat(total).isEqualTo(120);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void decisionsAreVerified() {
+    Fixture f = fixture(ManualClock.at(0));
+    for (Algorithm algorithm : Algorithm.values()) {
+      Decision d = f.decide(single(algorithm, "verified-" + algorithm.configName()), "k", 1);
+      assertThat(d.isVerified()).isTrue();
+      assertThat(d.isAllowed()).isTrue();
+    }
+  }
+
+  // ----------------------------------------------------------------------------------- fixture
+
+  private RateLimitStore newStore(NanoClock clock) {
+    RateLimitStore store = createStore(clock);
+    created.add(store);
+    return store;
+  }
+
+  private Fixture fixture(ManualClock clock) {
+    return new Fixture(clock, newStore(clock), new ReferenceStore(clock, tickNanos()));
+  }
+
+  /** A store under test and the reference, fed the same requests; every decision is compared. */
+  private final class Fixture {
+    final ManualClock clock;
+    final RateLimitStore store;
+    final ReferenceStore reference;
+    final long start;
+    int steps;
+    int rejections;
+
+    Fixture(ManualClock clock, RateLimitStore store, ReferenceStore reference) {
+      this.clock = clock;
+      this.store = store;
+      this.reference = reference;
+      this.start = clock.nanos();
+    }
+
+    Decision decide(Policy policy, String key, long permits) {
+      steps++;
+      Decision expected = reference.decide(policy, key, permits);
+      Decision actual = store.decide(policy, key, permits);
+      assertThat(actual)
+          .as("step %d: %s key '%s' permits %d at +%d ns (%s)",
+              steps, policy, key, permits, clock.nanos() - start, clock)
+          .isEqualTo(expected);
+      if (!actual.isAllowed()) {
+        rejections++;
+      }
+      return actual;
+    }
+
+    void refund(Policy policy, String key, long permits) {
+      reference.refund(policy, key, permits);
+      store.refund(policy, key, permits);
+    }
+
+    /** Lines of {@code +<advance> <key> <permits>}; the advance is 0, {@code <n>t} ticks, or a duration. */
+    void runScript(Policy policy, String script) {
+      for (String line : script.split("\n")) {
+        String[] parts = line.trim().split(" ");
+        String advance = parts[0].substring(1);
+        if (advance.endsWith("t")) {
+          clock.advance(Long.parseLong(advance.substring(0, advance.length() - 1)) * tickNanos());
+        } else if (!advance.equals("0")) {
+          clock.advance(Limit.parseDuration(advance));
+        }
+        decide(policy, parts[1], Long.parseLong(parts[2]));
+      }
+      assertThat(rejections).as("the script must reach rejections").isPositive();
+    }
+
+    void runRandomTrace(Policy policy, Random random, int length) {
+      long tick = tickNanos();
+      long interval = policy.limits().get(0).intervalNanos();
+      long period = policy.limits().stream().mapToLong(Limit::periodNanos).max().orElseThrow();
+      long capacity = policy.limits().stream().mapToLong(Limit::burst).min().orElseThrow();
+      String[] keys = {"a", "b", "c"};
+      for (int i = 0; i < length; i++) {
+        int kind = random.nextInt(100);
+        if (kind < 35) {
+          // same instant
+        } else if (kind < 45) {
+          clock.advance(tick * (1 + random.nextInt(3)));
+        } else if (kind < 90) {
+          clock.advance(tick * (long) (random.nextDouble() * interval / tick));
+        } else {
+          clock.advance(tick * (long) (random.nextDouble() * 2 * period / tick));
+        }
+        String key = keys[random.nextInt(keys.length)];
+        if (random.nextInt(100) < 5) {
+          refund(policy, key, 1 + random.nextInt(2));
+          continue;
+        }
+        long permits = random.nextInt(100) < 4 ? capacity + 1 : 1 + random.nextInt(3);
+        decide(policy, key, permits);
+      }
+      assertThat(rejections).as("a trace must reach rejections").isPositive();
+    }
+  }
+}
