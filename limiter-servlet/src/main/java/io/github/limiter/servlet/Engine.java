@@ -1,0 +1,328 @@
+package io.github.limiter.servlet;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Limiter;
+import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.config.Route;
+import io.github.limiter.http.ChargedPolicies;
+import io.github.limiter.http.RateLimitResponse;
+import io.github.limiter.http.ResponseRenderer;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What the filter does per request, built once from the configuration: match routes, resolve a key
+ * per policy, decide all-or-nothing, then reject, or send headers and pass (maybe after a shaping
+ * wait).
+ */
+final class Engine {
+
+  private static final Guard[] NONE = new Guard[0];
+
+  private final Limiter limiter;
+  private final boolean ownsLimiter;
+  private final ResponseRenderer renderer;
+  private final ClientAddress address;
+  private final Route[] routes;
+  private final Guard[][] routeGuards;
+  private final Map<String, Guard> guards;
+  private final Shaper shaper;
+  private final String resumeAttribute;
+  private final RateLimitedLog asyncLog;
+
+  private Engine(Builder b) {
+    this.limiter = b.limiter;
+    this.ownsLimiter = b.ownsLimiter;
+    this.renderer = new ResponseRenderer(b.config.http());
+    this.address = b.address;
+    this.guards = b.guards;
+    this.routes = b.config.routes().toArray(new Route[0]);
+    this.routeGuards = new Guard[routes.length][];
+    for (int i = 0; i < routes.length; i++) {
+      routeGuards[i] = routes[i].policies().stream().map(guards::get).toArray(Guard[]::new);
+    }
+    this.shaper = guards.values().stream().anyMatch(g -> g.shapes) ? new Shaper(b.name) : null;
+    this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + b.name;
+    this.asyncLog = new RateLimitedLog(b.logger);
+  }
+
+  /** Builds the per-policy guards first (they may fail on config), then takes the limiter. */
+  static final class Builder {
+    final LimiterConfig config;
+    final ClientAddress address;
+    final Map<String, Guard> guards = new LinkedHashMap<>();
+    final String name;
+    final Logger logger;
+    Limiter limiter;
+    boolean ownsLimiter;
+
+    Builder(LimiterConfig config, ClientAddress address, ClassLoader loader, String name, Logger logger) {
+      this.config = config;
+      this.address = address;
+      this.name = name;
+      this.logger = logger;
+      KeyResolvers[] resolvers = new KeyResolvers[1];
+      for (PolicyConfig policy : config.policies().values()) {
+        String configKey = LimiterConfig.POLICY_PREFIX + policy.name() + ".key";
+        Guard.KeyFunction key = Guard.keyFunction(policy.key(), configKey, address, () -> {
+          if (resolvers[0] == null) {
+            resolvers[0] = KeyResolvers.find(loader);
+          }
+          return resolvers[0];
+        });
+        guards.put(policy.name(), new Guard(policy, key, logger));
+      }
+    }
+
+    Engine build(Limiter limiter, boolean ownsLimiter) {
+      this.limiter = limiter;
+      this.ownsLimiter = ownsLimiter;
+      return new Engine(this);
+    }
+  }
+
+  Map<String, Guard> guards() {
+    return guards;
+  }
+
+  void close() {
+    if (shaper != null) {
+      shaper.shutdown();
+    }
+    if (ownsLimiter) {
+      limiter.close();
+    }
+  }
+
+  /** A request resumed after its shaping wait: it was decided already, so it only passes. */
+  boolean resume(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    Object charged = request.getAttribute(resumeAttribute);
+    if (!(charged instanceof String[] names)) {
+      return false;
+    }
+    request.removeAttribute(resumeAttribute);
+    pass(names, request, response, chain);
+    return true;
+  }
+
+  /** Continues the chain in a scope where {@code charged} count as charged, for the CDI interceptor. */
+  private static void pass(String[] charged, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    ChargedPolicies.Scope scope = ChargedPolicies.open(List.of(charged));
+    try {
+      chain.doFilter(request, response);
+    } finally {
+      scope.close();
+    }
+  }
+
+  void handle(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    Guard[] matched = match(request);
+    if (matched.length == 0) {
+      chain.doFilter(request, response);
+      return;
+    }
+    int n = matched.length;
+    Decision[] decisions = new Decision[n];
+    String[] keys = new String[n];
+    for (int i = 0; i < n; i++) {
+      Guard guard = matched[i];
+      String key = key(guard, request);
+      if (key == null) {
+        switch (guard.config.onMissingKey()) {
+          case ALLOW -> {
+            continue;
+          }
+          case REJECT -> {
+            // No state to report: a request without a key never passes as it is, so no Retry-After.
+            Decision missing = Decision.exceedsCapacity(guard.name, guard.policy.limits().get(0), 0, 0);
+            if (guard.dryRun) {
+              wouldReject(guard, missing);
+              continue;
+            }
+            refund(matched, decisions, keys, i);
+            reject(guard, missing, response);
+            return;
+          }
+          default -> key = address.key(request);
+        }
+      }
+      Decision decision = limiter.decide(guard.policy, key, guard.permits);
+      if (!decision.isAllowed()) {
+        if (guard.dryRun) {
+          wouldReject(guard, decision);
+          decisions[i] = decision; // decided, not charged: headers yes, refund no
+          continue;
+        }
+        refund(matched, decisions, keys, i);
+        reject(guard, decision, response);
+        return;
+      }
+      guard.admitted.increment();
+      decisions[i] = decision;
+      keys[i] = key;
+    }
+    long wait = headersAndWait(matched, decisions, response);
+    String[] charged = chargedNames(matched, decisions);
+    if (wait > 0) {
+      if (request.isAsyncSupported()) {
+        request.setAttribute(resumeAttribute, charged);
+        shaper.hold(request, response, wait);
+        return;
+      }
+      asyncLog.log(Level.WARNING, "A leaky-bucket request on " + request.getRequestURI() + " passes without its"
+          + " shaping wait: the servlet or a filter before RateLimitFilter is not async-supported");
+    }
+    pass(charged, request, response, chain);
+  }
+
+  private Guard[] match(HttpServletRequest request) {
+    if (routes.length == 0) {
+      return NONE;
+    }
+    String path = request.getServletPath();
+    String info = request.getPathInfo();
+    if (info != null) {
+      path = path.isEmpty() ? info : path + info;
+    }
+    String method = request.getMethod();
+    Guard[] first = null;
+    List<Guard> union = null;
+    for (int i = 0; i < routes.length; i++) {
+      if (!routes[i].matches(path, method)) {
+        continue;
+      }
+      if (first == null) {
+        first = routeGuards[i];
+        continue;
+      }
+      // Several routes match: every one of their policies applies, each once, in route order.
+      if (union == null) {
+        union = new ArrayList<>(List.of(first));
+      }
+      for (Guard guard : routeGuards[i]) {
+        if (!union.contains(guard)) {
+          union.add(guard);
+        }
+      }
+    }
+    return union != null ? union.toArray(NONE) : first != null ? first : NONE;
+  }
+
+  private static String key(Guard guard, HttpServletRequest request) {
+    try {
+      return guard.key.key(request);
+    } catch (RuntimeException e) {
+      // Bad input must never become a 500: no key, and on-missing-key decides.
+      return null;
+    }
+  }
+
+  private void refund(Guard[] matched, Decision[] decisions, String[] keys, int upTo) {
+    for (int j = 0; j < upTo; j++) {
+      if (keys[j] != null) {
+        limiter.store().refund(matched[j].policy, Limiter.boundedKey(keys[j]), matched[j].permits);
+        matched[j].admitted.decrement();
+      }
+    }
+  }
+
+  private void wouldReject(Guard guard, Decision decision) {
+    guard.dryRunRejected.increment();
+    guard.dryRunLog.log(Level.INFO, "Rate limit policy '" + guard.name + "' is in dry run and would have rejected a"
+        + " request (" + decision.outcome() + "); it passed");
+  }
+
+  private void reject(Guard guard, Decision decision, HttpServletResponse response) throws IOException {
+    guard.rejected.increment();
+    RateLimitResponse rejection = renderer.rejection(guard.policy, decision);
+    if (response.isCommitted()) {
+      return;
+    }
+    response.setStatus(rejection.status());
+    for (Map.Entry<String, String> header : rejection.headers()) {
+      response.setHeader(header.getKey(), header.getValue());
+    }
+    byte[] body = rejection.body().getBytes(StandardCharsets.UTF_8);
+    response.setContentType(rejection.contentType());
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+  }
+
+  /** Sends every decided policy's headers; returns the longest shaping wait among them. */
+  private long headersAndWait(Guard[] matched, Decision[] decisions, HttpServletResponse response) {
+    int tightest = -1;
+    for (int i = 0; i < decisions.length; i++) {
+      if (decisions[i] != null && (tightest < 0 || decisions[i].remaining() < decisions[tightest].remaining())) {
+        tightest = i;
+      }
+    }
+    long wait = 0;
+    for (int i = 0; i < decisions.length; i++) {
+      Decision decision = decisions[i];
+      if (decision == null) {
+        continue;
+      }
+      Guard guard = matched[i];
+      // IETF headers are lists, one item per policy; the legacy ones hold one number, the tightest policy's.
+      BiConsumer<String, String> header = i == tightest ? response::addHeader : (name, value) -> {
+        if (!name.startsWith("X-RateLimit-")) {
+          response.addHeader(name, value);
+        }
+      };
+      renderer.headers(guard.policy, decision, header);
+      if (guard.shapes && !guard.dryRun && decision.isAllowed()) {
+        long w = waitNanos(guard, decision);
+        if (w > 0) {
+          guard.delayed.increment();
+          wait = Math.max(wait, w);
+        }
+      }
+    }
+    return wait;
+  }
+
+  /**
+   * How long an admitted leaky-bucket request waits. {@link Decision#delay()} is the time until it
+   * departs, that is until the queue has drained it as well; like nginx, the request is served
+   * when it reaches the head of the queue, one slot ({@code permits} intervals) earlier. So a
+   * request to an empty queue passes at once, and a burst of b+1 is spread over b intervals.
+   */
+  static long waitNanos(Guard guard, Decision decision) {
+    long interval = decision.limit().intervalNanos();
+    long own = guard.permits > Long.MAX_VALUE / interval ? Long.MAX_VALUE : guard.permits * interval;
+    long queued = Math.max(0, decision.delayNanos() - own);
+    return guard.config.shaping().waitNanos(queued, interval);
+  }
+
+  private static String[] chargedNames(Guard[] matched, Decision[] decisions) {
+    int count = 0;
+    for (Decision decision : decisions) {
+      if (decision != null) {
+        count++;
+      }
+    }
+    String[] names = new String[count];
+    int at = 0;
+    for (int i = 0; i < decisions.length; i++) {
+      if (decisions[i] != null) {
+        names[at++] = matched[i].name;
+      }
+    }
+    return names;
+  }
+}

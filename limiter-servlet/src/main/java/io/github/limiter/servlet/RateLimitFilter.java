@@ -1,0 +1,249 @@
+package io.github.limiter.servlet;
+
+import io.github.limiter.Limiter;
+import io.github.limiter.config.ConfigException;
+import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.config.ConfigReader;
+import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.microprofile.MicroProfileConfigLookup;
+import io.github.limiter.spi.Stores;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Logger;
+
+/**
+ * Rate limits HTTP requests: each request that matches a {@code limiter.route.*} is decided under
+ * that route's policies, all or nothing; a rejection is written as the configured 429 (or 503 when
+ * the store cannot decide) with {@code Retry-After} and a problem+json body, and every response
+ * under a policy carries the {@code RateLimit} headers. Requests that match no route pass untouched.
+ *
+ * <p>Configuration is the one key scheme of {@link LimiterConfig}: filter init-params, layered over
+ * MicroProfile Config when the application has it (init-params win). The filter also reads {@value
+ * #FORWARDED_HEADER_KEY} ({@code x-forwarded-for}, the default, or {@code forwarded}): the header
+ * that the proxies in {@code limiter.http.trusted-proxies} write. Only that header is believed, so a
+ * client cannot slip in the other one. Invalid configuration fails {@link #init} with a {@link
+ * ServletException} whose message names the key and the value, so the deployment fails.
+ *
+ * <p>Use it declared in {@code web.xml}, as a {@code @WebFilter} subclass, or added
+ * programmatically, with {@link #RateLimitFilter(LimiterConfig, Limiter)} for a ready
+ * configuration and limiter. Map it with {@code async-supported} and the {@code REQUEST} and
+ * {@code ASYNC} dispatcher types: leaky-bucket shaping holds requests asynchronously and resumes
+ * them with an async dispatch.
+ */
+public class RateLimitFilter implements Filter {
+
+  /** The header trusted proxies write: {@code x-forwarded-for} (default) or {@code forwarded}. */
+  public static final String FORWARDED_HEADER_KEY = "limiter.http.forwarded-header";
+
+  private static final Logger LOG = Logger.getLogger(RateLimitFilter.class.getName());
+
+  private final LimiterConfig presetConfig;
+  private final Limiter presetLimiter;
+  private volatile Engine engine;
+  private volatile Stats stats;
+
+  /** A filter configured from init-params and MicroProfile Config, for web.xml and {@code @WebFilter}. */
+  public RateLimitFilter() {
+    this.presetConfig = null;
+    this.presetLimiter = null;
+  }
+
+  /**
+   * A filter with a ready configuration and limiter, for programmatic registration ({@code
+   * ServletContext.addFilter}). Init-params are then ignored, and the filter does not close the
+   * limiter: its creator does.
+   */
+  public RateLimitFilter(LimiterConfig config, Limiter limiter) {
+    this.presetConfig = Objects.requireNonNull(config, "config");
+    this.presetLimiter = Objects.requireNonNull(limiter, "limiter");
+  }
+
+  /** The name of the servlet-context attribute that holds the {@link Stats} of the filter called {@code filterName}. */
+  public static String statsAttribute(String filterName) {
+    return RateLimitFilter.class.getName() + ".stats." + filterName;
+  }
+
+  @Override
+  public void init(FilterConfig filterConfig) throws ServletException {
+    ServletContext context = filterConfig.getServletContext();
+    String name = filterConfig.getFilterName() == null ? "limiter" : filterConfig.getFilterName();
+    ClassLoader loader = context.getClassLoader();
+    if (loader == null) {
+      loader = Thread.currentThread().getContextClassLoader();
+    }
+    try {
+      Engine built;
+      if (presetConfig != null) {
+        warnIfNoRoutes(presetConfig, name);
+        built = new Engine.Builder(presetConfig, clientAddress(presetConfig, ConfigLookup.of(Map.of())), loader, name, LOG)
+            .build(presetLimiter, false);
+      } else {
+        built = fromConfig(lookup(filterConfig, loader), loader, name);
+      }
+      engine = built;
+      stats = new Stats(built.guards());
+      context.setAttribute(statsAttribute(name), stats);
+    } catch (ConfigException e) {
+      throw new ServletException("RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
+    }
+  }
+
+  private static Engine fromConfig(ConfigLookup lookup, ClassLoader loader, String name) {
+    LimiterConfig config = LimiterConfig.from(lookup);
+    warnIfNoRoutes(config, name);
+    Engine.Builder builder = new Engine.Builder(config, clientAddress(config, lookup), loader, name, LOG);
+    // The store comes last, so that a configuration error above leaves nothing to close.
+    return builder.build(Limiter.of(Stores.create(config.store(), lookup, loader)), true);
+  }
+
+  private static void warnIfNoRoutes(LimiterConfig config, String name) {
+    if (config.routes().isEmpty()) {
+      LOG.warning("RateLimitFilter '" + name + "' has no limiter.route.* to apply: it limits nothing");
+    }
+  }
+
+  private static ClientAddress clientAddress(LimiterConfig config, ConfigLookup lookup) {
+    ConfigReader reader = new ConfigReader(lookup);
+    ClientAddress.Header header = reader.text(FORWARDED_HEADER_KEY)
+        .map(value -> ClientAddress.Header.parse(FORWARDED_HEADER_KEY, value))
+        .orElse(ClientAddress.Header.X_FORWARDED_FOR);
+    return new ClientAddress(
+        ClientAddress.parseTrusted("limiter.http.trusted-proxies", config.http().trustedProxies()),
+        config.http().ipv6Prefix(),
+        header);
+  }
+
+  /** Init-params, layered over MicroProfile Config when the application has it. */
+  private static ConfigLookup lookup(FilterConfig filterConfig, ClassLoader loader) {
+    Map<String, String> params = new LinkedHashMap<>();
+    for (String param : Collections.list(filterConfig.getInitParameterNames())) {
+      params.put(param, filterConfig.getInitParameter(param));
+    }
+    ConfigLookup initParams = ConfigLookup.of(params);
+    if (!MicroProfileConfigLookup.isAvailable(loader)) {
+      return initParams;
+    }
+    ConfigLookup microProfile = MicroProfileConfigLookup.forClassLoader(loader);
+    return params.isEmpty() ? microProfile : new ConfigLookup() {
+      @Override
+      public Optional<String> get(String key) {
+        Optional<String> value = initParams.get(key);
+        return value.isPresent() ? value : microProfile.get(key);
+      }
+
+      @Override
+      public Iterable<String> names() {
+        Set<String> names = new LinkedHashSet<>(params.keySet());
+        microProfile.names().forEach(names::add);
+        return names;
+      }
+    };
+  }
+
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    Engine current = engine;
+    if (current == null
+        || !(req instanceof HttpServletRequest request)
+        || !(res instanceof HttpServletResponse response)) {
+      chain.doFilter(req, res);
+      return;
+    }
+    DispatcherType type = request.getDispatcherType();
+    if (type == DispatcherType.REQUEST) {
+      current.handle(request, response, chain);
+    } else if (type != DispatcherType.ASYNC || !current.resume(request, response, chain)) {
+      // Forwards, includes, error pages and foreign async dispatches were decided (or not) already.
+      chain.doFilter(request, response);
+    }
+  }
+
+  @Override
+  public void destroy() {
+    Engine current = engine;
+    engine = null;
+    if (current != null) {
+      current.close();
+    }
+  }
+
+  /**
+   * Counters per policy since the filter started.
+   *
+   * @throws IllegalStateException before {@link #init}
+   */
+  public Stats stats() {
+    Stats current = stats;
+    if (current == null) {
+      throw new IllegalStateException("RateLimitFilter is not initialized");
+    }
+    return current;
+  }
+
+  /**
+   * What the filter did, per policy: also in the servlet-context attribute {@link
+   * #statsAttribute(String)}.
+   */
+  public static final class Stats {
+
+    /**
+     * Counts of one policy.
+     *
+     * @param admitted requests the policy admitted (dry-run policies included)
+     * @param rejected requests it rejected (429, 503, or a missing key under {@code reject})
+     * @param dryRunRejected requests a dry-run policy would have rejected, and let pass
+     * @param delayed admitted requests held for leaky-bucket shaping
+     */
+    public record Counts(long admitted, long rejected, long dryRunRejected, long delayed) {}
+
+    private final Map<String, Guard> guards;
+
+    Stats(Map<String, Guard> guards) {
+      this.guards = guards;
+    }
+
+    /** The names of the configured policies. */
+    public Set<String> policies() {
+      return Collections.unmodifiableSet(guards.keySet());
+    }
+
+    /**
+     * The counts of {@code policy}.
+     *
+     * @throws IllegalArgumentException if no policy has that name
+     */
+    public Counts counts(String policy) {
+      Guard guard = guards.get(policy);
+      if (guard == null) {
+        throw new IllegalArgumentException("no policy named '" + policy + "'; configured are " + guards.keySet());
+      }
+      return new Counts(guard.admitted.sum(), guard.rejected.sum(), guard.dryRunRejected.sum(), guard.delayed.sum());
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder text = new StringBuilder("Stats[");
+      for (String policy : guards.keySet()) {
+        text.append(text.length() > 6 ? ", " : "").append(policy).append('=').append(counts(policy));
+      }
+      return text.append(']').toString();
+    }
+  }
+}
