@@ -1,0 +1,135 @@
+package io.github.limiter.bench;
+
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+import io.github.limiter.Decision;
+import io.github.limiter.Limiter;
+import io.github.limiter.Policy;
+import io.github.limiter.bench.Peers.Path;
+import io.github.limiter.memory.InMemoryStore;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One hot key in this JVM, every peer on the same path: all calls admitted, or all rejected. Run
+ * with {@code -t 1} and {@code -t 2}; all threads share one key, so two threads also measure
+ * contention on its state.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class SingleKeyBenchmark {
+
+  static final String KEY = "client-42";
+
+  @Param({"admit", "reject"})
+  public String path;
+
+  private Path branch;
+  private InMemoryStore store;
+  private Limiter limiter;
+  private Policy tokenBucket;
+  private Policy leakyBucket;
+  private Bucket bucket4j;
+  private RateLimiter resilience4j;
+  private com.google.common.util.concurrent.RateLimiter guava;
+  private RawCasGcra raw;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    branch = Peers.path(path);
+    store = InMemoryStore.create();
+    limiter = Limiter.of(store);
+    tokenBucket = Peers.tokenBucket(branch);
+    leakyBucket = Peers.leakyBucket(branch);
+    if (branch == Path.REJECT) {
+      Peers.drain("limiter token bucket", () -> limiter.decide(tokenBucket, KEY).isAllowed());
+      Peers.drain("limiter leaky bucket", () -> limiter.decide(leakyBucket, KEY).isAllowed());
+    }
+    bucket4j = Peers.bucket4j(branch);
+    resilience4j = Peers.resilience4j(branch);
+    guava = Peers.guava(branch);
+    raw = Peers.raw(branch);
+    check();
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    check();
+    limiter.close();
+  }
+
+  /** One more call per peer, so that a run on the wrong path fails instead of reporting. */
+  private void check() {
+    Peers.expect("limiter token bucket", branch, limiter.decide(tokenBucket, KEY).isAllowed());
+    Peers.expect("limiter leaky bucket", branch, limiter.decide(leakyBucket, KEY).isAllowed());
+    Peers.expect("bucket4j", branch, bucket4j.tryConsume(1));
+    Peers.expect("resilience4j", branch, resilience4j.acquirePermission());
+    Peers.expect("guava", branch, guava.tryAcquire());
+    Peers.expect("raw CAS GCRA", branch, raw.tryAcquire());
+  }
+
+  @Benchmark
+  public Decision limiterTokenBucket() {
+    return limiter.decide(tokenBucket, KEY);
+  }
+
+  @Benchmark
+  public Decision limiterLeakyBucket() {
+    return limiter.decide(leakyBucket, KEY);
+  }
+
+  /** The store without the facade's argument checks and key bounding. */
+  @Benchmark
+  public Decision storeTokenBucket() {
+    return store.decide(tokenBucket, KEY, 1);
+  }
+
+  @Benchmark
+  public Decision storeLeakyBucket() {
+    return store.decide(leakyBucket, KEY, 1);
+  }
+
+  /** Bucket4j's plain yes/no, its fastest call. */
+  @Benchmark
+  public boolean bucket4j() {
+    return bucket4j.tryConsume(1);
+  }
+
+  /** Bucket4j's call that, like a {@link Decision}, also reports remaining and the wait. */
+  @Benchmark
+  public ConsumptionProbe bucket4jProbe() {
+    return bucket4j.tryConsumeAndReturnRemaining(1);
+  }
+
+  @Benchmark
+  public boolean resilience4j() {
+    return resilience4j.acquirePermission();
+  }
+
+  @Benchmark
+  public boolean guava() {
+    return guava.tryAcquire();
+  }
+
+  @Benchmark
+  public boolean rawCasGcra() {
+    return raw.tryAcquire();
+  }
+}
