@@ -55,7 +55,7 @@ public final class ServerLog {
     return tail(text(), lines);
   }
 
-  static String tail(String text, int lines) {
+  public static String tail(String text, int lines) {
     List<String> all = text.lines().toList();
     return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
   }
