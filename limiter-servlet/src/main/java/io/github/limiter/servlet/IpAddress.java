@@ -223,6 +223,9 @@ final class IpAddress {
 
   /** {@code ::ffff:a.b.c.d} as the IPv4 address it stands for; anything else unchanged. */
   static byte[] unmapped(byte[] v6) {
+    if (v6.length != 16) {
+      return v6;
+    }
     for (int i = 0; i < 10; i++) {
       if (v6[i] != 0) {
         return v6;

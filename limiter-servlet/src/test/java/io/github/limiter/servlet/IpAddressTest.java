@@ -1,0 +1,78 @@
+package io.github.limiter.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class IpAddressTest {
+
+  @Test
+  void parsesLiteralsOnly() {
+    assertThat(IpAddress.format(IpAddress.parse("192.0.2.1"))).isEqualTo("192.0.2.1");
+    assertThat(IpAddress.format(IpAddress.parse("2001:DB8::1"))).isEqualTo("2001:db8::1");
+    assertThat(IpAddress.format(IpAddress.parse("[::1]"))).isEqualTo("::1");
+    assertThat(IpAddress.format(IpAddress.parse("::"))).isEqualTo("::");
+    assertThat(IpAddress.format(IpAddress.parse("1:2:3:4:5:6:7:8"))).isEqualTo("1:2:3:4:5:6:7:8");
+    assertThat(IpAddress.format(IpAddress.parse("1:0:0:4:0:0:0:8"))).isEqualTo("1:0:0:4::8");
+    assertThat(IpAddress.format(IpAddress.parse("64:ff9b::192.0.2.33"))).isEqualTo("64:ff9b::c000:221");
+    for (String bad : new String[] {
+        "", "localhost", "example.com", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "1.2.3.4 ", "-1.2.3.4",
+        ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8::", "12345::", "::g", "1:", ":1", "[1.2.3.4]",
+        "[::1", "fe80::1%", "fe80::1%e$h", "::1.2.3", "1:2:3:4:5:6:7:1.2.3.4", "0x7f.0.0.1", "١.٢.٣.٤"}) {
+      assertThat(IpAddress.parse(bad)).as(bad).isNull();
+    }
+  }
+
+  @Test
+  void mappedIpv4IsIpv4AndZonesAreDropped() {
+    assertThat(IpAddress.parse("::ffff:192.0.2.7")).containsExactly(192, 0, 2, 7);
+    assertThat(IpAddress.parse("::FFFF:c000:0207")).containsExactly(192, 0, 2, 7);
+    assertThat(IpAddress.format(IpAddress.parse("fe80::1%eth0"))).isEqualTo("fe80::1");
+  }
+
+  @Test
+  void nodesMayCarryPorts() {
+    assertThat(IpAddress.format(IpAddress.parseNode("192.0.2.1:8080"))).isEqualTo("192.0.2.1");
+    assertThat(IpAddress.format(IpAddress.parseNode("[2001:db8::17]:4711"))).isEqualTo("2001:db8::17");
+    assertThat(IpAddress.format(IpAddress.parseNode(" 2001:db8::17 "))).isEqualTo("2001:db8::17");
+    assertThat(IpAddress.format(IpAddress.parseNode("[2001:db8::17]:_port"))).isEqualTo("2001:db8::17");
+    for (String bad : new String[] {"unknown", "_hidden", "192.0.2.1:", "192.0.2.1:123456", "[::1]x", "[::1]:a"}) {
+      assertThat(IpAddress.parseNode(bad)).as(bad).isNull();
+    }
+  }
+
+  @Test
+  void masksByPrefix() {
+    byte[] address = IpAddress.parse("2001:db8:aaaa:bbbb:1:2:3:4");
+    assertThat(IpAddress.format(IpAddress.masked(address, 64))).isEqualTo("2001:db8:aaaa:bbbb::");
+    assertThat(IpAddress.format(IpAddress.masked(address, 56))).isEqualTo("2001:db8:aaaa:bb00::");
+  }
+
+  /** Whatever the JDK writes for 16 bytes (no DNS: getByAddress resolves nothing), we read back the same bytes. */
+  @Property(tries = 500)
+  void readsWhatTheJdkWrites(@ForAll @Size(16) byte[] bytes) throws UnknownHostException {
+    String text = InetAddress.getByAddress(bytes).getHostAddress();
+    byte[] parsed = IpAddress.parse(text);
+    byte[] expected = IpAddress.unmapped(bytes);
+    assertThat(parsed).isEqualTo(expected);
+    assertThat(IpAddress.parse(IpAddress.format(parsed))).isEqualTo(expected);
+  }
+
+  @Property(tries = 200)
+  void readsIpv4(@ForAll @Size(4) byte[] bytes) throws UnknownHostException {
+    String text = InetAddress.getByAddress(bytes).getHostAddress();
+    assertThat(IpAddress.parse(text)).isEqualTo(bytes);
+    assertThat(IpAddress.format(bytes)).isEqualTo(text);
+  }
+
+  @Property(tries = 500)
+  void neverThrowsOnGarbage(@ForAll String text) {
+    byte[] parsed = IpAddress.parseNode(text);
+    assertThat(parsed == null || parsed.length == 4 || parsed.length == 16).isTrue();
+  }
+}

@@ -1,0 +1,44 @@
+package io.github.limiter.servlet;
+
+import io.github.limiter.http.ChargedPolicies;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+
+/**
+ * The protected application: answers {@code ok}, and tells how it was reached, so that tests can
+ * see the dispatch type and the ChargedPolicies scope: {@code ok dispatch=ASYNC charged=[api]}
+ * for the names listed in request header {@code X-Check-Charged}.
+ */
+public class OkServlet extends HttpServlet {
+
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    StringBuilder body = new StringBuilder("ok dispatch=").append(request.getDispatcherType());
+    String check = request.getHeader("X-Check-Charged");
+    if (check != null) {
+      body.append(" charged=[");
+      String sep = "";
+      for (String name : check.split(",")) {
+        if (ChargedPolicies.contains(name.trim())) {
+          body.append(sep).append(name.trim());
+          sep = ",";
+        }
+      }
+      body.append(']');
+    }
+    Principal principal = request.getUserPrincipal();
+    if (principal != null) {
+      body.append(" user=").append(principal.getName());
+    }
+    byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+    response.setContentType("text/plain");
+    response.setContentLength(bytes.length);
+    response.getOutputStream().write(bytes);
+  }
+}
