@@ -1,0 +1,124 @@
+package io.github.limiter.redis;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A policy prepared for the scripts: its key names and its parameters in whole microseconds,
+ * computed once; and the way from a script's reply back to a {@link Decision}.
+ *
+ * <p>Parameters round as the pure functions do at microsecond resolution: the window or period up
+ * to whole microseconds, and the emission interval {@code ceil(period / permits)} up from there.
+ */
+final class CompiledPolicy {
+
+  private static final long NANOS_PER_MICRO = 1_000;
+
+  final Policy policy;
+  final Scripts.Script decide;
+  final Scripts.Script refund;
+  final String head;
+  private final String[] suffixes;
+  private final List<String> params;
+
+  CompiledPolicy(Policy policy, KeyScheme keys) {
+    this.policy = policy;
+    Algorithm algorithm = policy.algorithm();
+    this.decide = Scripts.decide(algorithm);
+    this.refund = Scripts.refund(algorithm);
+    this.head = keys.head(policy.name());
+    List<Limit> limits = policy.limits();
+    this.suffixes = new String[limits.size()];
+    List<String> p = new ArrayList<>();
+    for (int i = 0; i < limits.size(); i++) {
+      Limit limit = limits.get(i);
+      suffixes[i] = code(algorithm) + i;
+      long period = ceilDiv(limit.periodNanos(), NANOS_PER_MICRO);
+      switch (algorithm) {
+        case TOKEN_BUCKET -> {
+          p.add(Long.toString(ceilDiv(period, limit.permits())));
+          p.add(Long.toString(limit.burst()));
+          p.add(Long.toString(limit.initial().orElse(limit.burst())));
+        }
+        case LEAKY_BUCKET -> {
+          p.add(Long.toString(ceilDiv(period, limit.permits())));
+          p.add(Long.toString(limit.burst()));
+          p.add(Long.toString(limit.initial().orElse(0)));
+        }
+        case FIXED_WINDOW, SLIDING_WINDOW_COUNTER, SLIDING_WINDOW_LOG -> {
+          p.add(Long.toString(period));
+          p.add(Long.toString(limit.permits()));
+        }
+      }
+    }
+    this.params = List.copyOf(p);
+  }
+
+  static String code(Algorithm algorithm) {
+    return switch (algorithm) {
+      case TOKEN_BUCKET -> "tb";
+      case LEAKY_BUCKET -> "lb";
+      case FIXED_WINDOW -> "fw";
+      case SLIDING_WINDOW_COUNTER -> "sc";
+      case SLIDING_WINDOW_LOG -> "sl";
+    };
+  }
+
+  /** The keys of {@code clientKey}, one per limit, all with the same hash tag. */
+  List<String> keys(String clientKey) {
+    String tag = KeyScheme.tag(head, clientKey);
+    if (suffixes.length == 1) {
+      return List.of(tag + suffixes[0]);
+    }
+    String[] keys = new String[suffixes.length];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = tag + suffixes[i];
+    }
+    return List.of(keys);
+  }
+
+  /** ARGV: now ('' for server time), permits, the least TTL in ms, then the limits' parameters. */
+  List<String> args(String now, long permits, String ttlFloorMillis) {
+    List<String> args = new ArrayList<>(3 + params.size());
+    args.add(now);
+    args.add(Long.toString(permits));
+    args.add(ttlFloorMillis);
+    args.addAll(params);
+    return args;
+  }
+
+  /** The decision a decide script returned: {outcome, limit, remaining, resetAfter, retryAfter, delay}. */
+  Decision decision(Object reply) {
+    if (!(reply instanceof List<?> values) || values.size() != 6) {
+      throw new IllegalStateException("unexpected reply from " + decide.name() + ": " + reply);
+    }
+    long outcome = number(values.get(0));
+    Limit limit = policy.limits().get((int) number(values.get(1)) - 1);
+    long remaining = number(values.get(2));
+    long reset = number(values.get(3)) * NANOS_PER_MICRO;
+    long retry = number(values.get(4)) * NANOS_PER_MICRO;
+    long delay = number(values.get(5)) * NANOS_PER_MICRO;
+    String name = policy.name();
+    return switch ((int) outcome) {
+      case 1 -> Decision.allowed(name, limit, remaining, reset, delay);
+      case 0 -> Decision.limited(name, limit, reset, retry);
+      case 2 -> Decision.exceedsCapacity(name, limit, remaining, reset);
+      default -> throw new IllegalStateException("unexpected outcome from " + decide.name() + ": " + reply);
+    };
+  }
+
+  private static long number(Object value) {
+    if (value instanceof Long n) {
+      return n;
+    }
+    throw new IllegalStateException("expected an integer in the script reply, was " + value);
+  }
+
+  static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
+  }
+}

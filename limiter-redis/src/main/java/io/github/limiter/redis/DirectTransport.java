@@ -1,0 +1,206 @@
+package io.github.limiter.redis;
+
+import java.util.List;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.providers.ConnectionProvider;
+
+/**
+ * Standalone Redis, called on the caller's thread: no hand-off, so the hot path costs one round
+ * trip and nothing more. The deadline holds because the caller never connects (a background
+ * thread does), waits for a free connection at most until the deadline, and reads with a socket
+ * timeout of the time left.
+ */
+final class DirectTransport implements Transport {
+
+  private final DeadlineProvider provider;
+  private final UnifiedJedis jedis;
+
+  DirectTransport(HostAndPort node, JedisClientConfig config, int maxTotal, int socketTimeoutMillis) {
+    this.provider = new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis);
+    this.jedis = new Client(provider);
+    provider.warmUp();
+  }
+
+  @Override
+  public Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos) {
+    long[] deadline = provider.deadline.get();
+    deadline[0] = deadlineNanos;
+    try {
+      return Transport.evalsha(jedis, script, keys, args);
+    } finally {
+      deadline[0] = 0;
+    }
+  }
+
+  /** The client, for tests and tools; calls through it use the socket timeout as their deadline. */
+  UnifiedJedis jedis() {
+    return jedis;
+  }
+
+  @Override
+  public void close() {
+    jedis.close();
+  }
+
+  /** UnifiedJedis over our provider, with Jedis's plain one-attempt executor. */
+  private static final class Client extends UnifiedJedis {
+    Client(ConnectionProvider provider) {
+      super(provider, RedisProtocol.RESP2);
+    }
+  }
+
+  /** A pool of connected connections that callers take within their deadline and never open. */
+  static final class DeadlineProvider implements ConnectionProvider {
+    private final HostAndPort node;
+    private final JedisClientConfig config;
+    private final int maxTotal;
+    private final int socketTimeoutMillis;
+    private final LinkedBlockingDeque<PooledConnection> idle = new LinkedBlockingDeque<>();
+    /** Connections open or being opened. */
+    private final AtomicInteger open = new AtomicInteger();
+    private final ThreadPoolExecutor connector;
+    final ThreadLocal<long[]> deadline = ThreadLocal.withInitial(() -> new long[1]);
+    private volatile Exception lastConnectError;
+    private volatile boolean closed;
+
+    DeadlineProvider(HostAndPort node, JedisClientConfig config, int maxTotal, int socketTimeoutMillis) {
+      this.node = node;
+      this.config = config;
+      this.maxTotal = maxTotal;
+      this.socketTimeoutMillis = socketTimeoutMillis;
+      this.connector = new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new LinkedBlockingDeque<>(), runnable -> {
+        Thread thread = new Thread(runnable, "limiter-redis-connect-" + node);
+        thread.setDaemon(true);
+        return thread;
+      });
+    }
+
+    void warmUp() {
+      requestConnection();
+    }
+
+    @Override
+    public Connection getConnection() {
+      PooledConnection connection = idle.pollFirst();
+      if (connection == null) {
+        requestConnection();
+        try {
+          connection = idle.pollFirst(remainingNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new JedisConnectionException("interrupted while waiting for a connection to " + node, e);
+        }
+        if (connection == null) {
+          Exception cause = lastConnectError;
+          throw new JedisConnectionException(
+              "no connection to " + node + " within the decision timeout"
+                  + (cause == null ? "" : "; last connect error: " + CircuitBreaker.describe(cause)));
+        }
+      }
+      long left = remainingNanos() / 1_000_000L;
+      if (left < 1) {
+        connection.close();
+        throw new JedisConnectionException("decision timeout reached before calling " + node);
+      }
+      connection.setSoTimeout((int) Math.min(left, socketTimeoutMillis));
+      return connection;
+    }
+
+    @Override
+    public Connection getConnection(CommandArguments args) {
+      return getConnection();
+    }
+
+    private long remainingNanos() {
+      long d = deadline.get()[0];
+      return d == 0 ? socketTimeoutMillis * 1_000_000L : d - System.nanoTime();
+    }
+
+    /** Opens one more connection in the background, if the pool has room. */
+    private void requestConnection() {
+      for (int n = open.get(); n < maxTotal && !closed; n = open.get()) {
+        if (open.compareAndSet(n, n + 1)) {
+          try {
+            connector.execute(this::connect);
+          } catch (RuntimeException e) {
+            open.decrementAndGet();
+          }
+          return;
+        }
+      }
+    }
+
+    private void connect() {
+      PooledConnection connection;
+      try {
+        connection = new PooledConnection(this, node, config);
+        if (!connection.isConnected()) {
+          connection.connect();
+        }
+      } catch (RuntimeException e) {
+        lastConnectError = e;
+        open.decrementAndGet();
+        return;
+      }
+      lastConnectError = null;
+      if (closed) {
+        connection.disconnectQuietly();
+        open.decrementAndGet();
+      } else {
+        idle.offerFirst(connection);
+      }
+    }
+
+    void release(PooledConnection connection) {
+      if (closed || connection.isBroken() || !connection.isConnected()) {
+        connection.disconnectQuietly();
+        open.decrementAndGet();
+      } else {
+        idle.offerFirst(connection);
+      }
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+      connector.shutdownNow();
+      for (PooledConnection c = idle.pollFirst(); c != null; c = idle.pollFirst()) {
+        c.disconnectQuietly();
+        open.decrementAndGet();
+      }
+    }
+  }
+
+  /** A connection that goes back to its provider when Jedis closes it after a command. */
+  static final class PooledConnection extends Connection {
+    private final DeadlineProvider provider;
+
+    PooledConnection(DeadlineProvider provider, HostAndPort node, JedisClientConfig config) {
+      super(node, config);
+      this.provider = provider;
+    }
+
+    @Override
+    public void close() {
+      provider.release(this);
+    }
+
+    void disconnectQuietly() {
+      try {
+        disconnect();
+      } catch (RuntimeException e) {
+        // already gone
+      }
+    }
+  }
+}
