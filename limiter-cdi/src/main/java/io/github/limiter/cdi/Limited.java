@@ -1,0 +1,58 @@
+package io.github.limiter.cdi;
+
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Rate-limits calls of a CDI bean's business methods under one or more configured policies. On a
+ * class it applies to every business method; an annotation on a method wins over the class's.
+ *
+ * <pre>{@code
+ * @Limited("api")                                  // key and permits as configured for 'api'
+ * public Order place(Order order) { ... }
+ *
+ * @Limited(value = {"login", "login-global"}, key = "param:user")   // both must admit, or none is charged
+ * public Session login(String user, char[] password) { ... }
+ * }</pre>
+ *
+ * A rejected call throws {@link RateLimitExceededException}. The policies come from configuration
+ * ({@code limiter.policy.<name>.*}); a policy name, parameter or resolver that does not exist fails
+ * the deployment.
+ */
+@InterceptorBinding
+@Inherited
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.TYPE, ElementType.METHOD})
+public @interface Limited {
+
+  /** The policies; with several, the call must be admitted by all of them, or none is charged. */
+  @Nonbinding
+  String[] value();
+
+  /**
+   * Where the key (the client identity) comes from; empty for each policy's configured {@code
+   * limiter.policy.<name>.key}. Otherwise one of:
+   *
+   * <ul>
+   *   <li>{@code param:<name>} or {@code param:<index>}: a method parameter, as {@code
+   *       String.valueOf}; names need the {@code -parameters} compiler flag, indexes start at 0
+   *   <li>{@code resolver:<name>}: a {@code @Named} {@link KeyResolver} bean
+   *   <li>{@code remote-address}, {@code header:<name>}, {@code principal}: from the current HTTP
+   *       request; outside one, a constant key
+   *   <li>{@code constant}: one key for every caller
+   * </ul>
+   */
+  @Nonbinding
+  String key() default "";
+
+  /** What one call costs; 0 for each policy's configured {@code limiter.policy.<name>.permits}. */
+  @Nonbinding
+  long permits() default 0;
+}

@@ -1,0 +1,44 @@
+package io.github.limiter.cdi;
+
+import io.github.limiter.Limiter;
+import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.spi.Stores;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.Typed;
+
+/**
+ * The beans the limiter offers: the store named by {@code limiter.store}, closed at shutdown, a
+ * {@link Limiter} over it, and the configuration. Replace the store with an {@code @Alternative
+ * @Priority(...)} bean of type {@link RateLimitStore}.
+ */
+class LimiterBeans {
+
+  @Produces
+  @ApplicationScoped
+  @Typed(RateLimitStore.class)
+  RateLimitStore store(LimiterExtension extension) {
+    LimiterSetup setup = extension.setup();
+    return Stores.create(setup.config().store(), setup.lookup(), setup.loader());
+  }
+
+  void close(@Disposes RateLimitStore store) {
+    store.close();
+  }
+
+  /** A limiter over the store bean; closing it would close the application's store, so don't. */
+  @Produces
+  @Dependent
+  Limiter limiter(RateLimitStore store) {
+    return Limiter.of(store);
+  }
+
+  @Produces
+  @Dependent
+  LimiterConfig config(LimiterExtension extension) {
+    return extension.setup().config();
+  }
+}

@@ -1,0 +1,129 @@
+package io.github.limiter.cdi;
+
+import io.github.limiter.config.ConfigException;
+import io.github.limiter.spi.RateLimitStore;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.AmbiguousResolutionException;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
+import jakarta.enterprise.inject.spi.Decorator;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.Interceptor;
+import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Registers the {@link Limited} interceptor and its beans, finds every use of {@link Limited}, and
+ * fails the deployment when one names a policy, parameter or resolver that does not exist, or when
+ * the {@code limiter.*} configuration is invalid: a typo fails the deployment, not the first call.
+ *
+ * <p>The library jar carries no {@code beans.xml}: this extension adds its beans, so it works the
+ * same whether or not the container scans the jar.
+ */
+public class LimiterExtension implements Extension {
+
+  private final List<Site> sites = new ArrayList<>();
+  private LimiterSetup setup;
+
+  void register(@Observes BeforeBeanDiscovery event, BeanManager beans) {
+    for (Class<?> type : List.of(LimitedInterceptor.class, LimiterRuntime.class, LimiterBeans.class)) {
+      event.addAnnotatedType(beans.createAnnotatedType(type), LimiterExtension.class.getName() + "." + type.getSimpleName());
+    }
+  }
+
+  <T> void collect(@Observes ProcessManagedBean<T> event) {
+    Bean<T> bean = event.getBean();
+    if (bean instanceof Interceptor<?> || bean instanceof Decorator<?>) {
+      return;
+    }
+    AnnotatedType<T> type = event.getAnnotatedBeanClass();
+    Limited onClass = type.getAnnotation(Limited.class);
+    for (AnnotatedMethod<? super T> annotated : type.getMethods()) {
+      Method method = annotated.getJavaMember();
+      int modifiers = method.getModifiers();
+      if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || method.getDeclaringClass() == Object.class
+          || method.isSynthetic()) {
+        continue; // not a business method: never intercepted
+      }
+      Limited onMethod = annotated.getAnnotation(Limited.class);
+      Limited limited = onMethod != null ? onMethod : onClass;
+      if (limited != null) {
+        sites.add(new Site(type.getJavaClass(), method, limited, onMethod == null));
+      }
+    }
+  }
+
+  void validate(@Observes AfterDeploymentValidation event, BeanManager beans) {
+    if (sites.isEmpty()) {
+      return;
+    }
+    // Messages by text, so that a class-level problem is reported once, not once per method.
+    Map<String, Throwable> problems = new LinkedHashMap<>();
+    LimiterSetup loaded = null;
+    try {
+      loaded = setup();
+    } catch (ConfigException | IllegalStateException e) {
+      problems.put(e.getMessage(), e);
+    }
+    PlanBuilder builder = new PlanBuilder(loaded == null ? null : loaded.config(), new Resolvers(beans), WebRequests.NONE);
+    List<String> messages = new ArrayList<>();
+    for (Site site : sites) {
+      builder.build(site, messages);
+    }
+    if (messages.isEmpty() && problems.isEmpty()) {
+      createStore(beans, problems);
+    }
+    for (String message : messages) {
+      problems.putIfAbsent(message, null);
+    }
+    problems.forEach((message, cause) -> event.addDeploymentProblem(
+        cause == null ? new DeploymentException(message) : new DeploymentException(message, cause)));
+  }
+
+  /** Creates our store now, so that a bad store key fails the deployment too. */
+  private static void createStore(BeanManager beans, Map<String, Throwable> problems) {
+    Bean<?> store;
+    try {
+      store = beans.resolve(beans.getBeans(RateLimitStore.class));
+    } catch (AmbiguousResolutionException e) {
+      return; // the container reports it where the store is injected
+    }
+    if (store == null || store.getBeanClass() != LimiterBeans.class) {
+      return; // the application's own store
+    }
+    try {
+      ((RateLimitStore) beans.getReference(store, RateLimitStore.class, beans.createCreationalContext(store))).timeSource();
+    } catch (ConfigException e) {
+      problems.put(e.getMessage(), e);
+    }
+  }
+
+  /** Every business method under {@link Limited} that this deployment has. */
+  List<Site> sites() {
+    return List.copyOf(sites);
+  }
+
+  /**
+   * The configuration, read once from MicroProfile Config with the deployment's class loader.
+   *
+   * @throws ConfigException naming a bad key and its value
+   * @throws IllegalStateException if MicroProfile Config is not available
+   */
+  synchronized LimiterSetup setup() {
+    if (setup == null) {
+      ClassLoader loader = Thread.currentThread().getContextClassLoader();
+      setup = LimiterSetup.load(loader != null ? loader : LimiterExtension.class.getClassLoader());
+    }
+    return setup;
+  }
+}

@@ -1,0 +1,212 @@
+package io.github.limiter.cdi;
+
+import io.github.limiter.config.KeySource;
+import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.config.PolicyConfig;
+import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Checks a {@link Site} against the configuration and the beans, and turns it into a {@link Plan}.
+ * The extension runs it at deployment to report every problem; the interceptor's runtime runs it
+ * again to get the plans.
+ */
+final class PlanBuilder {
+
+  static final String PARAM = "param:";
+  static final String RESOLVER = "resolver:";
+
+  private final LimiterConfig config;
+  private final Resolvers resolvers;
+  private final WebRequests web;
+
+  /**
+   * @param config the configuration, or null when it is invalid (that problem is reported on its
+   *     own, and only the checks that do not need it run)
+   */
+  PlanBuilder(LimiterConfig config, Resolvers resolvers, WebRequests web) {
+    this.config = config;
+    this.resolvers = resolvers;
+    this.web = web;
+  }
+
+  /**
+   * The plan for {@code site}, or null after adding to {@code problems} one message per problem,
+   * each naming the annotation, the bean class and method, and the bad value.
+   */
+  Plan build(Site site, Collection<String> problems) {
+    Limited limited = site.limited();
+    int before = problems.size();
+    String declaration = site.describeDeclaration();
+    List<String> names = Arrays.asList(limited.value());
+    if (names.isEmpty()) {
+      problems.add(declaration + ": names no policy" + configured());
+    }
+    Set<String> seen = new HashSet<>();
+    for (String name : names) {
+      if (!seen.add(name)) {
+        problems.add(declaration + ": names policy '" + name + "' twice");
+      }
+    }
+    if (limited.permits() < 0) {
+      problems.add(declaration + ": permits must be 0 (the policy's configured permits) or more, was "
+          + limited.permits());
+    }
+    boolean overridden = !limited.key().isEmpty();
+    KeyFunction override = overridden ? override(site, problems) : null;
+    List<Plan.Charge> charges = new ArrayList<>();
+    if (config != null) {
+      for (String name : new LinkedHashSet<>(names)) {
+        Optional<PolicyConfig> policy = config.policy(name);
+        if (policy.isEmpty()) {
+          problems.add(declaration + ": no policy named '" + name + "'" + configured());
+          continue;
+        }
+        KeyFunction key = overridden ? override : configuredKey(site, policy.get(), problems);
+        long permits = limited.permits() > 0 ? limited.permits() : policy.get().permits();
+        charges.add(new Plan.Charge(policy.get(), key, permits));
+      }
+    }
+    return problems.size() == before && config != null ? new Plan(charges) : null;
+  }
+
+  private String configured() {
+    return config == null ? "" : "; configured policies are " + config.policies().keySet();
+  }
+
+  /** The key function of {@code @Limited(key = ...)}. */
+  private KeyFunction override(Site site, Collection<String> problems) {
+    String text = site.limited().key().trim();
+    if (text.startsWith(PARAM)) {
+      return parameter(site, text.substring(PARAM.length()).trim(), problems);
+    }
+    KeySource source;
+    try {
+      source = KeySource.parse(text);
+    } catch (IllegalArgumentException e) {
+      problems.add(site.describeDeclaration() + ": key: expected param:<name>, param:<index>, resolver:<name>,"
+          + " header:<name>, remote-address, principal or constant (or leave it out for the policy's"
+          + " configured key), was '" + site.limited().key() + "'");
+      return null;
+    }
+    String problem = source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
+    if (problem != null) {
+      problems.add(site.describeDeclaration() + ": key '" + text + "': " + problem);
+      return null;
+    }
+    return function(source);
+  }
+
+  private KeyFunction configuredKey(Site site, PolicyConfig policy, Collection<String> problems) {
+    KeySource source = policy.key();
+    String problem = source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
+    if (problem != null) {
+      problems.add(site.describeDeclaration() + ": policy '" + policy.name() + "' has "
+          + LimiterConfig.POLICY_PREFIX + policy.name() + ".key=" + source + ", but " + problem);
+      return null;
+    }
+    return function(source);
+  }
+
+  private KeyFunction parameter(Site site, String reference, Collection<String> problems) {
+    Method method = site.method();
+    Parameter[] parameters = method.getParameters();
+    int index;
+    if (reference.matches("\\d{1,9}")) {
+      index = Integer.parseInt(reference);
+      if (index >= parameters.length) {
+        problems.add(site.describe() + ": key: no parameter at index " + index + "; the method has "
+            + (parameters.length == 0 ? "no parameters" : parameters.length + " (indexes 0 to " + (parameters.length - 1) + ")"));
+        return null;
+      }
+    } else {
+      index = -1;
+      for (int i = 0; i < parameters.length; i++) {
+        if (parameters[i].isNamePresent() && parameters[i].getName().equals(reference)) {
+          index = i;
+        }
+      }
+      if (index < 0) {
+        boolean named = parameters.length == 0 || parameters[0].isNamePresent();
+        problems.add(site.describe() + ": key: no parameter named '" + reference + "'; "
+            + (named
+                ? "parameters are " + Arrays.stream(parameters).map(Parameter::getName).toList()
+                : "parameter names are not available: compile with -parameters, or use param:<index>"));
+        return null;
+      }
+    }
+    Class<?> type = parameters[index].getType();
+    if (!identifies(type)) {
+      problems.add(site.describe() + ": key: parameter " + index + " (" + type.getTypeName() + ") does not"
+          + " override toString(), so every call would get a key of its own; use a parameter whose"
+          + " toString() names the caller, or key = \"resolver:<name>\"");
+      return null;
+    }
+    int at = index;
+    return call -> {
+      Object value = call.getParameters()[at];
+      return value == null ? Optional.empty() : Optional.of(String.valueOf(value));
+    };
+  }
+
+  /** Whether String.valueOf of a {@code type} argument can identify a caller: not Object's identity text. */
+  private static boolean identifies(Class<?> type) {
+    if (type.isPrimitive()) {
+      return true;
+    }
+    try {
+      return type.getMethod("toString").getDeclaringClass() != Object.class;
+    } catch (NoSuchMethodException e) {
+      return false; // an interface that does not declare toString()
+    }
+  }
+
+  private KeyFunction function(KeySource source) {
+    String argument = source.argument();
+    return switch (source.kind()) {
+      case CONSTANT -> call -> KeyFunction.CONSTANT;
+      case REMOTE_ADDRESS -> call -> web.current().map(WebRequest::clientAddress).or(() -> KeyFunction.CONSTANT);
+      case HEADER -> call -> {
+        Optional<WebRequest> request = web.current();
+        return request.isEmpty() ? KeyFunction.CONSTANT : request.get().header(argument);
+      };
+      case PRINCIPAL -> call -> {
+        Optional<WebRequest> request = web.current();
+        return request.isEmpty() ? KeyFunction.CONSTANT : request.get().principal();
+      };
+      case RESOLVER -> new LazyResolver(resolvers, argument);
+    };
+  }
+
+  /** Looks the resolver bean up on first use, after deployment, and keeps the reference. */
+  private static final class LazyResolver implements KeyFunction {
+    private final Resolvers resolvers;
+    private final String name;
+    private volatile KeyResolver resolver;
+
+    LazyResolver(Resolvers resolvers, String name) {
+      this.resolvers = resolvers;
+      this.name = name;
+    }
+
+    @Override
+    public Optional<String> key(InvocationContext call) {
+      KeyResolver current = resolver;
+      if (current == null) {
+        current = resolvers.get(name);
+        resolver = current;
+      }
+      Optional<String> key = current.resolve(call);
+      return key == null ? Optional.empty() : key;
+    }
+  }
+}

@@ -1,0 +1,334 @@
+package io.github.limiter.cdi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.github.limiter.Decision;
+import io.github.limiter.http.ChargedPolicies;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.interceptor.InvocationContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jboss.weld.junit5.EnableWeld;
+import org.jboss.weld.junit5.WeldInitiator;
+import org.jboss.weld.junit5.WeldSetup;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+@EnableWeld
+class LimitedInterceptorTest {
+
+  @BeforeAll
+  static void configure() {
+    TestConfig.use(TestConfig.of(
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "3/m",
+        "limiter.policy.api.key", "constant",
+        "limiter.policy.login.algorithm", "fixed-window",
+        "limiter.policy.login.limits", "1/m",
+        "limiter.policy.login.key", "constant",
+        "limiter.policy.wide.algorithm", "fixed-window",
+        "limiter.policy.wide.limits", "10/m",
+        "limiter.policy.wide.key", "constant",
+        "limiter.policy.narrow.algorithm", "token-bucket",
+        "limiter.policy.narrow.limits", "1/m",
+        "limiter.policy.narrow.key", "constant",
+        "limiter.policy.user.algorithm", "sliding-window-log",
+        "limiter.policy.user.limits", "2/m",
+        "limiter.policy.tenant.algorithm", "fixed-window",
+        "limiter.policy.tenant.limits", "1/m",
+        "limiter.policy.tenant.key", "resolver:tenant",
+        "limiter.policy.costly.algorithm", "fixed-window",
+        "limiter.policy.costly.limits", "5/m",
+        "limiter.policy.costly.key", "constant",
+        "limiter.policy.costly.permits", "2",
+        "limiter.policy.strict.algorithm", "fixed-window",
+        "limiter.policy.strict.limits", "5/m",
+        "limiter.policy.strict.on-missing-key", "reject"));
+  }
+
+  @AfterAll
+  static void release() {
+    TestConfig.clear();
+  }
+
+  @WeldSetup
+  WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
+          .beanClasses(TestStore.class, Orders.class, Accounts.class, Tenants.class, TenantKey.class,
+              Base.class, First.class, Second.class)
+          .addExtension(new LimiterExtension()))
+      .build();
+
+  @Inject
+  Orders orders;
+
+  @Inject
+  Accounts accounts;
+
+  @Inject
+  Tenants tenants;
+
+  @Inject
+  First first;
+
+  @Inject
+  Second second;
+
+  @Test
+  void classLevelPolicyAppliesToEveryMethod() {
+    // Given 'api' admits 3 a minute, on the class
+    assertThat(orders.place()).isEqualTo("placed");
+    assertThat(orders.cancel()).isEqualTo("cancelled");
+    assertThat(orders.place()).isEqualTo("placed");
+    // Then the fourth call of either method is rejected
+    assertThatThrownBy(orders::cancel).isInstanceOf(RateLimitExceededException.class)
+        .hasMessage("Rate limit of policy 'api' exceeded; retry after 60 s");
+  }
+
+  @Test
+  void methodAnnotationWinsOverTheClass() {
+    // Given login() says 'login' (1 a minute) in a class that says 'api'
+    orders.login();
+    RateLimitExceededException e = catchThrowableOfType(RateLimitExceededException.class, orders::login);
+    assertThat(e.policyName()).isEqualTo("login");
+    // and 'api' was never charged by login()
+    orders.place();
+    orders.place();
+    orders.place();
+  }
+
+  @Test
+  void exceptionCarriesTheDecisionAndNoStackTrace() {
+    orders.login();
+    TestStore.CLOCK.advance(Duration.ofSeconds(20));
+
+    RateLimitExceededException e = catchThrowableOfType(RateLimitExceededException.class, orders::login);
+
+    assertThat(e.getStackTrace()).isEmpty();
+    assertThat(e.policy().name()).isEqualTo("login");
+    assertThat(e.decision().outcome()).isEqualTo(Decision.Outcome.LIMITED);
+    assertThat(e.remaining()).isZero();
+    assertThat(e.retryAfter()).contains(Duration.ofSeconds(40));
+    assertThat(e.response().status()).isEqualTo(429);
+    assertThat(e.response().header("Retry-After")).isEqualTo("40");
+    assertThat(e.response().header("Cache-Control")).isEqualTo("no-store");
+    assertThat(e.response().header("RateLimit")).isEqualTo("\"login\";r=0;t=40");
+    assertThat(e.response().contentType()).isEqualTo("application/problem+json");
+    assertThat(e.response().body()).contains("\"policies\":[\"login\"]");
+    TestStore.CLOCK.advance(Duration.ofSeconds(40));
+    orders.login();
+  }
+
+  @Test
+  void severalPoliciesAreAllOrNothing() {
+    // Given both() needs 'wide' (10 a minute) and 'narrow' (1 a minute)
+    accounts.both();
+    // When 'narrow' rejects the second call
+    assertThatThrownBy(accounts::both).isInstanceOf(RateLimitExceededException.class)
+        .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("narrow"));
+    // Then 'wide' was given back its permit: 9 more calls under it pass, not 8
+    for (int i = 0; i < 9; i++) {
+      accounts.wideOnly();
+    }
+    assertThatThrownBy(accounts::wideOnly).isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void parameterByNameIsTheKey() {
+    assertThat(accounts.byName("alice", 1)).isEqualTo("alice");
+    accounts.byName("alice", 2);
+    assertThatThrownBy(() -> accounts.byName("alice", 3)).isInstanceOf(RateLimitExceededException.class);
+    // another user has a bucket of its own
+    assertThat(accounts.byName("bob", 1)).isEqualTo("bob");
+  }
+
+  @Test
+  void parameterByIndexIsTheKeyAndSharesThePolicysBuckets() {
+    accounts.byIndex(1, "carol");
+    accounts.byName("carol", 2);
+    assertThatThrownBy(() -> accounts.byIndex(3, "carol")).isInstanceOf(RateLimitExceededException.class);
+    accounts.byIndex(1, "dave");
+  }
+
+  @Test
+  void missingParameterKeyFallsBackToOneSharedKeyOutsideAWebRequest() {
+    // 'user' has on-missing-key=remote-address (the default); no web request: one shared key
+    accounts.byName(null, 1);
+    accounts.byName(null, 2);
+    assertThatThrownBy(() -> accounts.byName(null, 3)).isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void missingKeyIsRejectedWhenThePolicySaysSo() {
+    RateLimitExceededException e =
+        catchThrowableOfType(RateLimitExceededException.class, () -> accounts.strict(null));
+    assertThat(e.policyName()).isEqualTo("strict");
+    assertThat(accounts.strict("erin")).isEqualTo("erin");
+  }
+
+  @Test
+  void resolverBeansFindTheKey() {
+    // policy 'tenant' is keyed by resolver:tenant (configured), and tenantOverride() by key = "resolver:tenant"
+    TenantKey.current = "t1";
+    tenants.work();
+    assertThatThrownBy(tenants::work).isInstanceOf(RateLimitExceededException.class);
+    TenantKey.current = "t2";
+    tenants.work();
+    TenantKey.current = "t3";
+    tenants.overridden();
+    assertThatThrownBy(tenants::overridden).isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void permitsComeFromTheConfigOrTheAnnotation() {
+    // 'costly' admits 5 a minute and charges 2 a call as configured: 2 calls pass, the third does not
+    accounts.costly();
+    accounts.costly();
+    RateLimitExceededException e = catchThrowableOfType(RateLimitExceededException.class, accounts::costly);
+    assertThat(e.remaining()).isEqualTo(0);
+    // a call that costs 6 (permits = 6) can never pass: no retry-after
+    RateLimitExceededException never = catchThrowableOfType(RateLimitExceededException.class, accounts::tooCostly);
+    assertThat(never.decision().outcome()).isEqualTo(Decision.Outcome.EXCEEDS_CAPACITY);
+    assertThat(never.retryAfter()).isEmpty();
+    assertThat(never.response().header("Retry-After")).isNull();
+  }
+
+  @Test
+  void policiesTheFilterChargedAreSkipped() {
+    // Given the servlet filter already charged 'api' for this request
+    try (ChargedPolicies.Scope scope = ChargedPolicies.open(List.of("api"))) {
+      for (int i = 0; i < 10; i++) {
+        orders.place();
+      }
+    }
+    // Then 'api' was counted by the filter only; after the request the interceptor charges again
+    orders.place();
+    orders.place();
+    orders.place();
+    assertThatThrownBy(orders::place).isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void skippingOnePolicyStillChargesTheOthers() {
+    try (ChargedPolicies.Scope scope = ChargedPolicies.open(List.of("wide"))) {
+      accounts.both();
+      assertThatThrownBy(accounts::both).isInstanceOf(RateLimitExceededException.class)
+          .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("narrow"));
+    }
+  }
+
+  @Test
+  void inheritedMethodFollowsEachSubclassesAnnotation() {
+    // Base.hello() is inherited by First (@Limited("api")) and Second (@Limited("login"))
+    second.hello();
+    assertThatThrownBy(second::hello).isInstanceOf(RateLimitExceededException.class)
+        .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("login"));
+    first.hello();
+    first.hello();
+    first.hello();
+    assertThatThrownBy(first::hello).isInstanceOf(RateLimitExceededException.class)
+        .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("api"));
+  }
+
+  @Test
+  void admittedCallsLeaveTheirHeadersForAnHttpAdapter() {
+    List<String> headers = new ArrayList<>();
+    try (AdmittedDecisions.Scope scope = AdmittedDecisions.open()) {
+      accounts.both();
+      scope.headers((name, value) -> headers.add(name + ": " + value));
+    }
+    // the tightest admission: 'narrow' has nothing left
+    assertThat(headers).containsExactly("RateLimit-Policy: \"narrow\";q=1;w=60", "RateLimit: \"narrow\";r=0;t=60");
+    // and nothing is collected without a scope
+    try (AdmittedDecisions.Scope scope = AdmittedDecisions.open()) {
+      assertThat(scope.isEmpty()).isTrue();
+    }
+  }
+
+  @ApplicationScoped
+  @Limited("api")
+  static class Orders {
+    public String place() {
+      return "placed";
+    }
+
+    public String cancel() {
+      return "cancelled";
+    }
+
+    @Limited("login")
+    public String login() {
+      return "in";
+    }
+  }
+
+  @ApplicationScoped
+  static class Accounts {
+    @Limited({"wide", "narrow"})
+    public void both() {}
+
+    @Limited("wide")
+    public void wideOnly() {}
+
+    @Limited(value = "user", key = "param:user")
+    public String byName(String user, int attempt) {
+      return user;
+    }
+
+    @Limited(value = "user", key = "param:1")
+    public String byIndex(int attempt, String user) {
+      return user;
+    }
+
+    @Limited(value = "strict", key = "param:0")
+    public String strict(String user) {
+      return user;
+    }
+
+    @Limited("costly")
+    public void costly() {}
+
+    @Limited(value = "costly", permits = 6)
+    public void tooCostly() {}
+  }
+
+  @ApplicationScoped
+  static class Tenants {
+    @Limited("tenant")
+    public void work() {}
+
+    @Limited(value = "login", key = "resolver:tenant")
+    public void overridden() {}
+  }
+
+  @Named("tenant")
+  @ApplicationScoped
+  static class TenantKey implements KeyResolver {
+    static volatile String current;
+
+    @Override
+    public Optional<String> resolve(InvocationContext call) {
+      return Optional.ofNullable(current);
+    }
+  }
+
+  static class Base {
+    public String hello() {
+      return "hello";
+    }
+  }
+
+  @ApplicationScoped
+  @Limited("api")
+  static class First extends Base {}
+
+  @ApplicationScoped
+  @Limited("login")
+  static class Second extends Base {}
+}

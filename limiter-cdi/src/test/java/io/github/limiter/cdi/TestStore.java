@@ -1,0 +1,29 @@
+package io.github.limiter.cdi;
+
+import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.spi.RateLimitStore;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.Typed;
+
+/** Replaces the configured store, as an application would: an in-memory store on the test clock. */
+@Alternative
+@Priority(100)
+class TestStore {
+
+  static final ManualClock CLOCK = new ManualClock();
+
+  @Produces
+  @ApplicationScoped
+  @Typed(RateLimitStore.class)
+  RateLimitStore store() {
+    return InMemoryStore.builder().clock(CLOCK).build();
+  }
+
+  void close(@Disposes RateLimitStore store) {
+    store.close();
+  }
+}
