@@ -22,17 +22,23 @@ public final class Http {
 
   /** GETs {@code uri} with the given header name/value pairs. */
   public static HttpResponse<String> get(URI uri, String... headers) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).GET();
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
     if (headers.length > 0) {
       request.headers(headers);
     }
+    return send(request);
+  }
+
+  /** Sends {@code request}, bounded to 20 s. */
+  public static HttpResponse<String> send(HttpRequest.Builder request) {
+    HttpRequest built = request.timeout(Duration.ofSeconds(20)).build();
     try {
-      return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return CLIENT.send(built, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      throw new UncheckedIOException("GET " + uri, e);
+      throw new UncheckedIOException(built.method() + " " + built.uri(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted: GET " + uri, e);
+      throw new IllegalStateException("interrupted: " + built.method() + " " + built.uri(), e);
     }
   }
 }

@@ -1,0 +1,173 @@
+package io.github.limiter.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.it.harness.Burst;
+import io.github.limiter.it.harness.Http;
+import io.github.limiter.it.harness.PayaraNode;
+import io.github.limiter.it.harness.RedisServer;
+import io.github.limiter.it.harness.Settings;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The demo WAR as built, on two Payara Micro nodes behind a round-robin client (the article's
+ * section 7 as a measurement). Two nodes share one Redis; two others count in memory each.
+ *
+ * <p>Policy of {@code /api/hello}: token bucket, 10/s, capacity 20, per client address. Over a burst
+ * of t seconds a token bucket admits at most {@code 20 + 10 t}: through Redis the two nodes hold
+ * one bucket, so that is the total; in memory each node holds its own, so the total is about twice
+ * that.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DemoTwoNodesIT {
+
+  private static final int CAPACITY = 20;
+  private static final double RATE = 10;
+  private static final int REQUESTS = 120;
+
+  private static RedisServer redis;
+  private static PayaraNode redisA;
+  private static PayaraNode redisB;
+  private static PayaraNode memoryA;
+  private static PayaraNode memoryB;
+
+  @BeforeAll
+  static void startNodes() {
+    Path war = Path.of(Settings.required("it.demo.war"));
+    assertThat(war).exists();
+    redis = RedisServer.start();
+    Map<String, String> redisStore = Map.of("LIMITER_STORE", "redis", "LIMITER_REDIS_URL", redis.url());
+    // Booting four JVMs at once takes about as long as two after another on two cores, and half as long as four.
+    redisA = PayaraNode.start("redis-a", war, "/demo", redisStore);
+    redisB = PayaraNode.start("redis-b", war, "/demo", redisStore);
+    memoryA = PayaraNode.start("memory-a", war, "/demo", Map.of());
+    memoryB = PayaraNode.start("memory-b", war, "/demo", Map.of());
+    for (PayaraNode node : nodes()) {
+      node.awaitReady(Duration.ofSeconds(180));
+    }
+  }
+
+  @AfterAll
+  static void stopNodes() {
+    nodes().parallelStream().forEach(PayaraNode::close);
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  private static List<PayaraNode> nodes() {
+    return Stream.of(redisA, redisB, memoryA, memoryB).filter(n -> n != null).toList();
+  }
+
+  @Test
+  @Order(1)
+  void startsAndServesItsPageOnLoopback() {
+    HttpResponse<String> page = Http.get(memoryA.base());
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("Limiter demo", "/api/hello", "/api/cdi/hello", "curl");
+    for (PayaraNode node : nodes()) {
+      assertThat(node.logText())
+          .contains("http-listener started in:")
+          .contains("bound to [/127.0.0.1:" + node.port() + "]")
+          .doesNotContain("0.0.0.0");
+    }
+  }
+
+  @Test
+  @Order(2)
+  void throughRedisTwoNodesAdmitTheLimitOnce() {
+    redis.flushAll();
+
+    Burst burst = Burst.roundRobin(List.of(redisA.base().resolve("api/hello"), redisB.base().resolve("api/hello")), REQUESTS);
+
+    System.out.println("two nodes, one Redis: " + burst + "; bound " + bound(burst));
+    assertThat(burst.admitted()).isBetween(CAPACITY, bound(burst));
+    assertThat(burst.admittedByTarget().values()).allSatisfy(n -> assertThat(n).isPositive());
+    assertThat(redis.keys("*")).isNotEmpty();
+  }
+
+  @Test
+  @Order(3)
+  void inMemoryTwoNodesAdmitAboutTwiceTheLimit() {
+    awaitFullBuckets();
+
+    Burst burst = Burst.roundRobin(List.of(memoryA.base().resolve("api/hello"), memoryB.base().resolve("api/hello")), REQUESTS);
+
+    System.out.println("two nodes, in memory: " + burst + "; bound per node " + bound(burst));
+    assertThat(burst.admitted()).isBetween(2 * CAPACITY, 2 * bound(burst));
+    assertThat(burst.admittedByTarget().values()).allSatisfy(n -> assertThat(n).isBetween(CAPACITY, bound(burst)));
+  }
+
+  @Test
+  @Order(4)
+  void aRejectionCarriesRetryAfterAndTheRateLimitHeaders() {
+    URI hello = memoryA.base().resolve("api/hello");
+    HttpResponse<String> rejected = null;
+    for (int i = 0; i <= CAPACITY + 5 && rejected == null; i++) {
+      HttpResponse<String> response = Http.get(hello);
+      if (response.statusCode() == 429) {
+        rejected = response;
+      }
+    }
+
+    assertThat(rejected).as("a 429 within capacity + 5 requests").isNotNull();
+    assertThat(rejected.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 2L));
+    assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
+    assertThat(rejected.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(rejected.headers().firstValue("RateLimit-Policy")).hasValue("\"hello\";q=20;w=2");
+    assertThat(rejected.headers().firstValue("RateLimit")).hasValueSatisfying(v -> assertThat(v).startsWith("\"hello\";r=0;t="));
+    assertThat(rejected.body()).contains("\"status\":429", "hello");
+  }
+
+  @Test
+  @Order(5)
+  void theLimitedResourceAdmitsFivePerTenSeconds() {
+    URI cdiHello = memoryB.base().resolve("api/cdi/hello");
+    int admitted = 0;
+    HttpResponse<String> rejected = null;
+    // Fixed windows of 10 s: a burst that crosses a window boundary may see up to 2 x 5 admitted.
+    for (int i = 0; i < 12 && rejected == null; i++) {
+      HttpResponse<String> response = Http.get(cdiHello);
+      if (response.statusCode() == 200) {
+        admitted++;
+      } else {
+        rejected = response;
+      }
+    }
+
+    assertThat(admitted).isBetween(5, 10);
+    assertThat(rejected).isNotNull();
+    assertThat(rejected.statusCode()).isEqualTo(429);
+    assertThat(rejected.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 10L));
+    assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
+    assertThat(rejected.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+  }
+
+  /** A token bucket admits at most capacity + rate x t in t seconds; +1 for the rounding of t. */
+  private static int bound(Burst burst) {
+    return CAPACITY + (int) Math.ceil(RATE * burst.seconds()) + 1;
+  }
+
+  /** Capacity 20 at 10/s: an emptied bucket is full again after 2 s. */
+  private static void awaitFullBuckets() {
+    try {
+      Thread.sleep(2_100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
