@@ -41,7 +41,7 @@ final class TestServer implements AutoCloseable {
     connector.setPort(0);
     server.addConnector(connector);
     server.setHandler(handler);
-    server.setStopTimeout(1000);
+    server.setStopTimeout(0); // no graceful wait for the client's idle keep-alive connections
   }
 
   /** Starts a server; throws if the context (e.g. the filter's init) fails. */
