@@ -1,0 +1,44 @@
+package io.github.limiter.redis;
+
+import io.github.limiter.NanoClock;
+import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.tck.RateLimitStoreContract;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The contract on a real 6-node Redis Cluster, in caller-time mode, at 1 µs resolution. */
+@ExtendWith(RedisExtension.class)
+class RedisClusterContractTest extends RateLimitStoreContract {
+
+  private static final AtomicInteger STORES = new AtomicInteger();
+  private RedisCluster cluster;
+
+  @BeforeEach
+  void cluster(RedisCluster shared) {
+    this.cluster = shared;
+  }
+
+  @Override
+  protected RateLimitStore createStore(NanoClock clock) {
+    return RedisStore.builder()
+        .clusterNodes(cluster.seedList())
+        .keyPrefix("tck:" + ProcessHandle.current().pid() + ":" + STORES.incrementAndGet() + ":")
+        .callerClock(clock)
+        .poolMaxTotal(8)
+        .decisionTimeout(Duration.ofSeconds(2))
+        .socketTimeout(Duration.ofSeconds(1))
+        .build();
+  }
+
+  @Override
+  protected long tickNanos() {
+    return 1_000;
+  }
+
+  @Override
+  protected long[] traceSeeds() {
+    return new long[] {4, 5};
+  }
+}

@@ -1,0 +1,119 @@
+package io.github.limiter.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Decision;
+import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.spi.RateLimitStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/** Server time, key expiry and NOSCRIPT recovery, on a server of its own (it flushes scripts). */
+class ServerTimeAndExpiryTest {
+
+  private static RedisServer server;
+
+  @BeforeAll
+  static void start() {
+    server = RedisServer.start("expiry");
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private static RedisStore store() {
+    return RedisStore.builder().url(server.url()).build();
+  }
+
+  @Test
+  void serverTimeDecisionsAreVerifiedAndSayWhenToRetry() {
+    try (RedisStore store = store()) {
+      assertThat(store.timeSource()).isEqualTo(RateLimitStore.TimeSource.SERVER);
+      for (Algorithm algorithm : Algorithm.values()) {
+        Limit limit = algorithm.isBucket() ? Limit.bucket(1, Duration.ofHours(1), 3) : Limit.of(3, Duration.ofHours(1));
+        Policy policy = new Policy("server-" + algorithm.configName(), algorithm, List.of(limit), FailureMode.FAIL_CLOSED);
+        for (int i = 0; i < 3; i++) {
+          Decision d = store.decide(policy, "k", 1);
+          assertThat(d.isAllowed()).as("%s admission %d", algorithm, i).isTrue();
+          assertThat(d.isVerified()).isTrue();
+          // The leaky bucket rounds its room up: a microsecond of draining already counts
+          long expected = algorithm == Algorithm.LEAKY_BUCKET && i > 0 ? 3 - i : 2 - i;
+          assertThat(d.remaining()).as("%s remaining after %d", algorithm, i + 1).isEqualTo(expected);
+        }
+        Decision rejected = store.decide(policy, "k", 1);
+        assertThat(rejected.outcome()).as("%s", algorithm).isEqualTo(Decision.Outcome.LIMITED);
+        assertThat(rejected.retryAfter()).get()
+            .satisfies(d -> assertThat(d).isPositive().isLessThanOrEqualTo(Duration.ofHours(1)));
+      }
+    }
+  }
+
+  @Test
+  void everyKeyExpiresSoonAfterItIsFreshAgain() {
+    try (RedisStore store = store(); Jedis jedis = server.jedis()) {
+      jedis.flushAll();
+      // Given state for every algorithm, with one and with two limits, fresh again within 300 ms
+      for (Algorithm algorithm : Algorithm.values()) {
+        List<Limit> limits = algorithm.isBucket()
+            ? List.of(Limit.bucket(10, Duration.ofMillis(100), 3), Limit.bucket(20, Duration.ofMillis(300), 5))
+            : List.of(Limit.of(3, Duration.ofMillis(100)), Limit.of(5, Duration.ofMillis(150)));
+        Policy policy = new Policy("ttl-" + algorithm.configName(), algorithm, limits, FailureMode.FAIL_CLOSED);
+        for (String key : List.of("a", "b", "c")) {
+          for (int i = 0; i < 4; i++) {
+            store.decide(policy, key, 1);
+          }
+        }
+        store.refund(policy, "a", 1);
+      }
+      long keys = jedis.dbSize();
+      assertThat(keys).isEqualTo(5 * 3 * 2);
+      // Then each key's TTL is at most its time to fresh, plus the margin of one millisecond
+      Set<String> names = jedis.keys("limiter:*");
+      for (String name : names) {
+        long pttl = jedis.pttl(name);
+        assertThat(pttl).as("PTTL of %s", name).isBetween(1L, 302L);
+      }
+      // And after that time, nothing is left
+      long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+      while (jedis.dbSize() > 0 && System.nanoTime() < deadline) {
+        RedisServer.pause(25);
+      }
+      assertThat(jedis.dbSize()).isZero();
+    }
+  }
+
+  @Test
+  void noScriptAfterScriptFlushIsRecoveredTransparently() {
+    Policy policy = Policy.tokenBucket("noscript", Limit.bucket(1, Duration.ofHours(1), 100))
+        .withFailureMode(FailureMode.FAIL_CLOSED);
+    try (RedisStore store = store(); Jedis jedis = server.jedis()) {
+      assertThat(store.decide(policy, "k", 1).remaining()).isEqualTo(99);
+      String sha = Scripts.decide(Algorithm.TOKEN_BUCKET).sha();
+      assertThat(jedis.scriptExists(sha)).isTrue();
+      // When the scripts are flushed (as after a restart or a failover)
+      jedis.scriptFlush();
+      assertThat(jedis.scriptExists(sha)).isFalse();
+      // Then the next decision is still Redis's own, and the script is back
+      Decision next = store.decide(policy, "k", 1);
+      assertThat(next.isVerified()).isTrue();
+      assertThat(next.remaining()).isEqualTo(98);
+      assertThat(jedis.scriptExists(sha)).isTrue();
+      assertThat(store.health().up()).isTrue();
+      assertThat(store.health().lastError()).isEmpty();
+      // And refunds recover the same way
+      jedis.scriptFlush();
+      store.refund(policy, "k", 2);
+      assertThat(store.decide(policy, "k", 1).remaining()).isEqualTo(99);
+    }
+  }
+}
