@@ -33,11 +33,17 @@ public final class FixedWindow extends LongStateFunction {
 
   private long count(long position, long now) {
     long count = position - base(now);
-    return count > 0 ? count : 0;
+    // Above N means a state from a later window (a caller whose reading lags), which counts as is.
+    // Far above it means a raw clock wrapped past Long.MAX_VALUE: the window index jumped back by
+    // about 2^64 / W, and the state belongs to an older window, not to billions of permits.
+    return count > 0 && count <= 2 * max ? count : 0;
   }
 
+  /** Until the next window, or until the clock wraps if that is sooner: the wrap ends a window too. */
   private long untilNextWindow(long now) {
-    return window - Math.floorMod(now, window);
+    long untilNext = window - Math.floorMod(now, window);
+    long untilWrap = Long.MIN_VALUE - now; // 2^63 - now: positive for now >= 1 only
+    return untilWrap > 0 && untilWrap < untilNext ? untilWrap : untilNext;
   }
 
   @Override
