@@ -86,8 +86,17 @@ public class LimiterExtension implements Extension {
     for (String message : messages) {
       problems.putIfAbsent(message, null);
     }
-    problems.forEach((message, cause) -> event.addDeploymentProblem(
-        cause == null ? new DeploymentException(message) : new DeploymentException(message, cause)));
+    problems.forEach((message, cause) -> event.addDeploymentProblem(problem(message, cause)));
+  }
+
+  private static DeploymentException problem(String message, Throwable cause) {
+    if (cause != null) {
+      return new DeploymentException(message, cause);
+    }
+    // The message says where the problem is; our own stack would only hide it in the log.
+    DeploymentException problem = new DeploymentException(message);
+    problem.setStackTrace(new StackTraceElement[0]);
+    return problem;
   }
 
   /** Creates our store now, so that a bad store key fails the deployment too. */

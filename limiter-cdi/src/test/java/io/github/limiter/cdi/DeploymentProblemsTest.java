@@ -1,0 +1,299 @@
+package io.github.limiter.cdi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.inject.Named;
+import jakarta.interceptor.InvocationContext;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Optional;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Every kind of mistake fails the deployment with a message that names the place and the bad value. */
+class DeploymentProblemsTest {
+
+  private static final Map<String, String> POLICIES = TestConfig.of(
+      "limiter.policy.api.algorithm", "fixed-window",
+      "limiter.policy.api.limits", "10/s",
+      "limiter.policy.login.algorithm", "token-bucket",
+      "limiter.policy.login.limits", "5/m");
+
+  @AfterEach
+  void release() {
+    TestConfig.clear();
+  }
+
+  @Test
+  void unknownPolicy() {
+    assertThat(deploymentProblem(POLICIES, UnknownPolicy.class)).contains(
+        "@Limited(\"apii\") on " + UnknownPolicy.class.getName()
+            + ".place(): no policy named 'apii'; configured policies are [api, login]");
+  }
+
+  @Test
+  void unknownPolicyOnTheClassIsReportedOnce() {
+    String message = deploymentProblem(POLICIES, UnknownPolicyOnClass.class);
+    String expected = "@Limited({\"api\", \"nope\"}) on class " + UnknownPolicyOnClass.class.getName()
+        + ": no policy named 'nope'; configured policies are [api, login]";
+    assertThat(message).contains(expected);
+    assertThat(message.indexOf(expected)).isEqualTo(message.lastIndexOf(expected));
+  }
+
+  @Test
+  void noPolicyNamed() {
+    assertThat(deploymentProblem(POLICIES, NoPolicy.class)).contains(
+        "@Limited({}) on " + NoPolicy.class.getName() + ".place(): names no policy; configured policies are [api, login]");
+  }
+
+  @Test
+  void unknownParameterName() {
+    assertThat(deploymentProblem(POLICIES, BadParameterName.class)).contains(
+        "@Limited(value = \"api\", key = \"param:usr\") on " + BadParameterName.class.getName()
+            + ".login(String, int): key: no parameter named 'usr'; parameters are [user, attempt]");
+  }
+
+  @Test
+  void parameterIndexOutOfRange() {
+    assertThat(deploymentProblem(POLICIES, BadParameterIndex.class)).contains(
+        "@Limited(value = \"api\", key = \"param:2\") on " + BadParameterIndex.class.getName()
+            + ".login(String, int): key: no parameter at index 2; the method has 2 (indexes 0 to 1)");
+  }
+
+  @Test
+  void parameterKeyOnTheClassIsCheckedForEachMethod() {
+    String message = deploymentProblem(POLICIES, ParameterKeyOnClass.class);
+    assertThat(message).contains(
+        "@Limited(value = \"api\", key = \"param:0\") on " + ParameterKeyOnClass.class.getName()
+            + ".none() (declared on the class): key: no parameter at index 0; the method has no parameters");
+    assertThat(message).doesNotContain(".one(");
+  }
+
+  @Test
+  void parameterWhoseTextDoesNotIdentifyTheCaller() {
+    assertThat(deploymentProblem(POLICIES, IdentityParameter.class)).contains(
+        "@Limited(value = \"api\", key = \"param:0\") on " + IdentityParameter.class.getName()
+            + ".send(char[]): key: parameter 0 (char[]) does not override toString()");
+  }
+
+  @Test
+  void unknownResolverInTheAnnotation() {
+    assertThat(deploymentProblem(POLICIES, UnknownResolver.class, TenantKey.class)).contains(
+        "@Limited(value = \"api\", key = \"resolver:tennant\") on " + UnknownResolver.class.getName()
+            + ".place(): key 'resolver:tennant': no KeyResolver bean named 'tennant'; KeyResolver beans are named [tenant]");
+  }
+
+  @Test
+  void unknownResolverInThePolicysConfiguredKey() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "10/s",
+        "limiter.policy.api.key", "resolver:nobody");
+    assertThat(deploymentProblem(config, Valid.class)).contains(
+        "@Limited(\"api\") on " + Valid.class.getName() + ".place(): policy 'api' has limiter.policy.api.key=resolver:nobody,"
+            + " but no KeyResolver bean named 'nobody'; KeyResolver beans are named []");
+  }
+
+  @Test
+  void malformedKey() {
+    assertThat(deploymentProblem(POLICIES, MalformedKey.class)).contains(
+        "@Limited(value = \"api\", key = \"ip\") on " + MalformedKey.class.getName()
+            + ".place(): key: expected param:<name>, param:<index>, resolver:<name>, header:<name>, remote-address,"
+            + " principal or constant (or leave it out for the policy's configured key), was 'ip'");
+  }
+
+  @Test
+  void negativePermits() {
+    assertThat(deploymentProblem(POLICIES, NegativePermits.class)).contains(
+        "@Limited(value = \"api\", permits = -1) on " + NegativePermits.class.getName()
+            + ".place(): permits must be 0 (the policy's configured permits) or more, was -1");
+  }
+
+  @Test
+  void invalidConfigValue() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "10 per sec");
+    assertThat(deploymentProblem(config, Valid.class))
+        .contains("limiter.policy.api.limits: ")
+        .contains("was '10 per sec'");
+  }
+
+  @Test
+  void invalidAlgorithm() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.policy.api.algorithm", "token-bucket-ish",
+        "limiter.policy.api.limits", "10/s");
+    assertThat(deploymentProblem(config, Valid.class))
+        .contains("limiter.policy.api.algorithm: expected one of [fixed-window, sliding-window-counter,"
+            + " sliding-window-log, token-bucket, leaky-bucket], was 'token-bucket-ish'");
+  }
+
+  @Test
+  void invalidNearLimitFraction() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "10/s",
+        "limiter.events.near-limit", "10%");
+    assertThat(deploymentProblem(config, Valid.class)).contains(
+        "limiter.events.near-limit: expected a fraction of the quota above 0 and at most 1, such as 0.1, was '10%'");
+  }
+
+  @Test
+  void invalidTrustedProxy() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "10/s",
+        "limiter.http.trusted-proxies", "10.0.0.0/8, proxy.example.com");
+    assertThat(deploymentProblem(config, Valid.class)).contains(
+        "limiter.http.trusted-proxies: expected CIDRs such as 10.0.0.0/8, 192.168.1.7 or ::1/128, was 'proxy.example.com'");
+  }
+
+  @Test
+  void unknownStore() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.store", "redsi",
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "10/s");
+    // no TestStore: the configured store is the one in use
+    Throwable failure = deploy(config, false, Valid.class);
+    assertThat(failure).isInstanceOf(DeploymentException.class);
+    assertThat(failure.getMessage()).contains("limiter.store: no store named 'redsi' on the class path (found [memory])");
+  }
+
+  @Test
+  void everyProblemIsReportedAtOnce() {
+    assertThat(deploymentProblem(POLICIES, UnknownPolicy.class, BadParameterName.class, BadParameterIndex.class))
+        .contains("no policy named 'apii'")
+        .contains("no parameter named 'usr'")
+        .contains("no parameter at index 2");
+  }
+
+  @Test
+  void validDeploymentStarts() {
+    assertThat(deploy(POLICIES, true, Valid.class, TenantKey.class)).isNull();
+  }
+
+  @Test
+  void configuredStoreIsUsedAndClosedWithTheContainer() {
+    Weld weld = new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(Valid.class);
+    TestConfig.use(POLICIES);
+    try (WeldContainer container = weld.initialize()) {
+      Valid valid = container.select(Valid.class).get();
+      for (int i = 0; i < 10; i++) {
+        valid.place();
+      }
+      assertThat(catchThrowable(valid::place)).isInstanceOf(RateLimitExceededException.class);
+    }
+  }
+
+  @Test
+  void theExtensionIsAServiceSoServersLoadIt() {
+    assertThat(ServiceLoader.load(Extension.class)).anyMatch(LimiterExtension.class::isInstance);
+  }
+
+  /** Starts a container with {@code beans} (and the test store), and returns the deployment problem's text. */
+  private static String deploymentProblem(Map<String, String> config, Class<?>... beans) {
+    Throwable failure = deploy(config, true, beans);
+    assertThat(failure).isInstanceOf(DeploymentException.class);
+    return failure.getMessage();
+  }
+
+  private static Throwable deploy(Map<String, String> config, boolean testStore, Class<?>... beans) {
+    TestConfig.use(config);
+    Weld weld = new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(beans);
+    if (testStore) {
+      weld.addBeanClass(TestStore.class);
+    }
+    try (WeldContainer container = weld.initialize()) {
+      return null;
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+
+  @ApplicationScoped
+  static class Valid {
+    @Limited("api")
+    public void place() {}
+  }
+
+  @ApplicationScoped
+  static class UnknownPolicy {
+    @Limited("apii")
+    public void place() {}
+  }
+
+  @ApplicationScoped
+  @Limited({"api", "nope"})
+  static class UnknownPolicyOnClass {
+    public void place() {}
+
+    public void cancel() {}
+  }
+
+  @ApplicationScoped
+  static class NoPolicy {
+    @Limited({})
+    public void place() {}
+  }
+
+  @ApplicationScoped
+  static class BadParameterName {
+    @Limited(value = "api", key = "param:usr")
+    public void login(String user, int attempt) {}
+  }
+
+  @ApplicationScoped
+  static class BadParameterIndex {
+    @Limited(value = "api", key = "param:2")
+    public void login(String user, int attempt) {}
+  }
+
+  @ApplicationScoped
+  @Limited(value = "api", key = "param:0")
+  static class ParameterKeyOnClass {
+    public void one(String user) {}
+
+    public void none() {}
+  }
+
+  @ApplicationScoped
+  static class IdentityParameter {
+    @Limited(value = "api", key = "param:0")
+    public void send(char[] secret) {}
+  }
+
+  @ApplicationScoped
+  static class UnknownResolver {
+    @Limited(value = "api", key = "resolver:tennant")
+    public void place() {}
+  }
+
+  @ApplicationScoped
+  static class MalformedKey {
+    @Limited(value = "api", key = "ip")
+    public void place() {}
+  }
+
+  @ApplicationScoped
+  static class NegativePermits {
+    @Limited(value = "api", permits = -1)
+    public void place() {}
+  }
+
+  @Named("tenant")
+  @ApplicationScoped
+  static class TenantKey implements KeyResolver {
+    @Override
+    public Optional<String> resolve(InvocationContext call) {
+      return Optional.of("t");
+    }
+  }
+}
