@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Turns one run's raw results into target/results.md: throughput, memory, Redis, and the ratios.
+
+Every ratio is between numbers from the same run. A JMH score here is the median of the
+measurement iterations (of all forks), not JMH's mean: on a shared 2-core machine a burst of
+someone else's work slows a few iterations a lot, and the median ignores them.
+
+Usage: results.py <raw dir> <output .md> [command that produced the run]
+"""
+import csv
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+raw_dir, out_path = sys.argv[1], sys.argv[2]
+command = sys.argv[3] if len(sys.argv) > 3 else ""
+
+
+def jmh(pattern):
+    """{(method, params tuple, threads): median score} over the JMH JSON files matching pattern."""
+    scores = {}
+    for path in sorted(glob.glob(os.path.join(raw_dir, pattern))):
+        with open(path) as f:
+            for run in json.load(f):
+                method = run["benchmark"].rsplit(".", 1)[1]
+                params = tuple(sorted((run.get("params") or {}).items()))
+                samples = [x for fork in run["primaryMetric"]["rawData"] for x in fork]
+                key = (method, params, run["threads"])
+                scores.setdefault(key, []).extend(samples)
+    return {k: statistics.median(v) for k, v in scores.items()}
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def fmt_ratio(r):
+    return "n/a" if r is None else f"{r:.2f}×"
+
+
+def fmt_m(x):
+    return "n/a" if x is None else f"{x / 1e6:.1f}"
+
+
+def verdict(r, goal):
+    if r is None:
+        return "not measured"
+    return "**met**" if r >= goal else "**missed**"
+
+
+lines = []
+goals = []  # (goal, measured, verdict)
+out = lines.append
+
+out("# Limiter benchmark results")
+out("")
+if command:
+    out(f"Produced by `{command}`.")
+    out("")
+if "--smoke" in command:
+    out("**Smoke run: one short iteration without warm-up. These numbers only show that every benchmark "
+        "executed; do not read them as performance.**")
+    out("")
+out("All numbers come from one run on one machine; compare ratios, not absolute values across runs.")
+out("JMH scores are the median of the measurement iterations (millions of calls per second).")
+out("")
+
+# ---- Local, single key ----------------------------------------------------------------------
+single = jmh("jmh-single-t*.json")
+if single:
+    threads = sorted({k[2] for k in single})
+
+    def s(method, path, t):
+        return single.get((method, (("path", path),), t))
+
+    peers = [
+        ("limiterTokenBucket", "Limiter#decide, token bucket"),
+        ("limiterLeakyBucket", "Limiter#decide, leaky bucket (GCRA)"),
+        ("storeTokenBucket", "InMemoryStore#decide, token bucket"),
+        ("storeLeakyBucket", "InMemoryStore#decide, leaky bucket"),
+        ("bucket4j", "Bucket4j tryConsume"),
+        ("bucket4jProbe", "Bucket4j tryConsumeAndReturnRemaining"),
+        ("resilience4j", "Resilience4j acquirePermission"),
+        ("guava", "Guava tryAcquire"),
+        ("rawCasGcra", "raw AtomicLong CAS GCRA (floor)"),
+    ]
+    cols = [(p, t) for p in ("admit", "reject") for t in threads]
+    out("## Local, one hot key (M calls/s)")
+    out("")
+    out("| peer | " + " | ".join(f"{p}, {t} thr" for p, t in cols) + " |")
+    out("|---|" + "---:|" * len(cols))
+    for method, label in peers:
+        out(f"| {label} | " + " | ".join(fmt_m(s(method, p, t)) for p, t in cols) + " |")
+    out("")
+    out("Ratios (Limiter ÷ peer):")
+    out("")
+    out("| Limiter call | vs | " + " | ".join(f"{p}, {t} thr" for p, t in cols) + " |")
+    out("|---|---|" + "---:|" * len(cols))
+    for mine in ("limiterTokenBucket", "limiterLeakyBucket", "storeTokenBucket", "storeLeakyBucket"):
+        for other in ("bucket4j", "bucket4jProbe", "rawCasGcra"):
+            out(f"| {mine} | {other} | "
+                + " | ".join(fmt_ratio(ratio(s(mine, p, t), s(other, p, t))) for p, t in cols) + " |")
+    out("")
+    for path in ("admit", "reject"):
+        for mine, label in (("limiterTokenBucket", "token bucket"), ("limiterLeakyBucket", "leaky bucket")):
+            r = ratio(s(mine, path, 1), s("bucket4j", path, 1))
+            goals.append((f"Local {path}, {label}, 1 thread: ≥ 1.0× Bucket4j", fmt_ratio(r), verdict(r, 1.0)))
+            r = ratio(s(mine, path, 1), s("rawCasGcra", path, 1))
+            goals.append((f"Local {path}, {label}, 1 thread: ≥ 0.7× raw CAS GCRA", fmt_ratio(r), verdict(r, 0.7)))
+
+# ---- Local, 100k keys -----------------------------------------------------------------------
+many = jmh("jmh-many-t*.json")
+if many:
+    out("## Local, 100 000 keys in random order (M calls/s)")
+    out("")
+    settings = sorted({(dict(k[1]).get("refill"), k[2]) for k in many})
+    out("| call | " + " | ".join(f"refill={r}, {t} thr" for r, t in settings) + " |")
+    out("|---|" + "---:|" * len(settings))
+
+    def m(method, refill, t):
+        return many.get((method, (("refill", refill),), t))
+
+    for method, label in (("limiterStore", "InMemoryStore#decide"), ("limiter", "Limiter#decide"),
+                          ("bucket4jMap", "ConcurrentHashMap<String, Bucket4j Bucket>")):
+        out(f"| {label} | " + " | ".join(fmt_m(m(method, r, t)) for r, t in settings) + " |")
+    for method in ("limiterStore", "limiter"):
+        out(f"| {method} ÷ bucket4jMap | "
+            + " | ".join(fmt_ratio(ratio(m(method, r, t), m("bucket4jMap", r, t))) for r, t in settings) + " |")
+    out("")
+    out("`slow`: no bucket is ever full again, every call admitted (steady state). "
+        "`fast`: buckets are full again 1 ms after a call, so the store forgets and re-creates keys.")
+    out("")
+    r = ratio(m("limiter", "slow", 1), m("bucket4jMap", "slow", 1))
+    goals.append(("100k keys (Limiter#decide, steady state, 1 thread): ≥ 1.5× Bucket4j map", fmt_ratio(r), verdict(r, 1.5)))
+
+# ---- Cost breakdown -------------------------------------------------------------------------
+cost = jmh("jmh-cost*.json")
+if cost:
+    out("## Where the in-memory store's time goes (ns per call, 1 thread, one token-bucket key)")
+    out("")
+    steps = [("clock", "System.nanoTime() alone"), ("cas", "+ pure function in one CAS loop, yes/no"),
+             ("lookupCas", "+ key lookup in a ConcurrentHashMap"),
+             ("lookupCasAllocate", "+ allocating a Decision (fields not derived)"),
+             ("lookupCasDecision", "+ full Decision (remaining, reset, retry-after)"),
+             ("store", "InMemoryStore#decide (+ per-policy table lookup, epoch)")]
+    out("| step | admit | reject |")
+    out("|---|---:|---:|")
+    for method, label in steps:
+        vals = [cost.get((method, (("path", p),), 1)) for p in ("admit", "reject")]
+        out(f"| {label} | " + " | ".join("n/a" if v is None else f"{v:.1f}" for v in vals) + " |")
+    out("")
+
+# ---- Memory ---------------------------------------------------------------------------------
+memory_path = os.path.join(raw_dir, "memory.jsonl")
+if os.path.exists(memory_path):
+    rows = [json.loads(l) for l in open(memory_path) if l.strip().startswith("{")]
+    by = {r["subject"]: r for r in rows}
+    out("## Memory: bytes of heap per key, excluding the key string")
+    out("")
+    out("| subject | keys | bytes/key | key string itself | ÷ Bucket4j |")
+    out("|---|---:|---:|---:|---:|")
+    b4j = by.get("bucket4j", {}).get("bytesPerKey")
+    for r in rows:
+        out(f"| {r['subject']} | {r['keys']:,} | {r['bytesPerKey']:.1f} | {r['keyStringBytes']:.1f} | "
+            f"{fmt_ratio(ratio(r['bytesPerKey'], b4j))} |")
+    out("")
+    for subject in ("token-bucket", "leaky-bucket"):
+        if subject in by:
+            v = by[subject]["bytesPerKey"]
+            goals.append((f"Memory, {subject}: ≤ 100 bytes/key plus the key", f"{v:.1f} B",
+                          "**met**" if v <= 100 else "**missed**"))
+
+# ---- Redis ----------------------------------------------------------------------------------
+redis_rows = []
+redis_path = os.path.join(raw_dir, "redis.jsonl")
+if os.path.exists(redis_path):
+    redis_rows += [json.loads(l) for l in open(redis_path) if l.strip().startswith("{")]
+for path in sorted(glob.glob(os.path.join(raw_dir, "redis-benchmark-c*-k*.csv"))):
+    c, k = map(int, re.search(r"-c(\d+)-k(\d+)\.csv$", path).groups())
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            redis_rows.append({"subject": "redis-benchmark", "threads": c, "keys": k,
+                               "opsPerSec": float(row["rps"]), "p50us": float(row["p50_latency_ms"]) * 1000,
+                               "p99us": float(row["p99_latency_ms"]) * 1000})
+if redis_rows:
+    subjects = ["limiter", "bucket4j", "redis-benchmark"]
+    by = {(r["subject"], r["keys"], r["threads"]): r for r in redis_rows}
+    out("## Redis: one local redis-server, closed loop (k calls/s, latency p50 / p99 in µs)")
+    out("")
+    out("| keys | threads | Limiter RedisStore | Bucket4j Jedis (CAS) | redis-benchmark, same EVALSHA "
+        "| Limiter ÷ Bucket4j | Limiter ÷ redis-benchmark |")
+    out("|---:|---:|---|---|---|---:|---:|")
+    for keys, threads in sorted({(r["keys"], r["threads"]) for r in redis_rows}):
+        cells = []
+        for subj in subjects:
+            r = by.get((subj, keys, threads))
+            cells.append("n/a" if r is None else
+                         f"{r['opsPerSec'] / 1e3:.1f}k ({r['p50us']:.0f} / {r['p99us']:.0f})")
+        get = lambda subj: (by.get((subj, keys, threads)) or {}).get("opsPerSec")
+        out(f"| {keys:,} | {threads} | " + " | ".join(cells) + f" | {fmt_ratio(ratio(get('limiter'), get('bucket4j')))}"
+            f" | {fmt_ratio(ratio(get('limiter'), get('redis-benchmark')))} |")
+    out("")
+    out("Threads are client threads for the Java subjects and connections (`-c`) for redis-benchmark. "
+        "The client and the server share the same 2 cores.")
+    out("")
+    for threads in sorted({r["threads"] for r in redis_rows}):
+        get = lambda subj: (by.get((subj, 1, threads)) or {}).get("opsPerSec")
+        r = ratio(get("limiter"), get("bucket4j"))
+        goals.append((f"Redis hot key, {threads} threads: ≥ 10× Bucket4j-Jedis", fmt_ratio(r), verdict(r, 10)))
+        r = ratio(get("limiter"), get("redis-benchmark"))
+        goals.append((f"Redis hot key, {threads} threads: ≥ 0.9× redis-benchmark", fmt_ratio(r), verdict(r, 0.9)))
+
+# ---- Goals ----------------------------------------------------------------------------------
+if goals and "--smoke" not in command:
+    out("## Goals")
+    out("")
+    out("| goal | measured | |")
+    out("|---|---:|---|")
+    for g in goals:
+        out(f"| {g[0]} | {g[1]} | {g[2]} |")
+    out("")
+
+text = "\n".join(lines) + "\n"
+with open(out_path, "w") as f:
+    f.write(text)
+print(text)

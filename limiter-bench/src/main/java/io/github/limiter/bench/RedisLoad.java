@@ -1,0 +1,227 @@
+package io.github.limiter.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A closed-loop load driver against one Redis server on 127.0.0.1: N threads, each calling one
+ * subject's decision back to back for a fixed time, recording every call's latency in an
+ * HdrHistogram. JMH does not fit here: the interesting numbers are the percentiles under
+ * concurrency, and one run covers every thread count against the same server.
+ *
+ * <p>Usage: {@code RedisLoad --port P --subject limiter|bucket4j [--threads 1,8,32] [--keys 1,10000]
+ * [--warmup 1] [--seconds 3]}. Prints one JSON line per thread count and key count. Each run is
+ * bounded in time and in calls, and only ever talks to 127.0.0.1.
+ */
+public final class RedisLoad {
+
+  /** One peer's decision for one key. */
+  interface Subject extends AutoCloseable {
+    int ADMITTED = 1;
+    int REJECTED = 0;
+    /** The store did not decide (Limiter's fail-open during an error): counted, never hidden. */
+    int UNVERIFIED = -1;
+
+    int decide(String key);
+
+    /** Called once per key before the clock starts, so that set-up is not measured. */
+    default void prepare(String key) {}
+
+    @Override
+    void close();
+  }
+
+  /** Creates a subject connected to the server, sized for {@code threads} concurrent callers. */
+  interface SubjectFactory {
+    Subject create(String host, int port, int threads);
+  }
+
+  /** A cap on calls per thread per run, so that a run is bounded even if the clock misbehaves. */
+  private static final long MAX_CALLS_PER_THREAD = 50_000_000L;
+
+  static final Map<String, SubjectFactory> SUBJECTS = new LinkedHashMap<>();
+
+  static {
+    SUBJECTS.put("bucket4j", Bucket4jRedis::new);
+    SUBJECTS.put("limiter", LimiterRedis::new);
+  }
+
+  private RedisLoad() {}
+
+  /** What one run measured. */
+  record Result(
+      String subject, int threads, int keys, long calls, long admitted, long unverified, double seconds, Histogram latency) {
+    double callsPerSecond() {
+      return calls / seconds;
+    }
+
+    String toJson() {
+      return String.format(
+          Locale.ROOT,
+          "{\"subject\":\"%s\",\"threads\":%d,\"keys\":%d,\"calls\":%d,\"admitted\":%d,\"unverified\":%d,"
+              + "\"seconds\":%.3f,"
+              + "\"opsPerSec\":%.1f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%.1f,\"maxus\":%.1f}",
+          subject, threads, keys, calls, admitted, unverified, seconds, callsPerSecond(),
+          latency.getValueAtPercentile(50) / 1000.0,
+          latency.getValueAtPercentile(99) / 1000.0,
+          latency.getValueAtPercentile(99.9) / 1000.0,
+          latency.getMaxValue() / 1000.0);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = options(args);
+    int port = Integer.parseInt(require(options, "port"));
+    String subjectName = require(options, "subject");
+    SubjectFactory factory = SUBJECTS.get(subjectName);
+    if (factory == null) {
+      throw new IllegalArgumentException("--subject: expected one of " + SUBJECTS.keySet() + ", was '" + subjectName + "'");
+    }
+    int[] threadCounts = ints(options.getOrDefault("threads", "1,8,32"), "threads");
+    int[] keyCounts = ints(options.getOrDefault("keys", "1,10000"), "keys");
+    double warmup = Double.parseDouble(options.getOrDefault("warmup", "1"));
+    double seconds = Double.parseDouble(options.getOrDefault("seconds", "3"));
+    String host = "127.0.0.1";
+
+    for (int keys : keyCounts) {
+      String[] names = keys(keys);
+      for (int threads : threadCounts) {
+        try (Subject subject = factory.create(host, port, threads)) {
+          for (String name : names) {
+            subject.prepare(name);
+          }
+          run(subject, subjectName, names, threads, warmup);
+          Result result = run(subject, subjectName, names, threads, seconds);
+          System.out.println(result.toJson());
+        }
+      }
+    }
+  }
+
+  /** One key is {@code hot}; more are {@code user-0 .. user-(n-1)}, like the local benchmarks. */
+  static String[] keys(int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("keys must be at least 1, was " + count);
+    }
+    if (count == 1) {
+      return new String[] {"hot"};
+    }
+    String[] names = new String[count];
+    for (int i = 0; i < count; i++) {
+      names[i] = "user-" + i;
+    }
+    return names;
+  }
+
+  static Result run(Subject subject, String name, String[] keys, int threads, double seconds)
+      throws InterruptedException {
+    long durationNanos = (long) (seconds * 1e9);
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Thread> workers = new ArrayList<>();
+    Histogram[] latencies = new Histogram[threads];
+    long[] calls = new long[threads];
+    long[] admitted = new long[threads];
+    long[] unverified = new long[threads];
+    long[] begin = new long[1];
+    for (int t = 0; t < threads; t++) {
+      int me = t;
+      latencies[t] = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+      Thread worker = new Thread(() -> {
+        long x = 0x9E3779B97F4A7C15L * (me + 1);
+        Histogram latency = latencies[me];
+        try {
+          start.await();
+          long deadline = begin[0] + durationNanos;
+          long n = 0;
+          long yes = 0;
+          long unknown = 0;
+          for (long now = System.nanoTime(); now - deadline < 0 && n < MAX_CALLS_PER_THREAD; n++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            String key = keys[(int) (((x >>> 32) * keys.length) >>> 32)];
+            int outcome = subject.decide(key);
+            if (outcome == Subject.ADMITTED) {
+              yes++;
+            } else if (outcome == Subject.UNVERIFIED) {
+              unknown++;
+            }
+            long end = System.nanoTime();
+            latency.recordValue(Math.min(end - now, latency.getHighestTrackableValue()));
+            now = end;
+          }
+          calls[me] = n;
+          admitted[me] = yes;
+          unverified[me] = unknown;
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      }, "redis-load-" + t);
+      workers.add(worker);
+      worker.start();
+    }
+    begin[0] = System.nanoTime();
+    start.countDown();
+    for (Thread worker : workers) {
+      worker.join();
+    }
+    double elapsed = (System.nanoTime() - begin[0]) / 1e9;
+    if (failure.get() != null) {
+      throw new IllegalStateException(name + " failed at " + threads + " threads", failure.get());
+    }
+    Histogram total = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    long sum = 0;
+    long yes = 0;
+    long unknown = 0;
+    for (int t = 0; t < threads; t++) {
+      total.add(latencies[t]);
+      sum += calls[t];
+      yes += admitted[t];
+      unknown += unverified[t];
+    }
+    return new Result(name, threads, keys.length, sum, yes, unknown, elapsed, total);
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      if (!args[i].startsWith("--") || i + 1 == args.length) {
+        throw new IllegalArgumentException("expected --name value pairs, was '" + String.join(" ", args) + "'");
+      }
+      options.put(args[i].substring(2), args[++i]);
+    }
+    return options;
+  }
+
+  private static String require(Map<String, String> options, String name) {
+    String value = options.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("--" + name + " is required");
+    }
+    return value;
+  }
+
+  private static int[] ints(String text, String name) {
+    try {
+      String[] parts = text.split(",");
+      int[] values = new int[parts.length];
+      for (int i = 0; i < parts.length; i++) {
+        values[i] = Integer.parseInt(parts[i].trim());
+        if (values[i] < 1) {
+          throw new NumberFormatException();
+        }
+      }
+      return values;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + ": expected positive integers such as 1,8,32, was '" + text + "'", e);
+    }
+  }
+}
