@@ -196,6 +196,15 @@ class DeploymentProblemsTest {
   @Test
   void theExtensionIsAServiceSoServersLoadIt() {
     assertThat(ServiceLoader.load(Extension.class)).anyMatch(LimiterExtension.class::isInstance);
+    // With discovery on, Weld loads extensions as a server does: through META-INF/services only.
+    TestConfig.use(TestConfig.of(
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "1/s"));
+    try (WeldContainer container = new Weld().beanClasses(Valid.class, TestStore.class).initialize()) {
+      Valid valid = container.select(Valid.class).get();
+      valid.place();
+      assertThat(catchThrowable(valid::place)).isInstanceOf(RateLimitExceededException.class);
+    }
   }
 
   /** Starts a container with {@code beans} (and the test store), and returns the deployment problem's text. */

@@ -50,7 +50,16 @@ class LimitedInterceptorTest {
         "limiter.policy.costly.permits", "2",
         "limiter.policy.strict.algorithm", "fixed-window",
         "limiter.policy.strict.limits", "5/m",
-        "limiter.policy.strict.on-missing-key", "reject"));
+        "limiter.policy.strict.on-missing-key", "reject",
+        "limiter.policy.shaped.algorithm", "leaky-bucket",
+        "limiter.policy.shaped.limits", "1/m burst=5",
+        "limiter.policy.shaped.key", "constant",
+        "limiter.policy.shaped.max-delay", "20ms",
+        "limiter.policy.unshaped.algorithm", "leaky-bucket",
+        "limiter.policy.unshaped.limits", "1/m burst=5",
+        "limiter.policy.unshaped.key", "constant",
+        "limiter.policy.unshaped.max-delay", "10s",
+        "limiter.policy.unshaped.nodelay", "true"));
   }
 
   @AfterAll
@@ -251,6 +260,27 @@ class LimitedInterceptorTest {
     }
   }
 
+  @Test
+  void leakyBucketShapingDelaysAnAdmittedCallUpToMaxDelay() {
+    // Given a queue that drains one call a minute: the second call departs in a minute
+    accounts.shaped();
+    long start = System.nanoTime();
+    accounts.shaped();
+    // Then it waited, but no longer than max-delay (20ms) allows; the clock of the store never moved
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(20));
+  }
+
+  @Test
+  void nodelayAdmitsAtOnceButStillCounts() {
+    long start = System.nanoTime();
+    for (int i = 0; i < 5; i++) {
+      accounts.unshaped();
+    }
+    // without nodelay the later calls would wait up to max-delay (10s) each
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThatThrownBy(accounts::unshaped).isInstanceOf(RateLimitExceededException.class);
+  }
+
   @ApplicationScoped
   @Limited("api")
   static class Orders {
@@ -296,6 +326,12 @@ class LimitedInterceptorTest {
 
     @Limited(value = "costly", permits = 6)
     public void tooCostly() {}
+
+    @Limited("shaped")
+    public void shaped() {}
+
+    @Limited("unshaped")
+    public void unshaped() {}
   }
 
   @ApplicationScoped
