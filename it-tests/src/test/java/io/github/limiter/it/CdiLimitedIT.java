@@ -1,0 +1,110 @@
+package io.github.limiter.it;
+
+import static io.github.limiter.it.harness.RateLimitAssertions.assertAdmitted;
+import static io.github.limiter.it.harness.RateLimitAssertions.assertRejected;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.it.app.cdi.GreetServlet;
+import io.github.limiter.it.app.cdi.GreetingService;
+import io.github.limiter.it.app.cdi.ItemsResource;
+import io.github.limiter.it.app.cdi.RestApplication;
+import io.github.limiter.it.app.servlet.AnnotatedRateLimitFilter;
+import io.github.limiter.it.harness.Deployed;
+import io.github.limiter.it.harness.Http;
+import io.github.limiter.it.harness.PrintServerLogOnFailure;
+import java.io.File;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code @Limited} on a CDI bean called from a servlet, and on a JAX-RS resource whose rejections
+ * the Limiter's ExceptionMapper writes; policies from META-INF/microprofile-config.properties
+ * (src/test/webapps/cdi-limited).
+ */
+@ExtendWith({ArquillianExtension.class, PrintServerLogOnFailure.class})
+@RunAsClient
+class CdiLimitedIT {
+
+  @Deployment
+  static WebArchive app() {
+    return ShrinkWrap.create(WebArchive.class, "cdi-limited.war")
+        .addClasses(GreetingService.class, GreetServlet.class, RestApplication.class, ItemsResource.class,
+            AnnotatedRateLimitFilter.class)
+        .addAsResource(new File("src/test/webapps/cdi-limited/META-INF/microprofile-config.properties"),
+            "META-INF/microprofile-config.properties");
+  }
+
+  @ArquillianResource
+  URL url;
+
+  private URI uri(String path) {
+    return Deployed.base(url).resolve(path);
+  }
+
+  @Test
+  void aLimitedBeanCalledFromAServletRejectsOverItsLimit() {
+    URI alice = uri("greet?user=alice");
+    HttpResponse<String> first = Http.get(alice);
+    HttpResponse<String> second = Http.get(alice);
+    HttpResponse<String> third = Http.get(alice);
+
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(first.body()).isEqualTo("hello alice");
+    assertThat(second.statusCode()).isEqualTo(200);
+    assertRejected(third, "bean", 60);
+  }
+
+  @Test
+  void aLimitedBeanKeysByItsParameter() {
+    Http.get(uri("greet?user=carol"));
+    Http.get(uri("greet?user=carol"));
+    assertThat(Http.get(uri("greet?user=carol")).statusCode()).isEqualTo(429);
+
+    HttpResponse<String> dave = Http.get(uri("greet?user=dave"));
+
+    assertThat(dave.statusCode()).isEqualTo(200);
+    assertThat(dave.body()).isEqualTo("hello dave");
+  }
+
+  @Test
+  void aLimitedResourceSendsTheRateLimitHeadersWhenItAdmits() {
+    HttpResponse<String> response = Http.get(uri("rest/items"), "X-Client", "headers");
+
+    assertThat(response.body()).isEqualTo("items");
+    assertAdmitted(response, "rest", 2);
+    assertThat(response.headers().firstValue("RateLimit-Policy")).hasValue("\"rest\";q=3;w=60");
+  }
+
+  @Test
+  void aLimitedResourceRejectsThroughTheExceptionMapper() {
+    for (int i = 0; i < 3; i++) {
+      assertThat(Http.get(uri("rest/items"), "X-Client", "mapper").statusCode()).isEqualTo(200);
+    }
+
+    HttpResponse<String> rejected = Http.get(uri("rest/items"), "X-Client", "mapper");
+
+    // 3 per minute: a permit every 20 s.
+    assertRejected(rejected, "rest", 20);
+  }
+
+  @Test
+  void aPolicyOnBothARouteAndAResourceChargesARequestOnce() {
+    for (int i = 0; i < 4; i++) {
+      HttpResponse<String> response = Http.get(uri("rest/items/shared/" + i), "X-Client", "shared");
+
+      assertThat(response.body()).isEqualTo("item " + i);
+      assertAdmitted(response, "shared", 3 - i);
+    }
+
+    assertRejected(Http.get(uri("rest/items/shared/4"), "X-Client", "shared"), "shared", 60);
+  }
+}

@@ -1,0 +1,32 @@
+package io.github.limiter.it.app.cdi;
+
+import io.github.limiter.cdi.Limited;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** JAX-RS methods under {@code @Limited}; a rejection becomes a 429 through the ExceptionMapper. */
+@Path("items")
+@RequestScoped
+public class ItemsResource {
+
+  /** Policy {@code rest}, keyed by X-Client as configured. */
+  @GET
+  @Produces(MediaType.TEXT_PLAIN)
+  @Limited("rest")
+  public String list() {
+    return "items";
+  }
+
+  /** Policy {@code shared}: also a route of the servlet filter; a request must be charged once. */
+  @GET
+  @Path("shared/{id}")
+  @Produces(MediaType.TEXT_PLAIN)
+  @Limited("shared")
+  public String shared(@PathParam("id") String id) {
+    return "item " + id;
+  }
+}
