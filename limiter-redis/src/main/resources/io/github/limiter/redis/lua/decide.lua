@@ -15,6 +15,12 @@ for i = 1, n do
 end
 
 if retry > 0 then
+  -- A key is created at first sight, admitted or not: a bucket that starts below full (initial
+  -- tokens or level) must keep that state, or every first request would find it anew.
+  for i = 1, n do
+    local r = reset_after(states[i], limits[i])
+    if r > 0 and not exists(i) then write(i, states[i], limits[i], r) end
+  end
   local bind = 1
   for i = 1, n do
     if waits[i] == retry then bind = i break end
