@@ -7,6 +7,7 @@ import io.github.limiter.Limiter;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.redis.RedisStore;
 import io.github.limiter.spi.RateLimitStore;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -40,6 +41,9 @@ public final class Replay {
       options:
         --decisions              one line per request: '<timestamp> ALLOW|REJECT' (leaky: + departure)
         --format seconds|clf     the trace format; clf reads Common/Combined Log Format, keyed by client
+        --store memory|redis     where the state lives (memory); redis runs each decision as one
+                                 script call, with the trace's time passed to the script
+        --redis-url URL          redis://[user:password@]host:port[/db] for --store redis
         --arithmetic exact|double
                                  exact (default): Limiter's integer nanoseconds; double: the article's
                                  reference arithmetic in IEEE-754 doubles, to compare with its tables
@@ -82,7 +86,7 @@ public final class Replay {
     if (options.doubleArithmetic) {
       DoubleArithmetic.replay(options, trace, allowed, departures);
     } else {
-      decide(policy, trace, allowed, departures);
+      decide(options, policy, trace, allowed, departures);
     }
     Map<String, long[]> perKey = new TreeMap<>();
     long admitted = 0;
@@ -126,16 +130,20 @@ public final class Replay {
     out.println("requests=" + allowed.length + " allowed=" + admitted + " rejected=" + (allowed.length - admitted));
   }
 
-  /** Drives an in-memory store with the trace's own time, which starts the store at 0. */
-  private static void decide(Policy policy, Trace trace, boolean[] allowed, long[] departures) {
+  /** Drives the store with the trace's own time, which starts the store at 0. */
+  private static void decide(Options options, Policy policy, Trace trace, boolean[] allowed, long[] departures) {
     long[] now = {0};
     NanoClock traceClock = () -> now[0];
-    try (RateLimitStore store = InMemoryStore.builder().clock(traceClock).maxKeys(Integer.MAX_VALUE).build()) {
+    try (RateLimitStore store = options.store(traceClock)) {
       Limiter limiter = Limiter.of(store);
       for (int i = 0; i < allowed.length; i++) {
         Trace.Request request = trace.requests().get(i);
         now[0] = request.nanos();
         Decision decision = limiter.decide(policy, request.key(), 1);
+        if (decision.outcome() == Decision.Outcome.UNAVAILABLE) {
+          throw new ReplayException("the store cannot decide: "
+              + store.health().lastError().orElse("unavailable"));
+        }
         allowed[i] = decision.isAllowed();
         departures[i] = request.nanos() + decision.delayNanos();
       }
@@ -156,6 +164,8 @@ public final class Replay {
     String initial;
     boolean decisions;
     boolean doubleArithmetic;
+    String store = "memory";
+    String redisUrl;
     Trace.Format format = Trace.Format.SECONDS;
     Path trace;
 
@@ -173,6 +183,8 @@ public final class Replay {
           case "--decisions" -> o.decisions = true;
           case "--format" -> o.format = parseFormat(value(args, ++i, arg));
           case "--arithmetic" -> o.doubleArithmetic = parseArithmetic(value(args, ++i, arg));
+          case "--store" -> o.store = value(args, ++i, arg);
+          case "--redis-url" -> o.redisUrl = value(args, ++i, arg);
           case "-h", "--help" -> throw new ReplayException("help");
           default -> {
             if (arg.startsWith("--")) {
@@ -189,7 +201,38 @@ public final class Replay {
         throw new ReplayException("--algorithm is required");
       }
       o.policy(); // validates the parameters now
+      switch (o.store) {
+        case "memory" -> {
+          if (o.redisUrl != null) {
+            throw new ReplayException("--redis-url needs --store redis");
+          }
+        }
+        case "redis" -> {
+          if (o.redisUrl == null) {
+            throw new ReplayException("--store redis needs --redis-url redis://host:port");
+          }
+          if (o.doubleArithmetic) {
+            throw new ReplayException("--arithmetic double replays in the tool itself, not in a store");
+          }
+        }
+        default -> throw new ReplayException("--store: expected memory or redis, was '" + o.store + "'");
+      }
       return o;
+    }
+
+    /** The store, driven by the trace's clock, which reads 0 now. */
+    RateLimitStore store(NanoClock traceClock) {
+      if (store.equals("memory")) {
+        return InMemoryStore.builder().clock(traceClock).maxKeys(Integer.MAX_VALUE).build();
+      }
+      try {
+        // A prefix of its own, so that a replay never sees the state of an earlier one.
+        return RedisStore.builder().url(redisUrl).callerClock(traceClock)
+            .keyPrefix("limiter-replay:" + java.util.UUID.randomUUID() + ":")
+            .decisionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(5)).build();
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        throw new ReplayException("--redis-url: " + e.getMessage());
+      }
     }
 
     Policy policy() {
