@@ -8,8 +8,12 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * Any {@link UnifiedJedis} (Redis Cluster here), called from a bounded pool of worker threads
@@ -23,6 +27,8 @@ final class WorkerTransport implements Transport {
   private final ThreadPoolExecutor workers;
   private volatile UnifiedJedis jedis;
   private volatile boolean closed;
+  private final AtomicLong lastRefresh = new AtomicLong(System.nanoTime());
+  private static final long REFRESH_MILLIS = 200;
 
   WorkerTransport(Supplier<UnifiedJedis> factory, int threads, String name) {
     this.factory = factory;
@@ -34,6 +40,14 @@ final class WorkerTransport implements Transport {
           return thread;
         });
     workers.allowCoreThreadTimeOut(true);
+    // Connect and read the topology now, so that the first decisions need not wait for it.
+    workers.execute(() -> {
+      try {
+        jedis();
+      } catch (RuntimeException e) {
+        // Redis may be down at start-up; the first decision tries again.
+      }
+    });
   }
 
   /** The client, created on first use so that a store can start while Redis is down. */
@@ -57,7 +71,7 @@ final class WorkerTransport implements Transport {
   @Override
   public Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
-    Future<Object> call = workers.submit(() -> Transport.evalsha(jedis(), script, keys, args));
+    Future<Object> call = workers.submit(() -> call(script, keys, args));
     try {
       return call.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
@@ -70,6 +84,34 @@ final class WorkerTransport implements Transport {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       throw cause instanceof Exception failure ? failure : e;
+    }
+  }
+
+  private Object call(Scripts.Script script, List<String> keys, List<String> args) {
+    UnifiedJedis client = jedis();
+    try {
+      return Transport.evalsha(client, script, keys, args);
+    } catch (JedisConnectionException | JedisClusterOperationException e) {
+      refreshTopology(client);
+      throw e;
+    }
+  }
+
+  /**
+   * After a master dies, its replica takes over; ask the cluster who serves the slots now rather
+   * than keep calling the dead node. At most every {@value #REFRESH_MILLIS} ms.
+   */
+  private void refreshTopology(UnifiedJedis client) {
+    long now = System.nanoTime();
+    long last = lastRefresh.get();
+    if (client instanceof RedisClusterClient cluster
+        && now - last > REFRESH_MILLIS * 1_000_000L
+        && lastRefresh.compareAndSet(last, now)) {
+      try {
+        cluster.refreshClusterTopology();
+      } catch (RuntimeException e) {
+        // no node answered; the next failure tries again
+      }
     }
   }
 

@@ -59,6 +59,9 @@ final class RedisCluster implements AutoCloseable {
         try (Jedis jedis = node.jedis()) {
           String info = jedis.clusterInfo();
           ok &= info.contains("cluster_state:ok") && info.contains("cluster_slots_ok:16384");
+          // A replica that has not finished its first sync cannot take over from its master.
+          String replication = jedis.info("replication");
+          ok &= replication.contains("role:master") || replication.contains("master_link_status:up");
         } catch (RuntimeException e) {
           ok = false;
         }
