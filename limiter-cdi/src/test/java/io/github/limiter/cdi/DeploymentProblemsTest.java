@@ -164,7 +164,8 @@ class DeploymentProblemsTest {
     // no TestStore: the configured store is the one in use
     Throwable failure = deploy(config, false, Valid.class);
     assertThat(failure).isInstanceOf(DeploymentException.class);
-    assertThat(failure.getMessage()).contains("limiter.store: no store named 'redsi' on the class path (found [memory])");
+    assertThat(failure.getMessage()).contains("limiter.store: no store named 'redsi' on the class path (found [")
+        .contains("memory");
   }
 
   @Test
@@ -181,16 +182,25 @@ class DeploymentProblemsTest {
   }
 
   @Test
-  void configuredStoreIsUsedAndClosedWithTheContainer() {
+  void configuredStoreIsCreatedAtDeploymentUsedAndClosedWithTheContainer() {
+    Map<String, String> config = new java.util.HashMap<>(POLICIES);
+    config.put("limiter.store", "recording");
+    TestConfig.use(config);
+    int created = RecordingStoreFactory.CREATED.get();
+    int closed = RecordingStoreFactory.CLOSED.get();
     Weld weld = new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(Valid.class);
-    TestConfig.use(POLICIES);
     try (WeldContainer container = weld.initialize()) {
+      // created once, at deployment, so that a bad store key fails it
+      assertThat(RecordingStoreFactory.CREATED.get()).isEqualTo(created + 1);
       Valid valid = container.select(Valid.class).get();
       for (int i = 0; i < 10; i++) {
         valid.place();
       }
       assertThat(catchThrowable(valid::place)).isInstanceOf(RateLimitExceededException.class);
+      assertThat(RecordingStoreFactory.CLOSED.get()).isEqualTo(closed);
     }
+    assertThat(RecordingStoreFactory.CREATED.get()).isEqualTo(created + 1);
+    assertThat(RecordingStoreFactory.CLOSED.get()).isEqualTo(closed + 1);
   }
 
   @Test
