@@ -30,11 +30,11 @@ case "$mode" in
     redis_threads=1,8; redis_keys=1,100; redis_warmup=0.1; redis_seconds=0.2; redis_calls=2000
     ;;
   quick)
-    jmh_single=(-f 1 -wi 2 -w 200ms -i 5 -r 200ms)
-    jmh_many=(-f 1 -wi 2 -w 500ms -i 5 -r 300ms -p refill=slow)
+    jmh_single=(-f 1 -wi 1 -w 300ms -i 5 -r 200ms)
+    jmh_many=(-f 1 -wi 1 -w 500ms -i 5 -r 200ms -p refill=slow)
     single_threads=(1 2); many_threads=(1); cost=no
     memory_subjects=(token-bucket leaky-bucket bucket4j); memory_keys=1000000; memory_flags=()
-    redis_threads=1,8,32; redis_keys=1,10000; redis_warmup=0.5; redis_seconds=1.5; redis_calls=100000
+    redis_threads=1,8,32; redis_keys=1,10000; redis_warmup=0.3; redis_seconds=1; redis_calls=30000
     ;;
   full)
     jmh_single=(-f 1 -wi 3 -w 1s -i 10 -r 1s)
@@ -48,17 +48,22 @@ case "$mode" in
 esac
 
 started=$SECONDS
-step() { echo "== [$((SECONDS - started))s] $*" >&2; }
+# The load average at every step goes into the results: on a shared machine it says how noisy the run was.
+step() {
+  echo "== [$((SECONDS - started))s] $*" >&2
+  echo "$((SECONDS - started)) $(cut -d' ' -f1-3 /proc/loadavg) $*" >> "$raw/load.txt"
+}
 
+cpu_profiler=io.github.limiter.bench.CpuTimeProfiler
 # -foe: a benchmark that throws (e.g. a peer found on the wrong path) fails the whole run.
 for t in "${single_threads[@]}"; do
   step "local, one key, $t thread(s)"
-  "$java" -jar "$jar" 'SingleKeyBenchmark' "${jmh_single[@]}" -t "$t" -foe true \
+  "$java" -jar "$jar" 'SingleKeyBenchmark' "${jmh_single[@]}" -t "$t" -foe true -prof "$cpu_profiler" \
     -rf json -rff "$raw/jmh-single-t$t.json" > "$raw/jmh-single-t$t.log"
 done
 for t in "${many_threads[@]}"; do
   step "local, 100 000 keys, $t thread(s)"
-  "$java" -Xmx2g -jar "$jar" 'ManyKeysBenchmark' "${jmh_many[@]}" -t "$t" -foe true \
+  "$java" -Xmx2g -jar "$jar" 'ManyKeysBenchmark' "${jmh_many[@]}" -t "$t" -foe true -prof "$cpu_profiler" \
     -rf json -rff "$raw/jmh-many-t$t.json" > "$raw/jmh-many-t$t.log"
 done
 if [[ "$cost" == yes || "$mode" == smoke ]]; then
@@ -70,12 +75,13 @@ fi
 step "memory, ${memory_keys} keys"
 for subject in "${memory_subjects[@]}"; do
   # A fresh JVM per subject, serial GC so that "used after GC" is exact.
-  "$java" -XX:+UseSerialGC -Xms3g -Xmx3g -cp "$jar" io.github.limiter.bench.MemoryFootprint \
+  "$java" -XX:+UseSerialGC -Xms1g -Xmx1g -cp "$jar" io.github.limiter.bench.MemoryFootprint \
     "$subject" "$memory_keys" "${memory_flags[@]}" >> "$raw/memory.jsonl" 2>> "$raw/memory-histogram.txt"
 done
 
 source "$here/scripts/redis.sh"
 redis_benchmarks
 
+step "results"
 python3 "$here/scripts/results.py" "$raw" "$results" "$label" > /dev/null
 step "done: $results"

@@ -102,18 +102,18 @@ public final class MemoryFootprint {
     }
   }
 
-  /** Heap in use after full collections, once it stops shrinking. */
+  /** Heap in use after full collections, once a collection no longer shrinks it. */
   static long usedAfterGc() throws InterruptedException {
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     long used = Long.MAX_VALUE;
     for (int i = 0; i < 10; i++) {
       System.gc();
-      Thread.sleep(20);
+      Thread.sleep(10);
       long now = memory.getHeapMemoryUsage().getUsed();
-      if (now >= used && i >= 3) {
-        return now;
+      if (now >= used) {
+        return used;
       }
-      used = Math.min(used, now);
+      used = now;
     }
     return used;
   }
