@@ -33,6 +33,7 @@ final class RateLimitedLog {
       return;
     }
     long more = suppressed.sumThenReset();
-    logger.log(level, more == 0 ? message : message + " (and " + more + " more like it since the last such message)");
+    logger.logp(level, RateLimitFilter.class.getName(), "doFilter",
+        more == 0 ? message : message + " (and " + more + " more like it since the last such message)");
   }
 }

@@ -1,0 +1,106 @@
+package io.github.limiter.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.Limiter;
+import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.servlet.webfilter.AnnotatedRateLimitFilter;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
+import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.junit.jupiter.api.Test;
+
+/** The three ways to register the filter, each in a real container. */
+class RegistrationTest {
+
+  private static Path testClasses() throws Exception {
+    return Path.of(RegistrationTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+  }
+
+  private static WebAppContext webapp(Path base, String name) throws Exception {
+    WebAppContext webapp = new WebAppContext();
+    webapp.setContextPath(TestServer.CONTEXT);
+    webapp.setBaseResourceAsPath(base);
+    webapp.setThrowUnavailableOnStartupException(true);
+    Path temp = testClasses().resolveSibling("webapp-tmp").resolve(name);
+    Files.createDirectories(temp);
+    webapp.setTempDirectory(temp.toFile());
+    return webapp;
+  }
+
+  @Test
+  void declaredInWebXml() throws Exception {
+    try (TestServer server = TestServer.start(webapp(testClasses().resolve("webapps/xml"), "xml"))) {
+      assertThat(Http.get(server.uri("/api/a"), "X-Api-Key", "k").statusCode()).isEqualTo(200);
+      HttpResponse<String> second = Http.get(server.uri("/api/a"), "X-Api-Key", "k");
+      assertThat(second.statusCode()).isEqualTo(200);
+      assertThat(second.headers().firstValue("RateLimit")).get().asString().startsWith("\"api\";r=0;");
+      assertThat(Http.get(server.uri("/api/a"), "X-Api-Key", "k").statusCode()).isEqualTo(429);
+      assertThat(Http.get(server.uri("/api/a"), "X-Api-Key", "other").statusCode()).isEqualTo(200);
+      assertThat(Http.get(server.uri("/free")).headers().firstValue("RateLimit")).isEmpty();
+      // The ASYNC dispatcher mapping from web.xml: shaped requests come back through the filter.
+      List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        burst.add(Http.getAsync(server.uri("/shaped/b"), "X-Check-Charged", "shaped"));
+      }
+      List<String> bodies = new ArrayList<>();
+      for (CompletableFuture<HttpResponse<String>> response : burst) {
+        assertThat(response.get().statusCode()).isEqualTo(200);
+        bodies.add(response.get().body());
+      }
+      assertThat(bodies).anyMatch(body -> body.contains("dispatch=ASYNC charged=[shaped]"));
+      assertThat(server.stats().counts("api")).isEqualTo(new RateLimitFilter.Stats.Counts(3, 1, 0, 0));
+    }
+  }
+
+  @Test
+  void annotatedSubclassIsFoundByScanning() throws Exception {
+    // A webapp whose WEB-INF/classes holds only the annotated subclass, as a WAR would.
+    Path base = testClasses().resolveSibling("webapps-annotated");
+    Path classFile = Path.of(AnnotatedRateLimitFilter.class.getName().replace('.', '/') + ".class");
+    Files.createDirectories(base.resolve("WEB-INF/classes").resolve(classFile).getParent());
+    Files.copy(testClasses().resolve("webapps/annotated/WEB-INF/web.xml"), base.resolve("WEB-INF/web.xml"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(testClasses().resolve(classFile), base.resolve("WEB-INF/classes").resolve(classFile),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    WebAppContext webapp = webapp(base, "annotated");
+    webapp.addConfiguration(new AnnotationConfiguration());
+    try (TestServer server = TestServer.start(webapp)) {
+      assertThat(webapp.getServletHandler().getFilter("limiter").getClassName())
+          .isEqualTo(AnnotatedRateLimitFilter.class.getName());
+      assertThat(Http.get(server.uri("/api")).statusCode()).isEqualTo(200);
+      assertThat(Http.get(server.uri("/api")).statusCode()).isEqualTo(200);
+      HttpResponse<String> rejected = Http.get(server.uri("/api"));
+      assertThat(rejected.statusCode()).isEqualTo(429);
+      assertThat(rejected.headers().firstValue("Retry-After")).isPresent();
+    }
+  }
+
+  @Test
+  void addedProgrammaticallyWithAReadyConfigAndLimiter() throws Exception {
+    LimiterConfig config = LimiterConfig.from(ConfigLookup.of(Props.of(
+        "limiter.policy.api.algorithm", "sliding-window-log",
+        "limiter.policy.api.limits", "1/1m",
+        "limiter.route.api.pattern", "*.json",
+        "limiter.route.api.policies", "api")));
+    try (Limiter limiter = Limiter.of(InMemoryStore.create())) {
+      RateLimitFilter filter = new RateLimitFilter(config, limiter);
+      try (TestServer server = TestServer.start(TestServer.context(TestServer.filter(filter)))) {
+        assertThat(Http.get(server.uri("/a/b.json")).statusCode()).isEqualTo(200);
+        assertThat(Http.get(server.uri("/c.json")).statusCode()).isEqualTo(429);
+        assertThat(Http.get(server.uri("/c.html")).statusCode()).isEqualTo(200);
+        assertThat(filter.stats().counts("api")).isEqualTo(new RateLimitFilter.Stats.Counts(1, 1, 0, 0));
+        assertThat(server.stats()).isSameAs(filter.stats());
+      }
+      // The filter did not close the limiter it was given.
+      assertThat(limiter.decide(config.policy("api").orElseThrow().policy(), "after").isAllowed()).isTrue();
+    }
+  }
+}
