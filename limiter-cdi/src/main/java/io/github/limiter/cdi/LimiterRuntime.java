@@ -89,48 +89,54 @@ class LimiterRuntime {
     Decision tightestDecision = null;
     String tightestKey = null;
     long waitNanos = 0;
-    for (int i = 0; i < charges.length; i++) {
-      Plan.Charge charge = charges[i];
-      PolicyConfig config = charge.config();
-      if (ChargedPolicies.contains(config.name())) {
-        continue; // the servlet filter already counted this request under this policy
-      }
-      Optional<String> found = charge.key().key(call);
-      String key;
-      Decision decision = null;
-      if (found.isPresent()) {
-        key = found.get();
-      } else {
-        switch (config.onMissingKey()) {
-          case ALLOW -> {
+    try {
+      for (int i = 0; i < charges.length; i++) {
+        Plan.Charge charge = charges[i];
+        PolicyConfig config = charge.config();
+        if (ChargedPolicies.contains(config.name())) {
+          continue; // the servlet filter already counted this request under this policy
+        }
+        Optional<String> found = charge.key().key(call);
+        String key;
+        Decision decision = null;
+        if (found.isPresent()) {
+          key = found.get();
+        } else {
+          switch (config.onMissingKey()) {
+            case ALLOW -> {
+              continue;
+            }
+            case REJECT -> {
+              key = "";
+              decision = missingKey(config.policy());
+            }
+            default -> key = web.current().map(WebRequest::clientAddress).orElse("");
+          }
+        }
+        if (decision == null) {
+          decision = limiter.decide(config.policy(), key, charge.permits());
+        }
+        if (!decision.isAllowed()) {
+          if (config.dryRun()) {
+            rejected(config.policy(), decision, key, call.getMethod(), true);
             continue;
           }
-          case REJECT -> {
-            key = "";
-            decision = missingKey(config.policy());
-          }
-          default -> key = web.current().map(WebRequest::clientAddress).orElse("");
+          refund(charges, charged, i);
+          rejected(config.policy(), decision, key, call.getMethod(), false);
+          throw new RateLimitExceededException(config.policy(), decision, renderer);
         }
-      }
-      if (decision == null) {
-        decision = limiter.decide(config.policy(), key, charge.permits());
-      }
-      if (!decision.isAllowed()) {
-        if (config.dryRun()) {
-          rejected(config.policy(), decision, key, call.getMethod(), true);
-          continue;
+        charged[i] = key;
+        if (tightestDecision == null || decision.remaining() < tightestDecision.remaining()) {
+          tightest = charge;
+          tightestDecision = decision;
+          tightestKey = key;
         }
-        refund(charges, charged, i);
-        rejected(config.policy(), decision, key, call.getMethod(), false);
-        throw new RateLimitExceededException(config.policy(), decision, renderer);
+        waitNanos = Math.max(waitNanos, config.shaping().waitNanos(decision.delayNanos(), decision.limit().intervalNanos()));
       }
-      charged[i] = key;
-      if (tightestDecision == null || decision.remaining() < tightestDecision.remaining()) {
-        tightest = charge;
-        tightestDecision = decision;
-        tightestKey = key;
-      }
-      waitNanos = Math.max(waitNanos, config.shaping().waitNanos(decision.delayNanos(), decision.limit().intervalNanos()));
+    } catch (RuntimeException e) {
+      // A resolver, observer or store failed midway: what was charged for this call is given back.
+      refund(charges, charged, charges.length);
+      throw e;
     }
     if (tightest != null) {
       admitted(tightest.policy(), tightestDecision, tightestKey, call.getMethod());
@@ -145,6 +151,7 @@ class LimiterRuntime {
     for (int j = 0; j < upTo; j++) {
       if (charged[j] != null) {
         limiter.store().refund(charges[j].policy(), Limiter.boundedKey(charged[j]), charges[j].permits());
+        charged[j] = null;
       }
     }
   }

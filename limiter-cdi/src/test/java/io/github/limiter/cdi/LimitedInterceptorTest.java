@@ -51,6 +51,9 @@ class LimitedInterceptorTest {
         "limiter.policy.strict.algorithm", "fixed-window",
         "limiter.policy.strict.limits", "5/m",
         "limiter.policy.strict.on-missing-key", "reject",
+        "limiter.policy.fails.algorithm", "fixed-window",
+        "limiter.policy.fails.limits", "5/m",
+        "limiter.policy.fails.key", "resolver:failing",
         "limiter.policy.shaped.algorithm", "leaky-bucket",
         "limiter.policy.shaped.limits", "1/m burst=5",
         "limiter.policy.shaped.key", "constant",
@@ -69,7 +72,7 @@ class LimitedInterceptorTest {
 
   @WeldSetup
   WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-          .beanClasses(TestStore.class, Orders.class, Accounts.class, Tenants.class, TenantKey.class,
+          .beanClasses(TestStore.class, Orders.class, Accounts.class, Tenants.class, TenantKey.class, FailingKey.class,
               Base.class, First.class, Second.class)
           .addExtension(new LimiterExtension()))
       .build();
@@ -143,6 +146,19 @@ class LimitedInterceptorTest {
         .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("narrow"));
     // Then 'wide' was given back its permit: 9 more calls under it pass, not 8
     for (int i = 0; i < 9; i++) {
+      accounts.wideOnly();
+    }
+    assertThatThrownBy(accounts::wideOnly).isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void aFailingResolverChargesNothing() {
+    // Given 'wide' is charged before the resolver of 'fails' throws
+    for (int i = 0; i < 3; i++) {
+      assertThatThrownBy(accounts::wideThenFailing).isInstanceOf(IllegalStateException.class).hasMessage("no tenant");
+    }
+    // Then 'wide' got its permits back: all 10 are there
+    for (int i = 0; i < 10; i++) {
       accounts.wideOnly();
     }
     assertThatThrownBy(accounts::wideOnly).isInstanceOf(RateLimitExceededException.class);
@@ -306,6 +322,9 @@ class LimitedInterceptorTest {
     @Limited("wide")
     public void wideOnly() {}
 
+    @Limited({"wide", "fails"})
+    public void wideThenFailing() {}
+
     @Limited(value = "user", key = "param:user")
     public String byName(String user, int attempt) {
       return user;
@@ -351,6 +370,15 @@ class LimitedInterceptorTest {
     @Override
     public Optional<String> resolve(InvocationContext call) {
       return Optional.ofNullable(current);
+    }
+  }
+
+  @Named("failing")
+  @ApplicationScoped
+  static class FailingKey implements KeyResolver {
+    @Override
+    public Optional<String> resolve(InvocationContext call) {
+      throw new IllegalStateException("no tenant");
     }
   }
 
