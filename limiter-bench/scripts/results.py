@@ -112,6 +112,7 @@ if single:
         ("resilience4j", "Resilience4j acquirePermission"),
         ("guava", "Guava tryAcquire"),
         ("rawCasGcra", "raw AtomicLong CAS GCRA (floor)"),
+        ("rawCasGcraMap", "raw CAS GCRA found in a ConcurrentHashMap (per-key floor)"),
     ]
     cols = [(p, t) for p in ("admit", "reject") for t in threads]
     out("## Local, one hot key (M calls/s)")
@@ -126,7 +127,7 @@ if single:
     out("| Limiter call | vs | " + " | ".join(f"{p}, {t} thr" for p, t in cols) + " |")
     out("|---|---|" + "---:|" * len(cols))
     for mine in ("limiterTokenBucket", "limiterLeakyBucket", "storeTokenBucket", "storeLeakyBucket"):
-        for other in ("bucket4j", "bucket4jProbe", "rawCasGcra"):
+        for other in ("bucket4j", "bucket4jProbe", "rawCasGcra", "rawCasGcraMap"):
             out(f"| {mine} | {other} | "
                 + " | ".join(fmt_ratio(ratio(s(mine, p, t), s(other, p, t))) for p, t in cols) + " |")
     out("")

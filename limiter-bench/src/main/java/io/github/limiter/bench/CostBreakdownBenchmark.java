@@ -114,6 +114,16 @@ public class CostBreakdownBenchmark {
     return store.decide(policy, SingleKeyBenchmark.KEY, 1);
   }
 
+  /**
+   * 7. As 6, but the caller keeps only primitives, as an adapter that reads a few fields would:
+   * whether the Decision is still allocated shows whether escape analysis can remove it.
+   */
+  @Benchmark
+  public long storeFieldsOnly() {
+    Decision decision = store.decide(policy, SingleKeyBenchmark.KEY, 1);
+    return decision.isAllowed() ? decision.remaining() : decision.retryAfterNanos();
+  }
+
   private boolean decide(AtomicLong entry, long now) {
     for (;;) {
       long state = entry.get();

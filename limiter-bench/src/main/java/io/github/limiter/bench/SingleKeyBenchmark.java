@@ -8,6 +8,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.bench.Peers.Path;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.resilience4j.ratelimiter.RateLimiter;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -50,6 +51,7 @@ public class SingleKeyBenchmark {
   private RateLimiter resilience4j;
   private com.google.common.util.concurrent.RateLimiter guava;
   private RawCasGcra raw;
+  private ConcurrentHashMap<String, RawCasGcra> rawByKey;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -66,6 +68,8 @@ public class SingleKeyBenchmark {
     resilience4j = Peers.resilience4j(branch);
     guava = Peers.guava(branch);
     raw = Peers.raw(branch);
+    rawByKey = new ConcurrentHashMap<>();
+    rawByKey.put(KEY, Peers.raw(branch));
     check();
   }
 
@@ -83,6 +87,7 @@ public class SingleKeyBenchmark {
     Peers.expect("resilience4j", branch, resilience4j.acquirePermission());
     Peers.expect("guava", branch, guava.tryAcquire());
     Peers.expect("raw CAS GCRA", branch, raw.tryAcquire());
+    Peers.expect("raw CAS GCRA in a map", branch, rawByKey.get(KEY).tryAcquire());
   }
 
   @Benchmark
@@ -131,5 +136,11 @@ public class SingleKeyBenchmark {
   @Benchmark
   public boolean rawCasGcra() {
     return raw.tryAcquire();
+  }
+
+  /** The floor with a key lookup: the same GCRA found by key in a ConcurrentHashMap. */
+  @Benchmark
+  public boolean rawCasGcraMap() {
+    return rawByKey.get(KEY).tryAcquire();
   }
 }
