@@ -1,0 +1,72 @@
+package io.github.limiter.servlet;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * The server that {@code overhead.sh} loads with wrk (not a test): a trivial servlet at {@code
+ * /bare/x} without the filter, and the same servlet under the filter at {@code /app/plain}
+ * (unmatched), {@code /app/limited} (admitted: a limit never reached) and {@code /app/rejected}
+ * (every request but the first gets the 429), and {@code /quiet/limited} as {@code /app/limited}
+ * with {@code limiter.http.headers=false}, to show what the headers cost. In-memory store, keyed
+ * by client address. Prints
+ * {@code port=N} and serves until killed.
+ */
+public final class OverheadServer {
+
+  /** The trivial servlet: a fixed 2-byte body. */
+  public static final class Trivial extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      response.setContentType("text/plain");
+      response.setContentLength(OK.length);
+      response.getOutputStream().write(OK);
+    }
+  }
+
+  private OverheadServer() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> props = Props.of(
+        "limiter.policy.limited.algorithm", "token-bucket",
+        "limiter.policy.limited.limits", "1000000/s burst=1000000",
+        "limiter.policy.rejected.algorithm", "token-bucket",
+        "limiter.policy.rejected.limits", "1/h",
+        "limiter.route.limited.pattern", "/limited/*",
+        "limiter.route.limited.policies", "limited",
+        "limiter.route.rejected.pattern", "/rejected/*",
+        "limiter.route.rejected.policies", "rejected");
+    ServletContextHandler bare = new ServletContextHandler("/bare");
+    bare.addServlet(new ServletHolder(new Trivial()), "/*");
+    ServletContextHandler app = new ServletContextHandler("/app");
+    app.addServlet(new ServletHolder(new Trivial()), "/*");
+    app.addServletContainerInitializer((classes, ctx) -> TestServer.filter(props).accept(ctx));
+    ServletContextHandler quiet = new ServletContextHandler("/quiet");
+    quiet.addServlet(new ServletHolder(new Trivial()), "/*");
+    Map<String, String> quietProps = Props.with(props, "limiter.http.headers", "false");
+    quiet.addServletContainerInitializer((classes, ctx) -> TestServer.filter(quietProps).accept(ctx));
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    connector.setPort(args.length > 0 ? Integer.parseInt(args[0]) : 0);
+    server.addConnector(connector);
+    server.setHandler(new Handler.Sequence(bare, app, quiet));
+    server.start();
+    System.out.println("port=" + connector.getLocalPort());
+    System.out.flush();
+    new CountDownLatch(1).await();
+  }
+}
