@@ -144,6 +144,19 @@ public final class PolicyFunction {
     return resetAfter(state, now) == 0;
   }
 
+  /**
+   * The permits that forgetting {@code state} would give back at {@code now}: under the limit where
+   * that is most, its capacity less its remaining permits. A bounded store evicts the key that would
+   * regain least, so that flooding new keys cannot reset a busy key.
+   */
+  public long regained(long[] state, long now) {
+    long most = 0;
+    for (int i = 0; i < limits.length; i++) {
+      most = Math.max(most, limits[i].limit().burst() - limits[i].remaining(state, offsets[i], now));
+    }
+    return most;
+  }
+
   /** Nanoseconds until every limit is fresh: the time a stored key must live. */
   public long resetAfter(long[] state, long now) {
     long reset = 0;

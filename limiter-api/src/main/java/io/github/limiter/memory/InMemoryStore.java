@@ -34,10 +34,10 @@ public final class InMemoryStore implements RateLimitStore {
   /** What to do with a new key when the store is full and no key is reclaimable. */
   public enum Overflow {
     /**
-     * Evict, among a sample of keys, the one nearest to fresh. A client flooding new keys creates
-     * keys that are themselves nearly fresh (one request each), so they are the victims, while its
-     * own busy key, far from fresh, is kept: flooding cannot reset one's own limit. The most an
-     * evicted key can gain is what it would have regained anyway within its short time to fresh.
+     * Evict, among a sample of keys, the one whose forgetting gives back the fewest permits (then
+     * the one nearest to fresh). A client flooding new keys creates keys that have used one request
+     * each, so they are the victims, while its own busy key, which used its limit, is kept: flooding
+     * cannot reset one's own limit. The most an evicted key can gain is the few permits it used.
      */
     EVICT("evict"),
     /** Reject requests of new keys as {@link Decision.Outcome#UNAVAILABLE}; known keys go on. */
@@ -61,6 +61,8 @@ public final class InMemoryStore implements RateLimitStore {
   private static final long[] DEAD = new long[0];
   private static final int SWEEP_BATCH = 32;
   private static final int SWEEP_EVERY = 64;
+  /** How often a new key for a full store tries to make room while another thread sweeps. */
+  private static final int ROOM_ATTEMPTS = 64;
   /** How long a full store tells new keys to wait. */
   private static final long FULL_RETRY_NANOS = 1_000_000_000L;
 
@@ -119,18 +121,21 @@ public final class InMemoryStore implements RateLimitStore {
   @Override
   public Decision decide(Policy policy, String key, long permits) {
     Table table = table(policy);
-    long now = now();
     return table.single != null
-        ? decideLong(table, key, now, permits)
-        : decideSnapshot(table, key, now, permits);
+        ? decideLong(table, key, permits)
+        : decideSnapshot(table, key, permits);
   }
 
-  private Decision decideLong(Table table, String key, long now, long permits) {
+  // Each attempt reads the clock after the state, never before: a thread held between the two
+  // readings would judge a state that another thread moved into a later window by an earlier time,
+  // and the sliding counter would take that window's counts for zero and overwrite them.
+
+  private Decision decideLong(Table table, String key, long permits) {
     LongStateFunction f = table.single;
     LongEntry entry = (LongEntry) table.entries.get(key);
     for (;;) {
       if (entry == null) {
-        entry = (LongEntry) insert(table, key, now);
+        entry = (LongEntry) insert(table, key, now());
         if (entry == null) {
           return full(table);
         }
@@ -140,6 +145,7 @@ public final class InMemoryStore implements RateLimitStore {
         entry = (LongEntry) replaceDead(table, key, entry);
         continue;
       }
+      long now = now();
       long retry = f.retryAfter(state, now, permits);
       if (retry != 0) {
         return table.function.rejected(f, state, now, retry);
@@ -151,12 +157,12 @@ public final class InMemoryStore implements RateLimitStore {
     }
   }
 
-  private Decision decideSnapshot(Table table, String key, long now, long permits) {
+  private Decision decideSnapshot(Table table, String key, long permits) {
     PolicyFunction f = table.function;
     SnapshotEntry entry = (SnapshotEntry) table.entries.get(key);
     for (;;) {
       if (entry == null) {
-        entry = (SnapshotEntry) insert(table, key, now);
+        entry = (SnapshotEntry) insert(table, key, now());
         if (entry == null) {
           return full(table);
         }
@@ -166,6 +172,7 @@ public final class InMemoryStore implements RateLimitStore {
         entry = (SnapshotEntry) replaceDead(table, key, entry);
         continue;
       }
+      long now = now();
       long retry = f.retryAfter(state, now, permits);
       if (retry != 0) {
         return f.reject(state, now, permits, retry);
@@ -209,9 +216,7 @@ public final class InMemoryStore implements RateLimitStore {
   private Object insert(Table table, String key, long now) {
     int held = size.get();
     if (held >= maxKeys) {
-      // Under EVICT, a racing sweeper may overshoot the bound by at most the number of threads.
-      boolean swept = sweep(true);
-      if (size.get() >= maxKeys && (swept || overflow == Overflow.REJECT_NEW_KEYS)) {
+      if (!makeRoom()) {
         return null;
       }
     } else if (held % SWEEP_EVERY == 0) {
@@ -228,6 +233,29 @@ public final class InMemoryStore implements RateLimitStore {
     return fresh;
   }
 
+  /**
+   * Frees a slot in a full store by sweeping, and under {@link Overflow#EVICT} by evicting; false if
+   * the store stays full. A thread never inserts into a full store without a slot seen free, so the
+   * bound is overshot only by threads racing between that sight and their insert: at most one each.
+   * While another thread sweeps, it waits a little for that sweep rather than overshoot; if the
+   * sweep takes too long (its thread was preempted), the new key is told to come back.
+   */
+  private boolean makeRoom() {
+    for (int attempt = 0; attempt < ROOM_ATTEMPTS; attempt++) {
+      boolean swept = sweep(true);
+      if (size.get() < maxKeys) {
+        return true;
+      }
+      if (overflow == Overflow.REJECT_NEW_KEYS) {
+        return false;
+      }
+      if (!swept) {
+        Thread.yield();
+      }
+    }
+    return false;
+  }
+
   /** Helps remove a dead entry, then reads the key again (null if it is gone). */
   private Object replaceDead(Table table, String key, Object dead) {
     if (table.entries.remove(key, dead)) {
@@ -238,19 +266,24 @@ public final class InMemoryStore implements RateLimitStore {
 
   /**
    * Scans a batch of keys, reclaiming the fresh ones; if the store is full and none was, evicts
-   * the scanned key nearest to fresh (under {@link Overflow#EVICT}). One sweeper at a time; others
-   * skip rather than wait, and get false.
+   * (under {@link Overflow#EVICT}) the scanned key that forgetting would give back the fewest
+   * permits, and of those the one nearest to fresh. One sweeper at a time; others skip rather than
+   * wait, and get false.
+   *
+   * <p>The victim is chosen by permits regained, not by time to fresh: in a window every key's time
+   * to fresh is the same, and a busy sliding-log key that stopped being admitted is nearer to fresh
+   * than the one-request keys of a flood, which would then evict it and reset its limit.
    */
   private boolean sweep(boolean mustFree) {
     if (!sweeping.compareAndSet(false, true)) {
       return false;
     }
     try {
-      long now = now();
       int freed = 0;
       Table victimTable = null;
       String victimKey = null;
       Object victim = null;
+      long victimRegained = Long.MAX_VALUE;
       long victimReset = Long.MAX_VALUE;
       for (int scanned = 0; scanned < SWEEP_BATCH; scanned++) {
         Map.Entry<String, Object> next = nextEntry();
@@ -259,16 +292,35 @@ public final class InMemoryStore implements RateLimitStore {
         }
         Table table = sweptTable;
         Object entry = next.getValue();
-        long reset = table.resetAfter(entry, now);
-        if (reset == 0) {
-          if (table.kill(entry, now) && table.entries.remove(next.getKey(), entry)) {
+        long reset;
+        long regained;
+        boolean dead;
+        // As in decide: the clock is read after the state it judges.
+        if (entry instanceof LongEntry e) {
+          long state = e.state;
+          long now = now();
+          reset = state == TOMBSTONE ? 0 : table.single.resetAfter(state, now);
+          dead = state == TOMBSTONE || reset == 0 && e.compareAndSet(state, TOMBSTONE);
+          regained = dead ? 0 : table.single.limit().burst() - table.single.remaining(state, now);
+        } else {
+          SnapshotEntry e = (SnapshotEntry) entry;
+          long[] state = e.state;
+          long now = now();
+          reset = state == DEAD ? 0 : table.function.resetAfter(state, now);
+          dead = state == DEAD || reset == 0 && e.compareAndSet(state, DEAD);
+          regained = dead ? 0 : table.function.regained(state, now);
+        }
+        if (dead) {
+          if (table.entries.remove(next.getKey(), entry)) {
             size.decrementAndGet();
             freed++;
           }
-        } else if (reset < victimReset) {
+        } else if (reset > 0
+            && (regained < victimRegained || regained == victimRegained && reset < victimReset)) {
           victimTable = table;
           victimKey = next.getKey();
           victim = entry;
+          victimRegained = regained;
           victimReset = reset;
         }
       }
@@ -312,27 +364,6 @@ public final class InMemoryStore implements RateLimitStore {
       this.policy = policy;
       this.function = policy.function();
       this.single = function.single();
-    }
-
-    long resetAfter(Object entry, long now) {
-      if (entry instanceof LongEntry e) {
-        long state = e.state;
-        return state == TOMBSTONE ? 0 : single.resetAfter(state, now);
-      }
-      long[] state = ((SnapshotEntry) entry).state;
-      return state == DEAD ? 0 : function.resetAfter(state, now);
-    }
-
-    /** Marks a fresh entry dead, unless a decision changed it meanwhile. */
-    boolean kill(Object entry, long now) {
-      if (entry instanceof LongEntry e) {
-        long state = e.state;
-        return state == TOMBSTONE
-            || single.resetAfter(state, now) == 0 && e.compareAndSet(state, TOMBSTONE);
-      }
-      SnapshotEntry e = (SnapshotEntry) entry;
-      long[] state = e.state;
-      return state == DEAD || function.resetAfter(state, now) == 0 && e.compareAndSet(state, DEAD);
     }
 
     boolean killUnconditionally(Object entry) {
