@@ -6,37 +6,53 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The client address of a request under {@code limiter.http.trusted-proxies} and {@code
- * limiter.http.ipv6-prefix}: {@code Forwarded} and {@code X-Forwarded-For} are believed only when
- * the peer is a trusted proxy, walking the hops from the right to the first untrusted one; an IPv6
- * client is keyed by its prefix, so one host cannot escape its limit by rotating addresses.
+ * The client address of a request, keyed as the servlet filter keys it: {@code limiter.http.
+ * forwarded-header} (one header, {@code X-Forwarded-For} by default, or {@code Forwarded}) is
+ * believed only when the peer is one of {@code limiter.http.trusted-proxies}, walking its hops from
+ * the right to the first untrusted one, and stopping at an unreadable hop; an IPv6 client is keyed
+ * by its {@code limiter.http.ipv6-prefix}, so one host cannot escape its limit by rotating
+ * addresses, and an IPv4-mapped address is its IPv4 address. Keys read {@code ip:192.0.2.7} or
+ * {@code ip:2001:db8:1:2::/64} (RFC 5952 text).
  *
  * <p>Text is parsed only as an IP literal, never looked up in DNS.
  */
 final class ClientAddress {
 
   static final String TRUSTED_PROXIES = "limiter.http.trusted-proxies";
+  /** Read by the servlet filter too; not in {@code LimiterConfig} yet. */
+  static final String FORWARDED_HEADER = "limiter.http.forwarded-header";
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
   private final List<Cidr> trusted;
   private final int ipv6Prefix;
+  private final boolean forwarded;
 
-  /** @throws ConfigException for {@code limiter.http.trusted-proxies} naming a bad CIDR */
-  ClientAddress(HttpSettings http) {
+  /**
+   * @param forwardedHeader {@code x-forwarded-for} or {@code forwarded}
+   * @throws ConfigException for a bad CIDR or header name
+   */
+  ClientAddress(HttpSettings http, String forwardedHeader) {
     List<Cidr> cidrs = new ArrayList<>();
     for (String text : http.trustedProxies()) {
       cidrs.add(Cidr.parse(text));
     }
     this.trusted = List.copyOf(cidrs);
     this.ipv6Prefix = http.ipv6Prefix();
+    this.forwarded = switch (forwardedHeader.trim().toLowerCase(Locale.ROOT)) {
+      case "x-forwarded-for" -> false;
+      case "forwarded" -> true;
+      default -> throw new ConfigException(FORWARDED_HEADER,
+          "expected x-forwarded-for or forwarded, was '" + forwardedHeader + "'");
+    };
   }
 
   /**
@@ -46,15 +62,15 @@ final class ClientAddress {
   String resolve(String remote, Function<String, List<String>> headers) {
     InetAddress peer = literal(remote);
     if (peer == null) {
-      return remote;
+      return Keys.ADDRESS + remote; // not an IP peer (a Unix socket): the container's text is all there is
     }
     InetAddress client = peer;
     if (!trusted.isEmpty() && isTrusted(peer)) {
-      List<String> hops = forwardedFor(headers);
+      List<String> hops = hops(headers);
       for (int i = hops.size() - 1; i >= 0; i--) {
-        InetAddress hop = literal(hops.get(i));
+        InetAddress hop = node(hops.get(i));
         if (hop == null) {
-          break; // an obfuscated or malformed hop: the last trusted proxy is all we know
+          break; // an obfuscated or malformed hop: the trusted node that wrote it is all we know
         }
         client = hop;
         if (!isTrusted(hop)) {
@@ -62,7 +78,7 @@ final class ClientAddress {
         }
       }
     }
-    return render(client);
+    return Keys.ADDRESS + render(client);
   }
 
   private boolean isTrusted(InetAddress address) {
@@ -75,32 +91,56 @@ final class ClientAddress {
   }
 
   private String render(InetAddress address) {
-    if (!(address instanceof Inet6Address) || ipv6Prefix >= 128) {
+    if (!(address instanceof Inet6Address)) {
       return address.getHostAddress();
     }
-    byte[] bytes = Cidr.mask(address.getAddress(), ipv6Prefix);
-    try {
-      return InetAddress.getByAddress(bytes).getHostAddress() + "/" + ipv6Prefix;
-    } catch (UnknownHostException e) {
-      throw new IllegalStateException("16 bytes are an IPv6 address", e);
+    if (ipv6Prefix >= 128) {
+      return ipv6Text(address.getAddress());
     }
+    return ipv6Text(Cidr.mask(address.getAddress(), ipv6Prefix)) + "/" + ipv6Prefix;
   }
 
-  /** The hops of {@code Forwarded} (RFC 7239) if present, else of {@code X-Forwarded-For}, left to right. */
-  private static List<String> forwardedFor(Function<String, List<String>> headers) {
-    List<String> hops = new ArrayList<>();
-    List<String> forwarded = headers.apply("Forwarded");
-    if (!forwarded.isEmpty()) {
-      for (String value : forwarded) {
-        for (String element : value.split(",")) {
-          hops.add(forParameter(element));
-        }
-      }
-      return hops;
+  /** RFC 5952: lower-case groups without leading zeros, the longest run of two or more zero groups as {@code ::}. */
+  static String ipv6Text(byte[] bytes) {
+    int[] groups = new int[8];
+    for (int g = 0; g < 8; g++) {
+      groups[g] = ((bytes[2 * g] & 0xff) << 8) | (bytes[2 * g + 1] & 0xff);
     }
-    for (String value : headers.apply("X-Forwarded-For")) {
-      for (String hop : value.split(",")) {
-        hops.add(hop.trim());
+    int bestStart = -1;
+    int bestLength = 1;
+    for (int g = 0; g < 8; g++) {
+      int start = g;
+      while (g < 8 && groups[g] == 0) {
+        g++;
+      }
+      if (g - start > bestLength) {
+        bestStart = start;
+        bestLength = g - start;
+      }
+    }
+    StringBuilder text = new StringBuilder(39);
+    for (int g = 0; g < 8; g++) {
+      if (g == bestStart) {
+        text.append("::");
+        g += bestLength - 1;
+      } else {
+        if (text.length() > 0 && text.charAt(text.length() - 1) != ':') {
+          text.append(':');
+        }
+        text.append(Integer.toHexString(groups[g]));
+      }
+    }
+    return text.toString();
+  }
+
+  /** The hops of the configured header, every line, left to right. */
+  private List<String> hops(Function<String, List<String>> headers) {
+    List<String> hops = new ArrayList<>();
+    for (String line : headers.apply(forwarded ? "Forwarded" : "X-Forwarded-For")) {
+      for (String element : line.split(",")) {
+        if (!element.isBlank()) {
+          hops.add(forwarded ? forParameter(element) : element.trim());
+        }
       }
     }
     return hops;
@@ -114,23 +154,38 @@ final class ClientAddress {
         if (node.length() >= 2 && node.startsWith("\"") && node.endsWith("\"")) {
           node = node.substring(1, node.length() - 1);
         }
-        if (node.startsWith("[")) {
-          int end = node.indexOf(']');
-          return end < 0 ? "" : node.substring(1, end);
-        }
-        int colon = node.indexOf(':');
-        return colon >= 0 && node.indexOf(':', colon + 1) < 0 ? node.substring(0, colon) : node;
+        return node;
       }
     }
     return "";
   }
 
-  /** {@code text} as an IP address if it is an IP literal, else null; never a DNS lookup. */
+  /** A hop as proxies write it: an address, optionally with a port ({@code 192.0.2.1:80}, {@code [::1]:443}). */
+  private static InetAddress node(String text) {
+    String hop = text.trim();
+    if (hop.startsWith("[")) {
+      int end = hop.indexOf(']');
+      if (end < 0 || !(end == hop.length() - 1 || hop.charAt(end + 1) == ':')) {
+        return null;
+      }
+      return literal(hop.substring(1, end));
+    }
+    int colon = hop.indexOf(':');
+    if (colon >= 0 && hop.indexOf(':', colon + 1) < 0) {
+      hop = hop.substring(0, colon); // IPv4 with a port
+    }
+    return literal(hop);
+  }
+
+  /** {@code text} as an IP address if it is an IP literal (brackets and zone allowed), else null; never a DNS lookup. */
   static InetAddress literal(String text) {
-    if (text == null) {
+    if (text == null || text.length() > 128) {
       return null;
     }
     String candidate = text.trim();
+    if (candidate.startsWith("[") && candidate.endsWith("]")) {
+      candidate = candidate.substring(1, candidate.length() - 1);
+    }
     int zone = candidate.indexOf('%');
     if (zone >= 0) {
       candidate = candidate.substring(0, zone);
@@ -166,7 +221,7 @@ final class ClientAddress {
 
     boolean contains(InetAddress address) {
       byte[] bytes = address.getAddress();
-      return bytes.length == network.length && java.util.Arrays.equals(mask(bytes, bits), network);
+      return bytes.length == network.length && Arrays.equals(mask(bytes, bits), network);
     }
 
     static byte[] mask(byte[] address, int bits) {

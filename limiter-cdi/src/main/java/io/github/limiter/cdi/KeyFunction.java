@@ -8,7 +8,7 @@ import java.util.Optional;
 interface KeyFunction {
 
   /** The key every caller shares: a global limit, and what web sources yield outside a web request. */
-  Optional<String> CONSTANT = Optional.of("");
+  Optional<String> CONSTANT = Optional.of(Keys.CONSTANT);
 
   Optional<String> key(InvocationContext call);
 }

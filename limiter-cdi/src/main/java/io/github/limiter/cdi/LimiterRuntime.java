@@ -107,10 +107,10 @@ class LimiterRuntime {
               continue;
             }
             case REJECT -> {
-              key = "";
+              key = Keys.CONSTANT;
               decision = missingKey(config.policy());
             }
-            default -> key = web.current().map(WebRequest::clientAddress).orElse("");
+            default -> key = web.current().map(WebRequest::clientAddress).orElse(Keys.CONSTANT);
           }
         }
         if (decision == null) {

@@ -47,9 +47,11 @@ record LimiterSetup(
       throw new IllegalStateException(unavailable(), e);
     }
     LimiterConfig config = LimiterConfig.from(lookup);
-    double nearLimit = new ConfigReader(lookup).optional(NEAR_LIMIT, LimiterSetup::fraction, DEFAULT_NEAR_LIMIT);
-    return new LimiterSetup(config, lookup, loader, new ResponseRenderer(config.http()),
-        new ClientAddress(config.http()), nearLimit);
+    ConfigReader reader = new ConfigReader(lookup);
+    double nearLimit = reader.optional(NEAR_LIMIT, LimiterSetup::fraction, DEFAULT_NEAR_LIMIT);
+    ClientAddress addresses =
+        new ClientAddress(config.http(), reader.text(ClientAddress.FORWARDED_HEADER).orElse("x-forwarded-for"));
+    return new LimiterSetup(config, lookup, loader, new ResponseRenderer(config.http()), addresses, nearLimit);
   }
 
   private static String unavailable() {

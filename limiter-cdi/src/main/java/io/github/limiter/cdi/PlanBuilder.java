@@ -154,7 +154,7 @@ final class PlanBuilder {
     int at = index;
     return call -> {
       Object value = call.getParameters()[at];
-      return value == null ? Optional.empty() : Optional.of(String.valueOf(value));
+      return value == null ? Optional.empty() : Optional.ofNullable(Keys.of(Keys.PARAMETER, String.valueOf(value)));
     };
   }
 
@@ -206,7 +206,7 @@ final class PlanBuilder {
         resolver = current;
       }
       Optional<String> key = current.resolve(call);
-      return key == null ? Optional.empty() : key;
+      return key == null || key.isEmpty() ? Optional.empty() : Optional.ofNullable(Keys.exactly(Keys.RESOLVER, key.get()));
     }
   }
 }

@@ -72,13 +72,13 @@ final class ServletWebRequests implements WebRequests {
 
     @Override
     public Optional<String> header(String name) {
-      return Optional.ofNullable(request.getHeader(name)).map(String::trim).filter(value -> !value.isEmpty());
+      return Optional.ofNullable(Keys.of(Keys.HEADER, request.getHeader(name)));
     }
 
     @Override
     public Optional<String> principal() {
       Principal principal = request.getUserPrincipal();
-      return principal == null ? Optional.empty() : Optional.ofNullable(principal.getName()).filter(n -> !n.isEmpty());
+      return principal == null ? Optional.empty() : Optional.ofNullable(Keys.exactly(Keys.PRINCIPAL, principal.getName()));
     }
   }
 }

@@ -5,30 +5,34 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.HttpSettings;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
+/** Client-address keys, which must read exactly as the servlet filter's so that both count one bucket. */
 class ClientAddressTest {
 
   private static ClientAddress trusting(String... proxies) {
-    return new ClientAddress(new HttpSettings(429, 503, true, false, List.of(proxies), 64));
+    return new ClientAddress(new HttpSettings(429, 503, true, false, List.of(proxies), 64), "x-forwarded-for");
   }
 
   private static Function<String, List<String>> headers(String... namesAndValues) {
-    Map<String, List<String>> map = new java.util.HashMap<>();
+    Map<String, List<String>> map = new HashMap<>();
     for (int i = 0; i < namesAndValues.length; i += 2) {
-      map.computeIfAbsent(namesAndValues[i], k -> new java.util.ArrayList<>()).add(namesAndValues[i + 1]);
+      map.computeIfAbsent(namesAndValues[i], k -> new ArrayList<>()).add(namesAndValues[i + 1]);
     }
     return name -> map.getOrDefault(name, List.of());
   }
 
   @Test
   void forwardedHeadersOfAnUntrustedPeerAreIgnored() {
-    ClientAddress addresses = trusting("10.0.0.0/8");
-    assertThat(addresses.resolve("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7"))).isEqualTo("192.0.2.1");
-    assertThat(trusting().resolve("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7"))).isEqualTo("192.0.2.1");
+    assertThat(trusting("10.0.0.0/8").resolve("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7")))
+        .isEqualTo("ip:192.0.2.1");
+    assertThat(trusting().resolve("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7"))).isEqualTo("ip:192.0.2.1");
   }
 
   @Test
@@ -36,34 +40,56 @@ class ClientAddressTest {
     ClientAddress addresses = trusting("10.0.0.0/8", "192.168.1.7");
     // the client can forge the leftmost entries, never the ones the trusted proxies appended
     String forged = "6.6.6.6, 203.0.113.7, 10.1.2.3";
-    assertThat(addresses.resolve("192.168.1.7", headers("X-Forwarded-For", forged))).isEqualTo("203.0.113.7");
+    assertThat(addresses.resolve("192.168.1.7", headers("X-Forwarded-For", forged))).isEqualTo("ip:203.0.113.7");
     // several header lines are one list
     assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "203.0.113.9", "X-Forwarded-For", "10.0.0.2")))
-        .isEqualTo("203.0.113.9");
+        .isEqualTo("ip:203.0.113.9");
+    // every hop trusted: the leftmost
+    assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "10.9.9.9, 10.0.0.2"))).isEqualTo("ip:10.9.9.9");
   }
 
   @Test
-  void anObfuscatedHopStopsAtTheLastTrustedProxy() {
+  void anUnreadableHopStopsAtTheTrustedNodeThatWroteIt() {
     ClientAddress addresses = trusting("10.0.0.0/8");
-    assertThat(addresses.resolve("10.0.0.1", headers("Forwarded", "for=unknown, for=10.0.0.5"))).isEqualTo("10.0.0.5");
-    assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "evil.example.com"))).isEqualTo("10.0.0.1");
+    assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "evil.example.com, 10.0.0.5")))
+        .isEqualTo("ip:10.0.0.5");
+    assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "unknown"))).isEqualTo("ip:10.0.0.1");
   }
 
   @Test
-  void forwardedWinsOverXForwardedFor() {
-    ClientAddress addresses = trusting("10.0.0.0/8");
-    assertThat(addresses.resolve("10.0.0.1",
-        headers("Forwarded", "for=192.0.2.60:8080;proto=http;by=10.0.0.1", "X-Forwarded-For", "198.51.100.1")))
-        .isEqualTo("192.0.2.60");
+  void onlyTheConfiguredHeaderIsBelieved() {
+    ClientAddress forwarded =
+        new ClientAddress(new HttpSettings(429, 503, true, false, List.of("10.0.0.0/8"), 64), "Forwarded");
+    Function<String, List<String>> both = headers(
+        "Forwarded", "for=192.0.2.60:8080;proto=http;by=10.0.0.1, for=\"[2001:db8::7]:443\"",
+        "X-Forwarded-For", "198.51.100.1");
+    assertThat(forwarded.resolve("10.0.0.1", both)).isEqualTo("ip:2001:db8::/64");
+    assertThat(forwarded.resolve("10.0.0.1", headers("Forwarded", "for=_hidden"))).isEqualTo("ip:10.0.0.1");
+    assertThat(trusting("10.0.0.0/8").resolve("10.0.0.1", both)).isEqualTo("ip:198.51.100.1");
   }
 
   @Test
-  void ipv6ClientsAreGroupedByPrefix() {
-    assertThat(trusting().resolve("2001:db8:1:2:aaaa::1", headers())).isEqualTo("2001:db8:1:2:0:0:0:0/64");
-    assertThat(new ClientAddress(new HttpSettings(429, 503, true, false, List.of(), 128)).resolve("2001:db8::1", headers()))
-        .isEqualTo("2001:db8:0:0:0:0:0:1");
+  void ipv6ClientsAreGroupedByPrefixInRfc5952Text() {
+    assertThat(trusting().resolve("2001:DB8:1:2:aaaa::1", headers())).isEqualTo("ip:2001:db8:1:2::/64");
+    ClientAddress whole = new ClientAddress(new HttpSettings(429, 503, true, false, List.of(), 128), "x-forwarded-for");
+    assertThat(whole.resolve("2001:db8:0:0:1:0:0:1", headers())).isEqualTo("ip:2001:db8::1:0:0:1");
+    assertThat(whole.resolve("[::1]", headers())).isEqualTo("ip:::1");
     // an IPv4-mapped address is the IPv4 client
-    assertThat(trusting().resolve("::ffff:192.0.2.1", headers())).isEqualTo("192.0.2.1");
+    assertThat(trusting().resolve("::ffff:192.0.2.1", headers())).isEqualTo("ip:192.0.2.1");
+  }
+
+  @Test
+  void rfc5952Text() throws Exception {
+    assertThat(text("2001:db8:0:0:0:0:2:1")).isEqualTo("2001:db8::2:1");
+    assertThat(text("2001:db8:0:1:1:1:1:1")).isEqualTo("2001:db8:0:1:1:1:1:1"); // one zero group stays
+    assertThat(text("2001:0:0:1:0:0:0:1")).isEqualTo("2001:0:0:1::1"); // the longest run
+    assertThat(text("2001:db8:0:0:1:0:0:1")).isEqualTo("2001:db8::1:0:0:1"); // the first of equal runs
+    assertThat(text("0:0:0:0:0:0:0:0")).isEqualTo("::");
+    assertThat(text("1:0:0:0:0:0:0:0")).isEqualTo("1::");
+  }
+
+  private static String text(String address) throws Exception {
+    return ClientAddress.ipv6Text(InetAddress.getByName(address).getAddress());
   }
 
   @Test

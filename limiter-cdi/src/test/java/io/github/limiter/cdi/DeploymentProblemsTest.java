@@ -156,6 +156,16 @@ class DeploymentProblemsTest {
   }
 
   @Test
+  void invalidForwardedHeader() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "10/s",
+        "limiter.http.forwarded-header", "x-real-ip");
+    assertThat(deploymentProblem(config, Valid.class)).contains(
+        "limiter.http.forwarded-header: expected x-forwarded-for or forwarded, was 'x-real-ip'");
+  }
+
+  @Test
   void unknownStore() {
     Map<String, String> config = TestConfig.of(
         "limiter.store", "redsi",

@@ -68,7 +68,7 @@ class EventsTest {
     assertThat(recorder.admitted()).hasSize(10);
     assertThat(recorder.admitted().get(0).decision().remaining()).isEqualTo(9);
     assertThat(recorder.admitted().get(0).policy().name()).isEqualTo("api");
-    assertThat(recorder.admitted().get(0).key()).isEmpty(); // key = constant
+    assertThat(recorder.admitted().get(0).key()).isEqualTo("c:global"); // key = constant
     assertThat(recorder.admitted().get(0).method().getName()).isEqualTo("call");
     assertThat(recorder.nearLimit()).extracting(e -> e.decision().remaining()).containsExactly(3L, 2L, 1L, 0L);
     // and the rejection, to synchronous and asynchronous observers alike
@@ -78,6 +78,12 @@ class EventsTest {
       assertThat(e.dryRun()).isFalse();
     });
     assertThat(recorder.asyncRejections().await(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void parameterKeysHaveTheirOwnPrefix() {
+    service.byUser(" alice ");
+    assertThat(recorder.admitted()).singleElement().satisfies(e -> assertThat(e.key()).isEqualTo("a:alice"));
   }
 
   @Test
@@ -129,6 +135,9 @@ class EventsTest {
 
     @Limited("trial")
     public void trial() {}
+
+    @Limited(value = "api", key = "param:user")
+    public void byUser(String user) {}
   }
 
   /** Records what it observes; its lists are read through methods, as the test holds a client proxy. */
