@@ -12,7 +12,8 @@ import java.util.Objects;
  *
  * @param policy the policy nearest to rejecting
  * @param decision its admission; {@link Decision#remaining()} is what is left
- * @param key the client identity that policy counted; it may be a credential, so do not log it
+ * @param key the client identity that policy counted, with its source prefix ({@code ip:}, {@code h:},
+ *     {@code p:}, {@code r:}, {@code a:}, or {@code c:global}); it may be a credential, so do not log it
  * @param method the intercepted method
  */
 public record RateLimitNearLimit(Policy policy, Decision decision, String key, Method method) {

@@ -12,7 +12,8 @@ import java.util.Objects;
  *
  * @param policy the policy that rejected
  * @param decision the rejection
- * @param key the client identity the policy counted; it may be a credential (an API key), so do
+ * @param key the client identity the policy counted, with its source prefix ({@code ip:}, {@code h:},
+ *     {@code p:}, {@code r:}, {@code a:}, or {@code c:global}); it may be a credential (an API key), so do
  *     not log it verbatim
  * @param method the intercepted method
  * @param dryRun true if the policy is dry-run and the call was let through
