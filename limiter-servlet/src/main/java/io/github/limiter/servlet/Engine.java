@@ -179,13 +179,14 @@ final class Engine {
     long wait = headersAndWait(matched, decisions, response);
     String[] charged = chargedNames(matched, decisions);
     if (wait > 0) {
-      if (request.isAsyncSupported()) {
+      if (request.isAsyncSupported() && !request.isAsyncStarted()) {
         request.setAttribute(resumeAttribute, charged);
         shaper.hold(request, response, wait);
         return;
       }
       asyncLog.log(Level.WARNING, "A leaky-bucket request on " + request.getRequestURI() + " passes without its"
-          + " shaping wait: the servlet or a filter before RateLimitFilter is not async-supported");
+          + " shaping wait: a filter before RateLimitFilter is not async-supported, or the request"
+          + " is async already");
     }
     pass(charged, request, response, chain);
   }

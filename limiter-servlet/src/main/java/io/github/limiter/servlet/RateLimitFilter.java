@@ -57,6 +57,8 @@ public class RateLimitFilter implements Filter {
   private final Limiter presetLimiter;
   private volatile Engine engine;
   private volatile Stats stats;
+  private ServletContext context;
+  private String statsAttribute;
 
   /** A filter configured from init-params and MicroProfile Config, for web.xml and {@code @WebFilter}. */
   public RateLimitFilter() {
@@ -98,7 +100,9 @@ public class RateLimitFilter implements Filter {
       }
       engine = built;
       stats = new Stats(built.guards());
-      context.setAttribute(statsAttribute(name), stats);
+      this.context = context;
+      this.statsAttribute = statsAttribute(name);
+      context.setAttribute(statsAttribute, stats);
     } catch (ConfigException e) {
       throw new ServletException("RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
     }
@@ -180,6 +184,7 @@ public class RateLimitFilter implements Filter {
     Engine current = engine;
     engine = null;
     if (current != null) {
+      context.removeAttribute(statsAttribute);
       current.close();
     }
   }

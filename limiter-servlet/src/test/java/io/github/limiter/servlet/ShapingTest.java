@@ -131,6 +131,31 @@ class ShapingTest {
     assertThat(shapingThreads()).isZero();
   }
 
+  /**
+   * A filter before RateLimitFilter that is not async-supported rules out waiting without a thread:
+   * the shaped request passes at once, still counted, and nothing fails.
+   */
+  @Test
+  void withoutAsyncSupportShapedRequestsPassAtOnce() throws Exception {
+    java.util.function.Consumer<jakarta.servlet.ServletContext> setup = ctx -> {
+      jakarta.servlet.FilterRegistration.Dynamic sync =
+          ctx.addFilter("sync", (jakarta.servlet.Filter) (request, response, chain) -> chain.doFilter(request, response));
+      sync.setAsyncSupported(false);
+      sync.addMappingForUrlPatterns(null, false, "/*");
+      TestServer.filter(leaky()).accept(ctx);
+    };
+    try (TestServer server = TestServer.start(8, TestServer.context(setup))) {
+      List<HttpResponse<String>> responses = new ArrayList<>();
+      List<Long> times = burst(server, 10, responses);
+      assertThat(responses).allSatisfy(r -> {
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("dispatch=REQUEST charged=[shaped]");
+      });
+      assertThat(times).allSatisfy(t -> assertThat(t).isLessThan(1500));
+      assertThat(server.stats().counts("shaped").admitted()).isEqualTo(10);
+    }
+  }
+
   private static long shapingThreads() {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.isAlive() && t.getName().startsWith("limiter-shaping-")).count();
