@@ -1,5 +1,6 @@
 package io.github.limiter.demo;
 
+import io.github.limiter.cdi.Limited;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -13,6 +14,7 @@ public class CdiHelloResource {
 
   @GET
   @Produces(MediaType.TEXT_PLAIN)
+  @Limited("cdi-hello")
   public String hello() {
     return "hello from the @Limited resource\n";
   }

@@ -3,13 +3,22 @@ package io.github.limiter.it.harness;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A burst of GETs spread round-robin over several targets, as a load balancer would: counts what
- * was admitted (2xx) and rejected (429) and how long the burst took.
+ * was admitted (2xx) and rejected (429) and how long the burst took. Bounded: a fixed number of
+ * requests, each with a timeout.
  *
  * @param admitted responses with a 2xx status
  * @param rejected responses with status 429
@@ -18,27 +27,55 @@ import java.util.Map;
  */
 public record Burst(int admitted, int rejected, Duration elapsed, Map<URI, Integer> admittedByTarget) {
 
-  /** Sends {@code requests} GETs one after another, request i to {@code targets[i % n]}. */
-  public static Burst roundRobin(List<URI> targets, int requests) {
-    Map<URI, Integer> byTarget = new LinkedHashMap<>();
-    targets.forEach(t -> byTarget.put(t, 0));
-    int admitted = 0;
-    int rejected = 0;
+  /**
+   * Sends {@code requests} GETs from {@code clients} threads at once, request i to {@code
+   * targets[i % n]}: dense enough that a permit refilled during the burst is taken at once.
+   */
+  public static Burst roundRobin(List<URI> targets, int requests, int clients) {
+    AtomicInteger next = new AtomicInteger();
+    AtomicInteger admitted = new AtomicInteger();
+    AtomicInteger rejected = new AtomicInteger();
+    Map<URI, AtomicInteger> byTarget = new LinkedHashMap<>();
+    targets.forEach(t -> byTarget.put(t, new AtomicInteger()));
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
     long start = System.nanoTime();
-    for (int i = 0; i < requests; i++) {
-      URI target = targets.get(i % targets.size());
-      HttpResponse<String> response = Http.get(target);
-      if (response.statusCode() / 100 == 2) {
-        admitted++;
-        byTarget.merge(target, 1, Integer::sum);
-      } else if (response.statusCode() == 429) {
-        rejected++;
-      } else {
-        throw new AssertionError("GET " + target + ": expected 2xx or 429, was " + response.statusCode()
-            + " " + response.headers().map() + "\n" + response.body());
+    try {
+      List<Future<?>> workers = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        workers.add(pool.submit(() -> {
+          for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
+            URI target = targets.get(i % targets.size());
+            HttpResponse<String> response = Http.get(target);
+            if (response.statusCode() / 100 == 2) {
+              admitted.incrementAndGet();
+              byTarget.get(target).incrementAndGet();
+            } else if (response.statusCode() == 429) {
+              rejected.incrementAndGet();
+            } else {
+              throw new AssertionError("GET " + target + ": expected 2xx or 429, was " + response.statusCode()
+                  + " " + response.headers().map() + "\n" + response.body());
+            }
+          }
+          return null;
+        }));
       }
+      for (Future<?> worker : workers) {
+        worker.get(2, TimeUnit.MINUTES);
+      }
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof AssertionError failure) {
+        throw failure;
+      }
+      throw new IllegalStateException("burst failed", e.getCause());
+    } catch (InterruptedException | TimeoutException e) {
+      throw new IllegalStateException("burst did not finish", e);
+    } finally {
+      pool.shutdownNow();
     }
-    return new Burst(admitted, rejected, Duration.ofNanos(System.nanoTime() - start), byTarget);
+    Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+    Map<URI, Integer> counts = new LinkedHashMap<>();
+    byTarget.forEach((t, n) -> counts.put(t, n.get()));
+    return new Burst(admitted.get(), rejected.get(), elapsed, counts);
   }
 
   /** Seconds, for refill arithmetic. */
