@@ -29,14 +29,21 @@ import java.util.logging.Logger;
  */
 final class Engine {
 
-  private static final Guard[] NONE = new Guard[0];
+  /** The guards of a request, and their names as ChargedPolicies wants them when all decided. */
+  private record Matched(Guard[] guards, List<String> names) {
+    static Matched of(List<Guard> guards) {
+      return new Matched(guards.toArray(new Guard[0]), guards.stream().map(g -> g.name).toList());
+    }
+  }
+
+  private static final Matched NONE = Matched.of(List.of());
 
   private final Limiter limiter;
   private final boolean ownsLimiter;
   private final ResponseRenderer renderer;
   private final ClientAddress address;
-  private final Route[] routes;
-  private final Guard[][] routeGuards;
+  private final RouteMatcher[] routes;
+  private final Matched[] routeGuards;
   private final Map<String, Guard> guards;
   private final Shaper shaper;
   private final String resumeAttribute;
@@ -48,10 +55,12 @@ final class Engine {
     this.renderer = new ResponseRenderer(b.config.http());
     this.address = b.address;
     this.guards = b.guards;
-    this.routes = b.config.routes().toArray(new Route[0]);
-    this.routeGuards = new Guard[routes.length][];
+    List<Route> configured = b.config.routes();
+    this.routes = new RouteMatcher[configured.size()];
+    this.routeGuards = new Matched[routes.length];
     for (int i = 0; i < routes.length; i++) {
-      routeGuards[i] = routes[i].policies().stream().map(guards::get).toArray(Guard[]::new);
+      routes[i] = new RouteMatcher(configured.get(i));
+      routeGuards[i] = Matched.of(configured.get(i).policies().stream().map(guards::get).toList());
     }
     this.shaper = guards.values().stream().anyMatch(g -> g.shapes) ? new Shaper(b.name) : null;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + b.name;
@@ -110,18 +119,20 @@ final class Engine {
   boolean resume(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     Object charged = request.getAttribute(resumeAttribute);
-    if (!(charged instanceof String[] names)) {
+    if (!(charged instanceof List<?> names)) {
       return false;
     }
     request.removeAttribute(resumeAttribute);
-    pass(names, request, response, chain);
+    @SuppressWarnings("unchecked")
+    List<String> policies = (List<String>) names;
+    pass(policies, request, response, chain);
     return true;
   }
 
   /** Continues the chain in a scope where {@code charged} count as charged, for the CDI interceptor. */
-  private static void pass(String[] charged, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-      throws IOException, ServletException {
-    ChargedPolicies.Scope scope = ChargedPolicies.open(List.of(charged));
+  private static void pass(List<String> charged, HttpServletRequest request, HttpServletResponse response,
+      FilterChain chain) throws IOException, ServletException {
+    ChargedPolicies.Scope scope = ChargedPolicies.open(charged);
     try {
       chain.doFilter(request, response);
     } finally {
@@ -131,7 +142,8 @@ final class Engine {
 
   void handle(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    Guard[] matched = match(request);
+    Matched match = match(request);
+    Guard[] matched = match.guards;
     if (matched.length == 0) {
       chain.doFilter(request, response);
       return;
@@ -177,7 +189,7 @@ final class Engine {
       keys[i] = key;
     }
     long wait = headersAndWait(matched, decisions, response);
-    String[] charged = chargedNames(matched, decisions);
+    List<String> charged = chargedNames(match, decisions);
     if (wait > 0) {
       if (request.isAsyncSupported() && !request.isAsyncStarted()) {
         request.setAttribute(resumeAttribute, charged);
@@ -191,7 +203,7 @@ final class Engine {
     pass(charged, request, response, chain);
   }
 
-  private Guard[] match(HttpServletRequest request) {
+  private Matched match(HttpServletRequest request) {
     if (routes.length == 0) {
       return NONE;
     }
@@ -201,7 +213,7 @@ final class Engine {
       path = path.isEmpty() ? info : path + info;
     }
     String method = request.getMethod();
-    Guard[] first = null;
+    Matched first = null;
     List<Guard> union = null;
     for (int i = 0; i < routes.length; i++) {
       if (!routes[i].matches(path, method)) {
@@ -213,15 +225,15 @@ final class Engine {
       }
       // Several routes match: every one of their policies applies, each once, in route order.
       if (union == null) {
-        union = new ArrayList<>(List.of(first));
+        union = new ArrayList<>(List.of(first.guards));
       }
-      for (Guard guard : routeGuards[i]) {
+      for (Guard guard : routeGuards[i].guards) {
         if (!union.contains(guard)) {
           union.add(guard);
         }
       }
     }
-    return union != null ? union.toArray(NONE) : first != null ? first : NONE;
+    return union != null ? Matched.of(union) : first != null ? first : NONE;
   }
 
   private static String key(Guard guard, HttpServletRequest request) {
@@ -310,20 +322,16 @@ final class Engine {
     return guard.config.shaping().waitNanos(queued, interval);
   }
 
-  private static String[] chargedNames(Guard[] matched, Decision[] decisions) {
-    int count = 0;
-    for (Decision decision : decisions) {
-      if (decision != null) {
-        count++;
-      }
-    }
-    String[] names = new String[count];
-    int at = 0;
+  /** The names of the decided policies: usually all of them, whose list is ready. */
+  private static List<String> chargedNames(Matched match, Decision[] decisions) {
+    List<String> names = null;
     for (int i = 0; i < decisions.length; i++) {
-      if (decisions[i] != null) {
-        names[at++] = matched[i].name;
+      if (decisions[i] == null && names == null) {
+        names = new ArrayList<>(match.names.subList(0, i));
+      } else if (decisions[i] != null && names != null) {
+        names.add(match.guards[i].name);
       }
     }
-    return names;
+    return names == null ? match.names : names;
   }
 }
