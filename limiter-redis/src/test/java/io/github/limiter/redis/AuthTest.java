@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -35,7 +37,7 @@ class AuthTest {
       if (store.decide(POLICY, "k", 1).isVerified()) {
         return true;
       }
-      RedisServer.pause(20);
+      Pause.millis(20);
     }
     return false;
   }

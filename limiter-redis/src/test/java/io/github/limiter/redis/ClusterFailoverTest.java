@@ -7,13 +7,15 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.RedisCluster;
+import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 
 /** A cluster of its own, whose master is killed under load. */
 class ClusterFailoverTest {
@@ -43,29 +45,27 @@ class ClusterFailoverTest {
       long ready = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       while (!(store.decide(open, "k", 1).isVerified() & store.decide(closedNamed, "k", 1).isVerified())) {
         assertThat(System.nanoTime()).as("verified decisions within 5 s of start").isLessThan(ready);
-        RedisServer.pause(20);
+        Pause.millis(20);
       }
       RedisServer master = cluster.masterOf(store.redisKey(open, "k", 0));
       List<RedisServer> replicas = cluster.replicasOf(master);
       assertThat(replicas).isNotEmpty();
       String sha = Scripts.decide(Algorithm.TOKEN_BUCKET).sha();
       for (RedisServer replica : replicas) {
-        try (Jedis jedis = replica.jedis()) {
-          assertThat(jedis.scriptExists(sha)).as("SCRIPT LOAD is not replicated").isFalse();
-        }
+        assertThat(replica.call("SCRIPT", "EXISTS", sha)).as("SCRIPT LOAD is not replicated").isEqualTo(List.of(0L));
       }
       long killedAt;
       List<Load.Sample> samples;
       AtomicInteger turn = new AtomicInteger();
       try (Load load = new Load(4, 20_000, () -> store.decide(turn.incrementAndGet() % 2 == 0 ? open : closedNamed, "k", 1))) {
-        RedisServer.pause(300);
+        Pause.millis(300);
         // When the master dies
         master.kill();
         killedAt = System.nanoTime();
         // Then decisions are verified again once a replica has taken over (and reloaded the script)
         long deadline = killedAt + Duration.ofSeconds(15).toNanos();
         while (System.nanoTime() < deadline && !verifiedAfter(load.samples(), killedAt, 20)) {
-          RedisServer.pause(50);
+          Pause.millis(50);
         }
         samples = load.samples();
         assertThat(load.thrown).as("no exception reaches the caller").isEmpty();

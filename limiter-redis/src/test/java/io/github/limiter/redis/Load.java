@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import io.github.limiter.Decision;
+import io.github.limiter.tck.redis.Pause;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,7 +34,7 @@ final class Load implements AutoCloseable {
             thrown.add(e);
           }
           // A short pause keeps 2 cores usable for the servers being killed and started.
-          RedisServer.pause(1);
+          Pause.millis(1);
         }
       }, "load-" + t);
       thread.setDaemon(true);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.redis.RedisExtension;
+import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,8 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.spi.StoreHealth;
+import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -50,7 +52,7 @@ class OutageTest {
     long deadline = System.nanoTime() + within.toNanos();
     while (!store.decide(policy, "probe", 1).isVerified()) {
       assertThat(System.nanoTime()).as("verified within %s", within).isLessThan(deadline);
-      RedisServer.pause(10);
+      Pause.millis(10);
     }
   }
 
@@ -62,11 +64,11 @@ class OutageTest {
     long restartedAt;
     List<Load.Sample> samples;
     try (Load load = new Load(8, 20_000, () -> store.decide(policy, "k", 1))) {
-      RedisServer.pause(400);
+      Pause.millis(400);
       // When Redis dies under load
       server.kill();
       killedAt = System.nanoTime();
-      RedisServer.pause(1_200);
+      Pause.millis(1_200);
       StoreHealth down = store.health();
       assertThat(down.up()).isFalse();
       assertThat(down.breaker()).isIn("open", "half-open");
@@ -76,9 +78,9 @@ class OutageTest {
       restartedAt = System.nanoTime();
       long deadline = restartedAt + Duration.ofSeconds(5).toNanos();
       while (System.nanoTime() < deadline && !verifiedAfter(load.samples(), restartedAt)) {
-        RedisServer.pause(20);
+        Pause.millis(20);
       }
-      RedisServer.pause(200);
+      Pause.millis(200);
       samples = load.samples();
       assertThat(load.thrown).as("nothing reaches the caller").isEmpty();
     }
@@ -112,7 +114,7 @@ class OutageTest {
     long killedAt = System.nanoTime();
     List<Load.Sample> samples;
     try (Load load = new Load(4, 1_000, () -> store.decide(policy, "k", 1))) {
-      RedisServer.pause(1_000);
+      Pause.millis(1_000);
       samples = load.samples();
       assertThat(load.thrown).isEmpty();
     }

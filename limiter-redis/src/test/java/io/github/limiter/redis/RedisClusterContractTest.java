@@ -3,6 +3,8 @@ package io.github.limiter.redis;
 import io.github.limiter.NanoClock;
 import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.tck.RateLimitStoreContract;
+import io.github.limiter.tck.redis.RedisCluster;
+import io.github.limiter.tck.redis.RedisExtension;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;

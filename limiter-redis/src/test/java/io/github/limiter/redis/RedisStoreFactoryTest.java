@@ -10,6 +10,8 @@ import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.spi.StoreFactory;
+import io.github.limiter.tck.redis.RedisExtension;
+import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

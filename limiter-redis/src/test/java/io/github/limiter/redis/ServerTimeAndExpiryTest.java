@@ -8,6 +8,9 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.RedisServer;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -29,6 +32,10 @@ class ServerTimeAndExpiryTest {
   @AfterAll
   static void stop() {
     server.close();
+  }
+
+  private static Jedis jedis() {
+    return new Jedis(URI.create(server.url()));
   }
 
   private static RedisStore store() {
@@ -62,7 +69,7 @@ class ServerTimeAndExpiryTest {
 
   @Test
   void everyKeyExpiresSoonAfterItIsFreshAgain() {
-    try (RedisStore store = store(); Jedis jedis = server.jedis()) {
+    try (RedisStore store = store(); Jedis jedis = jedis()) {
       jedis.flushAll();
       // Given state for every algorithm, with one and with two limits, fresh again within 300 ms
       for (Algorithm algorithm : Algorithm.values()) {
@@ -88,7 +95,7 @@ class ServerTimeAndExpiryTest {
       // And after that time, nothing is left
       long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
       while (jedis.dbSize() > 0 && System.nanoTime() < deadline) {
-        RedisServer.pause(25);
+        Pause.millis(25);
       }
       assertThat(jedis.dbSize()).isZero();
     }
@@ -98,7 +105,7 @@ class ServerTimeAndExpiryTest {
   void noScriptAfterScriptFlushIsRecoveredTransparently() {
     Policy policy = Policy.tokenBucket("noscript", Limit.bucket(1, Duration.ofHours(1), 100))
         .withFailureMode(FailureMode.FAIL_CLOSED);
-    try (RedisStore store = store(); Jedis jedis = server.jedis()) {
+    try (RedisStore store = store(); Jedis jedis = jedis()) {
       assertThat(store.decide(policy, "k", 1).remaining()).isEqualTo(99);
       String sha = Scripts.decide(Algorithm.TOKEN_BUCKET).sha();
       assertThat(jedis.scriptExists(sha)).isTrue();

@@ -274,6 +274,42 @@ public abstract class RateLimitStoreContract {
     f.runScript(policy, "+0 k 1\n+0 k 1\n+100ms k 1\n+400ms k 1\n+1t k 1\n+0 k 2\n+500ms k 1");
   }
 
+  /**
+   * A key exists from its first request on, admitted or not: a bucket that starts below full must
+   * keep the state it was created with, or a client that retries as told would find it anew.
+   */
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
+  void aRejectedFirstRequestCreatesTheKeyWithItsInitialState(Algorithm algorithm) {
+    // Given buckets that reject their first request: no tokens, or a level at capacity
+    boolean token = algorithm == Algorithm.TOKEN_BUCKET;
+    Limit first = Limit.bucket(2, Duration.ofSeconds(1), 4).withInitial(token ? 0 : 4);
+    // and, under several limits, a second limit that admits but also starts below full
+    Limit second = Limit.bucket(10, Duration.ofSeconds(1), 10).withInitial(token ? 5 : 3);
+    Policy single = new Policy("rejected-first", algorithm, List.of(first), FailureMode.FAIL_OPEN);
+    Policy multi = new Policy("rejected-first-multi", algorithm, List.of(first, second), FailureMode.FAIL_OPEN);
+    for (Policy policy : List.of(single, multi)) {
+      for (Supplier<ManualClock> origin : origins()) {
+        ManualClock clock = origin.get();
+        Fixture f = fixture(clock);
+        // When the first request is rejected
+        Decision rejected = f.decide(policy, "k", 1);
+        assertThat(rejected.outcome()).as("first request under %s", policy).isEqualTo(Outcome.LIMITED);
+        // Then retrying one tick early is rejected, and exactly when told is admitted, as if the
+        // key had been created by the rejection
+        clock.advance(rejected.retryAfterNanos() - tickNanos());
+        assertThat(f.decide(policy, "k", 1).isAllowed()).isFalse();
+        clock.advance(tickNanos());
+        assertThat(f.decide(policy, "k", 1).isAllowed()).isTrue();
+        // And later requests, partial refills and a rejected first request of another key too,
+        // decide exactly as the pure function
+        f.runScript(policy, String.join("\n",
+            "+0 k 1", "+100ms k 1", "+0 other 2", "+150ms other 1", "+1t k 2", "+350ms other 1",
+            "+0 k 1", "+2s k 3", "+0 k 2", "+0 other 1", "+10s k 1"));
+      }
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void randomTracesMatchThePureFunction(Algorithm algorithm) {

@@ -1,5 +1,8 @@
 -- Shared prelude of every limiter script. The script text is this prelude, one algorithm part and
 -- one driver (decide or refund), joined by the Java side; Redis sees one script per algorithm.
+-- An algorithm part defines PARAMS, params(a), read(limits) -> states, missing (missing[i] is true
+-- when KEYS[i] did not exist, so that drivers need no command of their own to know it),
+-- retry_after, admit, refund, remaining, reset_after, delay and write.
 --
 -- KEYS: one per limit of the policy, all in one hash slot.
 -- ARGV[1]: now in integer microseconds, or '' to read the server's TIME (microseconds since

@@ -6,7 +6,7 @@ local limits = {}
 for i = 1, n do
   limits[i] = params(4 + (i - 1) * PARAMS)
 end
-local states = read(limits)
+local states, missing = read(limits)
 
 local retry, waits = 0, {}
 for i = 1, n do
@@ -16,10 +16,13 @@ end
 
 if retry > 0 then
   -- A key is created at first sight, admitted or not: a bucket that starts below full (initial
-  -- tokens or level) must keep that state, or every first request would find it anew.
+  -- tokens or level) must keep that state, or every first request would find it anew. read()
+  -- already knows which keys were missing, so a rejection costs no further command.
   for i = 1, n do
-    local r = reset_after(states[i], limits[i])
-    if r > 0 and not exists(i) then write(i, states[i], limits[i], r) end
+    if missing[i] then
+      local r = reset_after(states[i], limits[i])
+      if r > 0 then write(i, states[i], limits[i], r) end
+    end
   end
   local bind = 1
   for i = 1, n do

@@ -10,9 +10,10 @@ end
 
 local function read(limits)
   local raw = redis.call('MGET', unpack(KEYS))
-  local states = {}
+  local states, missing = {}, {}
   for i = 1, #KEYS do
     local p = limits[i]
+    missing[i] = not raw[i]
     local count = 0
     if raw[i] then
       local w, c = string.match(raw[i], '^(%-?%d+) (%-?%d+)$')
@@ -23,7 +24,7 @@ local function read(limits)
     end
     states[i] = count
   end
-  return states
+  return states, missing
 end
 
 local function until_next(p)
@@ -61,8 +62,4 @@ end
 
 local function write(i, count, p, reset)
   redis.call('SET', KEYS[i], string.format('%d %d', p.w, count), 'PX', ttl(reset))
-end
-
-local function exists(i)
-  return redis.call('EXISTS', KEYS[i]) == 1
 end

@@ -5,10 +5,10 @@ local limits = {}
 for i = 1, n do
   limits[i] = params(4 + (i - 1) * PARAMS)
 end
-local states = read(limits)
+local states, missing = read(limits)
 local changed = 0
 for i = 1, n do
-  if exists(i) then
+  if not missing[i] then
     local p = limits[i]
     local s = refund(i, states[i], p)
     local reset = reset_after(s, p)

@@ -37,9 +37,10 @@ end
 
 local function read(limits)
   local raw = redis.call('MGET', unpack(KEYS))
-  local states = {}
+  local states, missing = {}, {}
   for i = 1, #KEYS do
     local p = limits[i]
+    missing[i] = not raw[i]
     local s = { stored = false, curr = 0, prev = 0 }
     if raw[i] then
       local w, c, q = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+)$')
@@ -53,7 +54,7 @@ local function read(limits)
     end
     states[i] = s
   end
-  return states
+  return states, missing
 end
 
 local function admissible(s, p)
@@ -128,8 +129,4 @@ end
 
 local function write(i, s, p, reset)
   redis.call('SET', KEYS[i], string.format('%d %d %d', s.w, s.c, s.q), 'PX', ttl(reset))
-end
-
-local function exists(i)
-  return redis.call('EXISTS', KEYS[i]) == 1
 end

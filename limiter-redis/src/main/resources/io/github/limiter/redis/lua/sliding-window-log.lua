@@ -12,10 +12,12 @@ local function entry(i, index)
 end
 
 local function read(limits)
-  local states = {}
+  local states, missing = {}, {}
   for i = 1, #KEYS do
     local W = limits[i].W
     local size = redis.call('LLEN', KEYS[i])
+    -- A list key exists only while it holds entries.
+    missing[i] = size == 0
     local s = { size = size, expired = 0 }
     if size > 0 then
       s.last = entry(i, -1)
@@ -33,7 +35,7 @@ local function read(limits)
     end
     states[i] = s
   end
-  return states
+  return states, missing
 end
 
 local function retry_after(i, s, p)
@@ -88,8 +90,4 @@ end
 
 local function write(i, s, p, reset)
   redis.call('PEXPIRE', KEYS[i], ttl(reset))
-end
-
-local function exists(i)
-  return redis.call('EXISTS', KEYS[i]) == 1
 end

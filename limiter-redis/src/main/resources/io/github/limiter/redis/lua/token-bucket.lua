@@ -10,11 +10,12 @@ end
 
 local function read(limits)
   local raw = redis.call('MGET', unpack(KEYS))
-  local states = {}
+  local states, missing = {}, {}
   for i = 1, #KEYS do
+    missing[i] = not raw[i]
     states[i] = tonumber(raw[i]) or (now - limits[i].initial)
   end
-  return states
+  return states, missing
 end
 
 local function saved(z, p)
@@ -56,8 +57,4 @@ end
 
 local function write(i, z, p, reset)
   redis.call('SET', KEYS[i], int(z), 'PX', ttl(reset))
-end
-
-local function exists(i)
-  return redis.call('GET', KEYS[i]) ~= false
 end
