@@ -50,6 +50,27 @@ public final class ServerLog {
     return file().map(ServerLog::read).orElse("(no server log yet at " + Settings.required("it.server.log") + ")");
   }
 
+  /** Where the current log ends now: pass it to {@link #since}. */
+  public static long mark() {
+    return file().map(f -> f.toFile().length()).orElse(0L);
+  }
+
+  /**
+   * What the current log gained after {@code mark}; all of it if the log was replaced since (as
+   * Payara's is for each deployment).
+   */
+  public static String since(long mark) {
+    return file().map(log -> {
+      try {
+        byte[] bytes = Files.readAllBytes(log);
+        int from = bytes.length < mark ? 0 : (int) mark;
+        return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return "(cannot read " + log + ": " + e + ")";
+      }
+    }).orElse("");
+  }
+
   /** The last {@code lines} lines of the current log. */
   public static String tail(int lines) {
     return tail(text(), lines);

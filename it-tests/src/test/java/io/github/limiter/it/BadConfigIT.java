@@ -1,0 +1,99 @@
+package io.github.limiter.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.it.app.cdi.GreetServlet;
+import io.github.limiter.it.app.cdi.GreetingService;
+import io.github.limiter.it.app.servlet.EchoServlet;
+import io.github.limiter.it.harness.Http;
+import io.github.limiter.it.harness.PrintServerLogOnFailure;
+import io.github.limiter.it.harness.ServerLog;
+import io.github.limiter.it.harness.Settings;
+import java.io.File;
+import java.net.URI;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A bad configuration fails the deployment, not the first request, with a message that names the
+ * key and the bad value. WildFly fails the deploy itself; Payara Micro boots without the
+ * application and says why only in its log: both are checked the same way, by the log and by the
+ * application not being there.
+ */
+@ExtendWith({ArquillianExtension.class, PrintServerLogOnFailure.class})
+@RunAsClient
+class BadConfigIT {
+
+  @Deployment(name = "bad-filter", managed = false)
+  static WebArchive badFilter() {
+    return ShrinkWrap.create(WebArchive.class, "bad-filter.war")
+        .addClass(EchoServlet.class)
+        .setWebXML(new File("src/test/webapps/bad-filter/WEB-INF/web.xml"));
+  }
+
+  @Deployment(name = "bad-policy", managed = false)
+  static WebArchive badPolicy() {
+    return ShrinkWrap.create(WebArchive.class, "bad-policy.war")
+        .addClasses(GreetingService.class, GreetServlet.class)
+        .addAsResource(new StringAsset("limiter.policy.bean.algorithm=token-bukket\nlimiter.policy.bean.limits=2/m\n"),
+            "META-INF/microprofile-config.properties");
+  }
+
+  @ArquillianResource
+  Deployer deployer;
+
+  @Test
+  void aBadFilterInitParamFailsTheDeploymentNamingTheKey() {
+    String failure = deployExpectingFailure("bad-filter", "api/x");
+
+    assertThat(failure).contains("limiter.policy.api.limits").contains("10 per sec");
+  }
+
+  @Test
+  void aBadPolicyOfALimitedBeanFailsTheDeploymentNamingTheKey() {
+    String failure = deployExpectingFailure("bad-policy", "greet?user=x");
+
+    assertThat(failure).contains("limiter.policy.bean.algorithm").contains("token-bukket");
+  }
+
+  /**
+   * Deploys {@code name}, checks that its {@code path} is not served, undeploys it, and returns
+   * what the deploy threw (if it did) followed by what the server logged meanwhile.
+   */
+  private String deployExpectingFailure(String name, String path) {
+    long mark = ServerLog.mark();
+    String thrown = "";
+    try {
+      deployer.deploy(name);
+    } catch (RuntimeException e) {
+      thrown = e + "\n";
+    }
+    try {
+      int status = Http.get(URI.create(Settings.required("it.http.base") + name + "/" + path)).statusCode();
+      assertThat(status)
+          .as("GET /%s/%s: the deployment should have failed, so nothing should be served there"
+              + " (a 200 means the application runs, without its rate limits)", name, path)
+          .isEqualTo(404);
+      return thrown + ServerLog.since(mark);
+    } finally {
+      undeployQuietly(name);
+    }
+  }
+
+  private void undeployQuietly(String name) {
+    try {
+      deployer.undeploy(name);
+    } catch (RuntimeException e) {
+      // WildFly already removed the failed deployment; Payara's JVM is stopped either way.
+      System.out.println("undeploy " + name + ": " + e);
+    }
+  }
+}
