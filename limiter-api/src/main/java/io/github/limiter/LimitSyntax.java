@@ -60,16 +60,22 @@ final class LimitSyntax {
     Matcher simple = SIMPLE_DURATION.matcher(trimmed.toLowerCase(Locale.ROOT));
     if (simple.matches()) {
       long amount = simple.group(1) == null ? 1 : parseCount(simple.group(1), trimmed);
-      Duration duration =
-          switch (simple.group(2)) {
-            case "ns" -> Duration.ofNanos(amount);
-            case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1_000L));
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            default -> Duration.ofDays(amount);
-          };
+      Duration duration;
+      try {
+        duration =
+            switch (simple.group(2)) {
+              case "ns" -> Duration.ofNanos(amount);
+              case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1_000L));
+              case "ms" -> Duration.ofMillis(amount);
+              case "s" -> Duration.ofSeconds(amount);
+              case "m" -> Duration.ofMinutes(amount);
+              case "h" -> Duration.ofHours(amount);
+              default -> Duration.ofDays(amount);
+            };
+      } catch (ArithmeticException e) {
+        // e.g. 999999999999999999d: say so with the text, not as a bare "long overflow"
+        throw new IllegalArgumentException(EXPECTED_DURATION + ", was '" + trimmed + "': too large", e);
+      }
       return requirePositive(duration, trimmed);
     }
     if (trimmed.regionMatches(true, 0, "P", 0, 1)) {

@@ -49,6 +49,8 @@ public record PolicyConfig(
     /** No waiting: the default for every algorithm but the leaky bucket. */
     public static final Shaping NONE = new Shaping(true, Duration.ZERO, 0);
 
+    private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+
     public Shaping {
       Objects.requireNonNull(maxDelay, "maxDelay");
       if (maxDelay.isNegative()) {
@@ -70,7 +72,9 @@ public record PolicyConfig(
       }
       long passing = delayAfter > Long.MAX_VALUE / intervalNanos ? Long.MAX_VALUE : delayAfter * intervalNanos;
       long wait = delayNanos - passing;
-      return wait <= 0 ? 0 : Math.min(wait, maxDelay.toNanos());
+      // A max-delay beyond 292 years does not fit in nanoseconds: it caps nothing.
+      long cap = maxDelay.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : maxDelay.toNanos();
+      return wait <= 0 ? 0 : Math.min(wait, cap);
     }
   }
 

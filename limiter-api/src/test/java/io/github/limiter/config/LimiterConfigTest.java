@@ -1,0 +1,336 @@
+package io.github.limiter.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
+import io.github.limiter.config.PolicyConfig.MissingKey;
+import io.github.limiter.config.PolicyConfig.Shaping;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The one key scheme: every key of the Javadoc, its default, and an error naming key and value. */
+class LimiterConfigTest {
+
+  static LimiterConfig read(Map<String, String> properties) {
+    return LimiterConfig.from(ConfigLookup.of(properties));
+  }
+
+  static Map<String, String> api(String algorithm, String limits) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put("limiter.policy.api.algorithm", algorithm);
+    properties.put("limiter.policy.api.limits", limits);
+    return properties;
+  }
+
+  @Test
+  void anEmptyConfigurationHasTheDefaults() {
+    LimiterConfig config = read(Map.of());
+
+    assertThat(config.store()).isEqualTo("memory");
+    assertThat(config.policies()).isEmpty();
+    assertThat(config.routes()).isEmpty();
+    assertThat(config.http()).isEqualTo(HttpSettings.DEFAULTS);
+    assertThat(config.http()).isEqualTo(new HttpSettings(429, 503, true, false, List.of(), 64));
+  }
+
+  @Test
+  void aPolicyHasTheDocumentedDefaults() {
+    PolicyConfig api = read(api("token-bucket", "10/s burst=20")).policy("api").orElseThrow();
+
+    assertThat(api.name()).isEqualTo("api");
+    assertThat(api.policy().algorithm()).isEqualTo(Algorithm.TOKEN_BUCKET);
+    assertThat(api.policy().limits()).containsExactly(Limit.bucket(10, Duration.ofSeconds(1), 20));
+    assertThat(api.key()).isEqualTo(KeySource.REMOTE_ADDRESS);
+    assertThat(api.onMissingKey()).isEqualTo(MissingKey.REMOTE_ADDRESS);
+    assertThat(api.permits()).isEqualTo(1);
+    assertThat(api.policy().failureMode()).isEqualTo(FailureMode.LOCAL);
+    assertThat(api.dryRun()).isFalse();
+    assertThat(api.shaping()).isEqualTo(Shaping.NONE);
+  }
+
+  @Test
+  void aLeakyBucketPolicyShapesByDefault() {
+    PolicyConfig api = read(api("leaky-bucket", "1/s burst=5")).policy("api").orElseThrow();
+
+    assertThat(api.shaping()).isEqualTo(new Shaping(false, Duration.ofSeconds(30), 0));
+  }
+
+  @Test
+  void everyKeyIsRead() {
+    // Given every key of the scheme set to a value other than its default
+    Map<String, String> properties = new HashMap<>(api("leaky-bucket", "10/s burst=20 initial=2, 1000/h"));
+    properties.putAll(Map.of(
+        "limiter.store", "redis",
+        "limiter.policy.api.key", "header:X-Api-Key",
+        "limiter.policy.api.on-missing-key", "reject",
+        "limiter.policy.api.permits", "2",
+        "limiter.policy.api.failure", "fail-closed",
+        "limiter.policy.api.dry-run", "true",
+        "limiter.policy.api.nodelay", "TRUE",
+        "limiter.policy.api.max-delay", "500ms",
+        "limiter.policy.api.delay-after", "3"));
+    properties.putAll(Map.of(
+        "limiter.route.public.pattern", "/api/*",
+        "limiter.route.public.methods", "get, Post",
+        "limiter.route.public.policies", "api, login",
+        "limiter.policy.login.algorithm", "fixed-window",
+        "limiter.policy.login.limits", "5/m",
+        "limiter.policy.login.key", "principal",
+        "limiter.policy.login.on-missing-key", "allow"));
+    properties.putAll(Map.of(
+        "limiter.http.rejection-status", "503",
+        "limiter.http.unavailable-status", "500",
+        "limiter.http.headers", "false",
+        "limiter.http.legacy-headers", "true",
+        "limiter.http.trusted-proxies", "10.0.0.0/8, ::1/128",
+        "limiter.http.ipv6-prefix", "56"));
+
+    // When read
+    LimiterConfig config = read(properties);
+
+    // Then each lands where it belongs
+    assertThat(config.store()).isEqualTo("redis");
+    PolicyConfig api = config.policy("api").orElseThrow();
+    assertThat(api.policy().limits()).containsExactly(
+        Limit.bucket(10, Duration.ofSeconds(1), 20).withInitial(2), Limit.of(1000, Duration.ofHours(1)));
+    assertThat(api.key()).isEqualTo(new KeySource(KeySource.Kind.HEADER, "X-Api-Key"));
+    assertThat(api.onMissingKey()).isEqualTo(MissingKey.REJECT);
+    assertThat(api.permits()).isEqualTo(2);
+    assertThat(api.policy().failureMode()).isEqualTo(FailureMode.FAIL_CLOSED);
+    assertThat(api.dryRun()).isTrue();
+    assertThat(api.shaping()).isEqualTo(new Shaping(true, Duration.ofMillis(500), 3));
+    PolicyConfig login = config.policy("login").orElseThrow();
+    assertThat(login.key().kind()).isEqualTo(KeySource.Kind.PRINCIPAL);
+    assertThat(login.onMissingKey()).isEqualTo(MissingKey.ALLOW);
+    assertThat(config.policies().keySet()).containsExactly("api", "login");
+    assertThat(config.routes()).containsExactly(new Route("public", "/api/*", Set.of("GET", "POST"), List.of("api", "login")));
+    assertThat(config.http()).isEqualTo(new HttpSettings(503, 500, false, true, List.of("10.0.0.0/8", "::1/128"), 56));
+  }
+
+  @Test
+  void policiesAndRoutesComeInNameOrderAndDottedNamesWork() {
+    Map<String, String> properties = new HashMap<>(api("fixed-window", "1/s"));
+    properties.put("limiter.policy.a.b.algorithm", "fixed-window");
+    properties.put("limiter.policy.a.b.limits", "2/s");
+    properties.put("limiter.route.z.pattern", "/z");
+    properties.put("limiter.route.z.policies", "api");
+    properties.put("limiter.route.b.pattern", "*.json");
+    properties.put("limiter.route.b.policies", "a.b");
+
+    LimiterConfig config = read(properties);
+
+    assertThat(config.policies().keySet()).containsExactly("a.b", "api");
+    assertThat(config.routes()).extracting(Route::name).containsExactly("b", "z");
+    assertThat(config.policy("missing")).isEmpty();
+  }
+
+  /** Reads {@code properties} expecting a ConfigException for {@code key} naming {@code value}. */
+  static ConfigException failure(Map<String, String> properties, String key, String value) {
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
+    assertThat(e).as("a ConfigException for %s", key).isNotNull();
+    assertThat(e.key()).isEqualTo(key);
+    assertThat(e.getMessage()).startsWith(key + ": ").contains(value);
+    return e;
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(delimiter = '|', value = {
+      "algorithm      | token_bucket  | expected one of",
+      "limits         | 10 per sec    | expected <permits>/<period>",
+      "limits         | 0/s           | permits must be at least 1",
+      "key            | cookie:sid    | expected remote-address, header:<name>",
+      "on-missing-key | deny          | expected remote-address, reject or allow",
+      "permits        | 0             | expected an integer between 1 and",
+      "permits        | -3            | expected an integer between 1 and",
+      "permits        | many          | expected an integer",
+      "failure        | open          | fail-open",
+      "dry-run        | yes           | expected true or false",
+      "nodelay        | 1             | expected true or false",
+      "max-delay      | forever       | expected a duration",
+      "max-delay      | 0s            | expected a positive duration",
+      "delay-after    | -1            | expected an integer between 0 and",
+      "delay-after    | 99999999999   | expected an integer between 0 and"})
+  void aBadPolicyValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
+    Map<String, String> properties = api("leaky-bucket", "10/s");
+    properties.put("limiter.policy.api." + suffix, value);
+
+    ConfigException e = failure(properties, "limiter.policy.api." + suffix, value);
+
+    assertThat(e.getMessage()).contains(expected);
+  }
+
+  @Test
+  void aBadLimitInAListIsNamedByItself() {
+    ConfigException e = failure(api("fixed-window", "10/s, 5/x, 1/h"), "limiter.policy.api.limits", "'5/x'");
+
+    assertThat(e.getMessage()).contains("expected a duration").contains("was 'x'");
+  }
+
+  @Test
+  void requiredPolicyKeysAreNamedWhenMissing() {
+    assertThat(failure(Map.of("limiter.policy.api.limits", "10/s"), "limiter.policy.api.algorithm", "")
+        .getMessage()).contains("required, but not set");
+    assertThat(failure(Map.of("limiter.policy.api.algorithm", "fixed-window"), "limiter.policy.api.limits", "")
+        .getMessage()).contains("required, but not set");
+    assertThat(failure(api("fixed-window", "  "), "limiter.policy.api.limits", "").getMessage())
+        .contains("required, but not set");
+  }
+
+  @Test
+  void burstOnAWindowAlgorithmIsRejectedOnTheLimitsKey() {
+    ConfigException e = failure(api("sliding-window-counter", "10/s burst=20"), "limiter.policy.api.limits", "10/s burst=20");
+
+    assertThat(e.getMessage()).contains("burst and initial apply to token-bucket and leaky-bucket only");
+  }
+
+  @Test
+  void aBadPolicyNameIsRejected() {
+    Map<String, String> properties = Map.of(
+        "limiter.policy.bad name.algorithm", "fixed-window", "limiter.policy.bad name.limits", "10/s");
+
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
+
+    assertThat(e.getMessage()).contains("limiter.policy.bad name.").contains("policy name").contains("'bad name'");
+  }
+
+  @ParameterizedTest(name = "{0} on {1}")
+  @CsvSource({"nodelay, true, token-bucket", "max-delay, 1s, fixed-window", "delay-after, 2, sliding-window-log"})
+  void shapingKeysOnNonLeakyPoliciesAreRejected(String suffix, String value, String algorithm) {
+    Map<String, String> properties = api(algorithm, "10/s");
+    properties.put("limiter.policy.api." + suffix, value);
+
+    ConfigException e = failure(properties, "limiter.policy.api." + suffix, value);
+
+    assertThat(e.getMessage()).contains("applies to leaky-bucket only, not to " + algorithm);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+      "limiter.policy.api.limit, 10/s",
+      "limiter.policy.api.algorithms, fixed-window",
+      "limiter.policy.api, x",
+      "limiter.policy..limits, 10/s",
+      "limiter.route.r.pattrn, /*",
+      "limiter.route.r, /*"})
+  void unknownKeysUnderPoliciesAndRoutesAreRejected(String key, String value) {
+    Map<String, String> properties = api("fixed-window", "10/s");
+    properties.put(key, value);
+
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
+
+    assertThat(e.key()).isEqualTo(key);
+    assertThat(e.getMessage()).startsWith(key + ": unknown key; expected ");
+  }
+
+  @Test
+  void aRouteReferencingAMissingPolicyIsRejected() {
+    Map<String, String> properties = api("fixed-window", "10/s");
+    properties.put("limiter.route.r.pattern", "/api/*");
+    properties.put("limiter.route.r.policies", "api, nope");
+
+    ConfigException e = failure(properties, "limiter.route.r.policies", "'nope'");
+
+    assertThat(e.getMessage()).contains("no policy named 'nope'").contains("[api]");
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(delimiter = '|', value = {
+      "pattern  | api/*      | expected a servlet URL pattern",
+      "pattern  | /api*      | expected a servlet URL pattern",
+      "pattern  | /a/*/b     | expected a servlet URL pattern",
+      "pattern  | *.         | expected a servlet URL pattern",
+      "methods  | GET,PO ST  | expected HTTP methods",
+      "methods  | GET;POST   | expected HTTP methods"})
+  void aBadRouteValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
+    Map<String, String> properties = api("fixed-window", "10/s");
+    properties.put("limiter.route.r.pattern", "/api/*");
+    properties.put("limiter.route.r.policies", "api");
+    properties.put("limiter.route.r." + suffix, value);
+
+    ConfigException e = failure(properties, "limiter.route.r." + suffix, value.split(",")[value.contains(",") ? 1 : 0]);
+
+    assertThat(e.getMessage()).contains(expected);
+  }
+
+  @Test
+  void requiredRouteKeysAreNamedWhenMissing() {
+    Map<String, String> noPolicies = api("fixed-window", "10/s");
+    noPolicies.put("limiter.route.r.pattern", "/api/*");
+    Map<String, String> noPattern = api("fixed-window", "10/s");
+    noPattern.put("limiter.route.r.policies", "api");
+
+    assertThat(failure(noPolicies, "limiter.route.r.policies", "").getMessage()).contains("required");
+    assertThat(failure(noPattern, "limiter.route.r.pattern", "").getMessage()).contains("required");
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(delimiter = '|', value = {
+      "rejection-status   | 200   | expected an integer between 400 and 599",
+      "rejection-status   | abc   | expected an integer",
+      "unavailable-status | 600   | expected an integer between 400 and 599",
+      "headers            | maybe | expected true or false",
+      "legacy-headers     | 1     | expected true or false",
+      "ipv6-prefix        | 129   | expected an integer between 1 and 128",
+      "ipv6-prefix        | 0     | expected an integer between 1 and 128"})
+  void aBadHttpValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
+    ConfigException e = failure(Map.of("limiter.http." + suffix, value), "limiter.http." + suffix, "'" + value + "'");
+
+    assertThat(e.getMessage()).contains(expected);
+  }
+
+  @Test
+  void blankValuesCountAsUnset() {
+    LimiterConfig config = read(Map.of("limiter.store", " ", "limiter.http.headers", ""));
+
+    assertThat(config.store()).isEqualTo("memory");
+    assertThat(config.http().headers()).isTrue();
+  }
+
+  @Test
+  void shapingWaitsForTheDepartureLessThePassingSlotsCappedAtMaxDelay() {
+    long t = Duration.ofMillis(100).toNanos();
+    Shaping shaping = new Shaping(false, Duration.ofSeconds(1), 2);
+
+    assertThat(shaping.waitNanos(t, t)).isZero();
+    assertThat(shaping.waitNanos(5 * t, t)).isEqualTo(3 * t);
+    assertThat(shaping.waitNanos(50 * t, t)).isEqualTo(Duration.ofSeconds(1).toNanos());
+    assertThat(new Shaping(true, Duration.ofSeconds(1), 0).waitNanos(5 * t, t)).isZero();
+    assertThat(Shaping.NONE.waitNanos(5 * t, t)).isZero();
+    assertThat(new Shaping(false, Duration.ofSeconds(1), Long.MAX_VALUE).waitNanos(5 * t, t)).isZero();
+  }
+
+  // Regression: a max-delay beyond 292 years (e.g. 200000d) passed validation, and the first
+  // shaped request then failed with ArithmeticException converting it to nanoseconds.
+  @Test
+  void aMaxDelayTooLongForNanosecondsCapsNothingInsteadOfFailingARequest() {
+    Map<String, String> properties = api("leaky-bucket", "10/s");
+    properties.put("limiter.policy.api.max-delay", "200000d");
+    Shaping shaping = read(properties).policy("api").orElseThrow().shaping();
+
+    long wait = shaping.waitNanos(Duration.ofHours(5).toNanos(), Duration.ofMillis(100).toNanos());
+
+    assertThat(wait).isEqualTo(Duration.ofHours(5).toNanos());
+  }
+
+  @Test
+  void theConfigRecordsValidateThemselves() {
+    assertThatThrownBy(() -> new Shaping(false, Duration.ofSeconds(-1), 0)).hasMessageContaining("maxDelay");
+    assertThatThrownBy(() -> new Shaping(false, Duration.ZERO, -1)).hasMessageContaining("delayAfter");
+    assertThatThrownBy(() -> new HttpSettings(200, 503, true, false, List.of(), 64)).hasMessageContaining("200");
+    assertThatThrownBy(() -> new HttpSettings(429, 503, true, false, List.of(), 0)).hasMessageContaining("0");
+    io.github.limiter.Policy policy = io.github.limiter.Policy.fixedWindow("p", Limit.of(1, Duration.ofSeconds(1)));
+    assertThatThrownBy(() -> new PolicyConfig(policy, KeySource.REMOTE_ADDRESS, MissingKey.ALLOW, 0, false, Shaping.NONE))
+        .hasMessageContaining("permits").hasMessageContaining("0");
+    assertThat(PolicyConfig.of(policy).permits()).isEqualTo(1);
+  }
+}
