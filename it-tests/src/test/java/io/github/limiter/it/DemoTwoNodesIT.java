@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.it.harness.Burst;
 import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PayaraNode;
-import io.github.limiter.it.harness.RedisServer;
+import io.github.limiter.it.harness.RedisForSuite;
+import io.github.limiter.tck.redis.RedisServer;
 import io.github.limiter.it.harness.Settings;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -48,7 +49,7 @@ class DemoTwoNodesIT {
   static void startNodes() {
     Path war = Path.of(Settings.required("it.demo.war"));
     assertThat(war).exists();
-    redis = RedisServer.start();
+    redis = RedisServer.start("two-nodes");
     Map<String, String> redisStore = Map.of("LIMITER_STORE", "redis", "LIMITER_REDIS_URL", redis.url());
     // Booting four JVMs at once takes about as long as two after another on two cores, and half as long as four.
     redisA = PayaraNode.start("redis-a", war, "/demo", redisStore);
@@ -99,7 +100,7 @@ class DemoTwoNodesIT {
     System.out.printf("two nodes, one Redis: %s; one bucket admits %d..%d%n", burst, fewest(burst), most(burst));
     assertThat(burst.admitted()).isBetween(fewest(burst), most(burst));
     assertThat(burst.admittedByTarget().values()).allSatisfy(n -> assertThat(n).isPositive());
-    assertThat(redis.keys("*")).isNotEmpty();
+    assertThat(RedisForSuite.keys(redis, "*")).isNotEmpty();
   }
 
   @Test

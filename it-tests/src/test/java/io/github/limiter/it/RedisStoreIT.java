@@ -12,7 +12,7 @@ import io.github.limiter.it.harness.Deployed;
 import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PrintServerLogOnFailure;
 import io.github.limiter.it.harness.RedisForSuite;
-import io.github.limiter.it.harness.RedisServer;
+import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
@@ -96,6 +96,10 @@ class RedisStoreIT {
     return RedisForSuite.server();
   }
 
+  private static List<String> keys(String pattern) {
+    return RedisForSuite.keys(redis(), pattern);
+  }
+
   @Test
   @Order(1)
   void theFilterDecidesInRedis() {
@@ -104,7 +108,7 @@ class RedisStoreIT {
     }
     assertRejected(get("api/x", "filter"), "api", 60);
 
-    assertThat(redis().keys("it:{api:*")).isNotEmpty().allSatisfy(key -> assertThat(key).contains("filter"));
+    assertThat(keys("it:{api:*")).isNotEmpty().allSatisfy(key -> assertThat(key).contains("filter"));
   }
 
   @Test
@@ -129,7 +133,7 @@ class RedisStoreIT {
     }
     assertRejected(Http.get(items, "X-Client", "cdi"), "rest", 20);
 
-    assertThat(redis().keys("it:{rest:*")).isNotEmpty();
+    assertThat(keys("it:{rest:*")).isNotEmpty();
   }
 
   @ParameterizedTest
@@ -147,7 +151,7 @@ class RedisStoreIT {
     // between requests, so the third finds 1.99 and is queued too.
     assertThat(admitted).isEqualTo(algorithm.equals("leaky-bucket") ? 3 : 2);
     assertRejected(response, algorithm, 60);
-    assertThat(redis().keys("it:{" + algorithm + ":*")).isNotEmpty();
+    assertThat(keys("it:{" + algorithm + ":*")).isNotEmpty();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.github.limiter.it.harness;
 
+import io.github.limiter.tck.redis.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -37,7 +38,7 @@ public final class PayaraNode implements AutoCloseable {
    * {@code env} added to its environment; it does not wait: see {@link #awaitReady}.
    */
   public static PayaraNode start(String name, Path war, String contextRoot, Map<String, String> env) {
-    int port = FreePort.pick();
+    int port = RedisServer.freePort();
     Path dir = Path.of(Settings.required("it.server.dir"));
     Path log = dir.resolve("node-" + name + ".log");
     List<String> command = new ArrayList<>(List.of(
@@ -67,7 +68,7 @@ public final class PayaraNode implements AutoCloseable {
         printLog(why);
         throw new AssertionError("Payara Micro node " + name + " " + why + "; its log is above");
       }
-      Pause.millis(200);
+      pause(200);
     }
     return this;
   }
@@ -103,6 +104,15 @@ public final class PayaraNode implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       process.destroyForcibly();
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.github.limiter.it.harness;
 
+import io.github.limiter.tck.redis.RedisServer;
+import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -22,9 +24,15 @@ public class RedisForSuite implements BeforeAllCallback, AfterAllCallback {
     return current;
   }
 
+  /** The keys of {@code server} that match {@code pattern} (KEYS: for small test databases only). */
+  public static List<String> keys(RedisServer server, String pattern) {
+    List<?> reply = (List<?>) server.call("KEYS", pattern);
+    return reply.stream().map(String::valueOf).toList();
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) {
-    server = RedisServer.start();
+    server = RedisServer.start(context.getRequiredTestClass().getSimpleName());
   }
 
   @Override
