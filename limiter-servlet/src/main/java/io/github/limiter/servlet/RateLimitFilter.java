@@ -105,6 +105,9 @@ public class RateLimitFilter implements Filter {
       context.setAttribute(statsAttribute, stats);
     } catch (ConfigException e) {
       throw new ServletException("RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      // E.g. a store that cannot start: the deployment fails here too, not at the first request.
+      throw new ServletException("RateLimitFilter '" + name + "': cannot start: " + e, e);
     }
   }
 
