@@ -90,7 +90,9 @@ class ServerTimeAndExpiryTest {
       Set<String> names = jedis.keys("limiter:*");
       for (String name : names) {
         long pttl = jedis.pttl(name);
-        assertThat(pttl).as("PTTL of %s", name).isBetween(1L, 302L);
+        // -2: gone already, which a loaded machine can take this long to see
+        assertThat(pttl).as("PTTL of %s", name).satisfiesAnyOf(
+            ttl -> assertThat(ttl).isBetween(1L, 302L), ttl -> assertThat(ttl).isEqualTo(-2L));
       }
       // And after that time, nothing is left
       long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();

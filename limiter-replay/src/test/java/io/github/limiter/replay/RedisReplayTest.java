@@ -2,55 +2,30 @@ package io.github.limiter.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.github.limiter.tck.redis.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 
 /**
  * The article's tables through a real redis-server, with the trace's time passed to the scripts:
- * the same decisions as in memory, and exactly one successful script call per decision.
+ * the same decisions as in memory, and exactly one successful script call per decision. The server
+ * is this class's own, since the script calls are counted server-wide.
  */
 class RedisReplayTest {
 
-  private static Process server;
-  private static int port;
+  private static RedisServer server;
 
   @BeforeAll
-  static void startRedis() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = socket.getLocalPort();
-    }
-    Path dir = Files.createDirectories(Path.of("target", "redis-" + port));
-    server = new ProcessBuilder("redis-server", "--bind", "127.0.0.1", "--port", Integer.toString(port),
-        "--save", "", "--appendonly", "no", "--dir", dir.toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
-    for (int attempt = 0; ; attempt++) {
-      try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-        if ("PONG".equals(jedis.ping())) {
-          return;
-        }
-      } catch (RuntimeException e) {
-        if (attempt > 100) {
-          throw e;
-        }
-        Thread.sleep(50);
-      }
-    }
+  static void startRedis() {
+    server = RedisServer.start("replay");
   }
 
   @AfterAll
-  static void stopRedis() throws InterruptedException {
-    server.destroy();
-    server.waitFor();
+  static void stopRedis() {
+    server.close();
   }
 
   static final List<String[]> CASES = List.of(
@@ -94,25 +69,20 @@ class RedisReplayTest {
   }
 
   private static String[] withRedis(String[] args) {
-    List<String> all = new ArrayList<>(List.of("--store", "redis", "--redis-url", "redis://127.0.0.1:" + port));
+    List<String> all = new ArrayList<>(List.of("--store", "redis", "--redis-url", server.url()));
     all.addAll(List.of(args));
     return all.toArray(String[]::new);
   }
 
   /** EVALSHA and EVAL calls that did not fail: a NOSCRIPT retry counts its failed attempt apart. */
   private static long successfulScriptCalls() {
-    try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-      Map<String, Long> stats = new TreeMap<>();
-      for (String line : jedis.info("commandstats").split("\r\n")) {
-        if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-          for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
-            String[] kv = field.split("=");
-            stats.merge(kv[0], (long) Double.parseDouble(kv[1]), Long::sum);
-          }
-        }
+    long calls = 0;
+    for (String command : List.of("evalsha", "eval")) {
+      RedisServer.CommandStats stats = server.commandStats().get(command);
+      if (stats != null) {
+        calls += stats.calls() - stats.failedCalls() - stats.rejectedCalls();
       }
-      return stats.getOrDefault("calls", 0L) - stats.getOrDefault("failed_calls", 0L)
-          - stats.getOrDefault("rejected_calls", 0L);
     }
+    return calls;
   }
 }

@@ -13,8 +13,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSocket;
@@ -247,6 +250,34 @@ public final class RedisServer implements AutoCloseable {
         .map(line -> line.substring(prefix.length()))
         .findFirst()
         .orElse("");
+  }
+
+  /** One command's counters from {@code INFO commandstats}; Redis before 6.2 reports no errors (0). */
+  public record CommandStats(long calls, long failedCalls, long rejectedCalls) {}
+
+  /**
+   * {@code INFO commandstats} by command name in lower case, e.g. {@code evalsha}, {@code mget} or
+   * {@code config|resetstat}. Commands that scripts call count under their own names.
+   */
+  public Map<String, CommandStats> commandStats() {
+    Map<String, CommandStats> stats = new TreeMap<>();
+    for (String line : info("commandstats").split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (!line.startsWith("cmdstat_") || colon < 0) {
+        continue;
+      }
+      Map<String, Long> fields = new HashMap<>();
+      for (String field : line.substring(colon + 1).split(",")) {
+        String[] kv = field.split("=", 2);
+        if (kv.length == 2 && kv[1].matches("\\d+")) {
+          fields.put(kv[0], Long.parseLong(kv[1]));
+        }
+      }
+      stats.put(line.substring("cmdstat_".length(), colon), new CommandStats(
+          fields.getOrDefault("calls", 0L), fields.getOrDefault("failed_calls", 0L),
+          fields.getOrDefault("rejected_calls", 0L)));
+    }
+    return stats;
   }
 
   /** Deletes every key of every database. */

@@ -36,11 +36,13 @@ public final class TlsCertificates {
 
   /**
    * Generates the authority, the server key and certificate (valid for two days) and the trust
-   * store into {@code dir}, replacing what is there.
+   * store into {@code where}, replacing what is there.
    *
    * @throws IllegalStateException if openssl is missing or fails; its output is in the message
    */
-  public static TlsCertificates generate(Path dir) {
+  public static TlsCertificates generate(Path where) {
+    // Absolute: redis-server changes its working directory to its --dir before it reads them.
+    Path dir = where.toAbsolutePath();
     try {
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("server.ext"),

@@ -1,0 +1,116 @@
+package io.github.limiter.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.RedisServer;
+import io.github.limiter.tck.redis.TlsCertificates;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * TLS to a real redis-server that speaks TLS only ({@code --port 0 --tls-port}), with a
+ * certificate for 127.0.0.1 from a certificate authority made by openssl for this test.
+ */
+class TlsTest {
+
+  private static final Policy POLICY = Policy.fixedWindow("tls", Limit.of(2, Duration.ofHours(1)));
+
+  private static TlsCertificates certificates;
+  private static RedisServer server;
+
+  @BeforeAll
+  static void start() {
+    certificates = TlsCertificates.generate(Path.of("target", "tls"));
+    server = RedisServer.startTls("tls", certificates);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private static Map<String, String> config(String url) {
+    Map<String, String> config = new HashMap<>();
+    config.put("limiter.redis.url", url);
+    config.put("limiter.redis.decision-timeout", "300ms");
+    config.put("limiter.redis.connect-timeout", "1s");
+    return config;
+  }
+
+  private static Map<String, String> trusting(String url) {
+    Map<String, String> config = config(url);
+    config.put("limiter.redis.tls.truststore", certificates.truststore().toString());
+    config.put("limiter.redis.tls.truststore-password", certificates.truststorePassword());
+    return config;
+  }
+
+  /** Whether a decision is Redis's own within {@code within}: connections open in the background. */
+  private static boolean verified(RateLimitStore store, String key, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() - deadline < 0) {
+      if (store.decide(POLICY, key, 1).isVerified()) {
+        return true;
+      }
+      Pause.millis(20);
+    }
+    return false;
+  }
+
+  @Test
+  void aRedissUrlWithTheTrustStoreDecidesThroughTls() {
+    assertThat(server.url()).startsWith("rediss://127.0.0.1:");
+    try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(trusting(server.url())))) {
+      // The server has no plain port, so a verified decision went through TLS
+      assertThat(verified(store, "a", Duration.ofSeconds(3))).isTrue();
+      Decision second = store.decide(POLICY, "a", 1);
+      assertThat(second.isVerified()).isTrue();
+      assertThat(second.remaining()).isZero();
+      Decision third = store.decide(POLICY, "a", 1);
+      assertThat(third.isVerified()).isTrue();
+      assertThat(third.outcome()).isEqualTo(Decision.Outcome.LIMITED);
+      assertThat(store.health().up()).isTrue();
+      assertThat(server.call("EXISTS", ((RedisStore) store).redisKey(POLICY, "a", 0))).isEqualTo(1L);
+    }
+  }
+
+  @Test
+  void aTrustStoreTurnsTlsOnForARedisUrl() {
+    String plainScheme = "redis://127.0.0.1:" + server.port();
+    try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(trusting(plainScheme)))) {
+      assertThat(verified(store, "b", Duration.ofSeconds(3))).isTrue();
+    }
+  }
+
+  @Test
+  void withoutTheTrustStoreTheServerIsNotTrustedAndThePolicyFailsOpen() {
+    // The JVM's default trust store does not know this test's certificate authority
+    try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(config(server.url())))) {
+      assertThat(verified(store, "c", Duration.ofSeconds(1))).isFalse();
+      Decision d = store.decide(POLICY, "c", 1);
+      assertThat(d.isAllowed()).isTrue();
+      assertThat(d.isVerified()).isFalse();
+      assertThat(store.health().lastError()).get().asString().contains("PKIX path building failed");
+    }
+  }
+
+  @Test
+  void plainTextToTheTlsPortNeverDecides() {
+    Map<String, String> plain = config("redis://127.0.0.1:" + server.port());
+    plain.put("limiter.redis.tls", "false");
+    try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(plain))) {
+      assertThat(verified(store, "d", Duration.ofSeconds(1))).isFalse();
+      assertThat(store.health().lastError()).isPresent();
+    }
+  }
+}
