@@ -16,9 +16,11 @@ final class KeyResolvers {
   private static final String CDI_CLASS = "jakarta.enterprise.inject.spi.CDI";
 
   private final Map<String, KeyResolver> byName;
+  private final Map<String, String> classes;
 
-  private KeyResolvers(Map<String, KeyResolver> byName) {
+  private KeyResolvers(Map<String, KeyResolver> byName, Map<String, String> classes) {
     this.byName = byName;
+    this.classes = classes;
   }
 
   /** Looks the resolvers up once; only called when some policy names a resolver. */
@@ -46,7 +48,7 @@ final class KeyResolvers {
         classes.put(name, known + " and " + type);
       }
     }
-    return new KeyResolvers(byName);
+    return new KeyResolvers(byName, classes);
   }
 
   /** The resolver {@code name} that policy key {@code key} names, or a ConfigException. */
@@ -58,7 +60,8 @@ final class KeyResolvers {
     }
     KeyResolver resolver = byName.get(name);
     if (resolver == null) {
-      throw new ConfigException(key, "more than one key resolver is named '" + name + "', was 'resolver:" + name + "'");
+      throw new ConfigException(key, "more than one key resolver is named '" + name + "' (" + classes.get(name)
+          + "), was 'resolver:" + name + "'");
     }
     return resolver;
   }

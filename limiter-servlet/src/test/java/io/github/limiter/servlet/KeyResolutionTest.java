@@ -223,6 +223,24 @@ class KeyResolutionTest {
     }
   }
 
+  /** The same class as a bean and as a service is one resolver; two classes under one name fail the deployment. */
+  @Test
+  void resolverNamesMustBeUnique() throws Exception {
+    Weld same = new Weld().disableDiscovery().addBeanClass(TenantResolver.class);
+    try (WeldContainer container = same.initialize();
+        TestServer server = TestServer.withFilter(onePerMinute("resolver:tenant"))) {
+      assertThat(container.isRunning()).isTrue();
+      assertThat(status(server, "X-Tenant", "acme")).isEqualTo(200);
+      assertThat(status(server, "X-Tenant", "acme")).isEqualTo(429);
+    }
+    Weld clash = new Weld().disableDiscovery().addBeanClass(DuplicateTenantResolver.class);
+    try (WeldContainer container = clash.initialize()) {
+      assertThat(container.isRunning()).isTrue();
+      assertThatThrownBy(() -> TestServer.withFilter(onePerMinute("resolver:tenant")).close())
+          .hasStackTraceContaining("limiter.policy.p.key: more than one key resolver is named 'tenant'");
+    }
+  }
+
   @Test
   void unknownResolverFailsTheDeployment() {
     assertThatThrownBy(() -> TestServer.withFilter(onePerMinute("resolver:nosuch")).close())
