@@ -6,7 +6,6 @@ import io.github.limiter.tck.RateLimitStoreContract;
 import io.github.limiter.tck.redis.RedisCluster;
 import io.github.limiter.tck.redis.RedisExtension;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RedisExtension.class)
 class RedisClusterContractTest extends RateLimitStoreContract {
 
-  private static final AtomicInteger STORES = new AtomicInteger();
   private RedisCluster cluster;
 
   @BeforeEach
@@ -24,12 +22,8 @@ class RedisClusterContractTest extends RateLimitStoreContract {
 
   @Override
   protected RateLimitStore createStore(NanoClock clock) {
-    return RedisStore.builder()
-        .clusterNodes(cluster.seedList())
-        .keyPrefix("tck:" + ProcessHandle.current().pid() + ":" + STORES.incrementAndGet() + ":")
-        .callerClock(clock)
+    return RedisStandaloneContractTest.forContract(RedisStore.builder().clusterNodes(cluster.seedList()), clock)
         .poolMaxTotal(8)
-        .decisionTimeout(Duration.ofSeconds(2))
         .socketTimeout(Duration.ofSeconds(1))
         .build();
   }

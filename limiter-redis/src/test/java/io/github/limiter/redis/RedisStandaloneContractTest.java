@@ -5,6 +5,7 @@ import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.tck.RateLimitStoreContract;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -21,16 +22,20 @@ class RedisStandaloneContractTest extends RateLimitStoreContract {
     this.server = shared;
   }
 
-  @Override
-  protected RateLimitStore createStore(NanoClock clock) {
-    // A prefix per store: each test starts from empty keys.
-    return RedisStore.builder()
-        .url(server.url())
+  /**
+   * A store for the contract: caller time from {@code clock}, generous timeouts, and a prefix of its
+   * own, so that each test starts from empty keys on a shared server.
+   */
+  static RedisStore.Builder forContract(RedisStore.Builder builder, NanoClock clock) {
+    return builder
         .keyPrefix("tck:" + ProcessHandle.current().pid() + ":" + STORES.incrementAndGet() + ":")
         .callerClock(clock)
-        .decisionTimeout(java.time.Duration.ofSeconds(2))
-        .socketTimeout(java.time.Duration.ofSeconds(2))
-        .build();
+        .decisionTimeout(Duration.ofSeconds(2));
+  }
+
+  @Override
+  protected RateLimitStore createStore(NanoClock clock) {
+    return forContract(RedisStore.builder().url(server.url()), clock).socketTimeout(Duration.ofSeconds(2)).build();
   }
 
   @Override

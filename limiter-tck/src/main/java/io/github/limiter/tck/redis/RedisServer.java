@@ -7,9 +7,11 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +22,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -60,15 +64,22 @@ public final class RedisServer implements AutoCloseable {
   private final List<String> extraArgs;
   private final TlsCertificates tls;
   private final String externalUrl;
+  /** For TLS: the certificates' context, or the JVM's default for an external rediss:// server. */
+  private final SSLContext sslContext;
+  /** AUTH from an external URL's user info: {@code [user, password]}, {@code [password]}, or empty. */
+  private final List<String> auth;
   private volatile Process process;
 
-  private RedisServer(String host, int port, Path dir, List<String> extraArgs, TlsCertificates tls, String externalUrl) {
+  private RedisServer(String host, int port, Path dir, List<String> extraArgs, TlsCertificates tls,
+      String externalUrl, SSLContext sslContext, List<String> auth) {
     this.host = host;
     this.port = port;
     this.dir = dir;
     this.extraArgs = extraArgs;
     this.tls = tls;
     this.externalUrl = externalUrl;
+    this.sslContext = sslContext;
+    this.auth = auth;
   }
 
   /**
@@ -92,8 +103,8 @@ public final class RedisServer implements AutoCloseable {
 
   private static RedisServer launched(String name, TlsCertificates tls, String... extraArgs) {
     int port = freePort();
-    RedisServer server = new RedisServer(
-        "127.0.0.1", port, ROOT.resolve(name + "-" + port), List.of(extraArgs), tls, null);
+    RedisServer server = new RedisServer("127.0.0.1", port, ROOT.resolve(name + "-" + port), List.of(extraArgs),
+        tls, null, tls == null ? null : tls.sslContext(), List.of());
     server.launch();
     return server;
   }
@@ -110,7 +121,8 @@ public final class RedisServer implements AutoCloseable {
   /**
    * A server this JVM did not start, such as the one {@code REDIS_URL} names: tests may decide
    * against it, but {@link #kill()}, {@link #restart()} and the like refuse, and {@link #close()}
-   * leaves it running.
+   * leaves it running. {@link #call} sends AUTH with the URL's user and password, if any, and
+   * speaks TLS with the JVM's default trust for {@code rediss://}.
    *
    * @throws IllegalArgumentException if {@code url} is not {@code redis://host:port...} or {@code rediss://...}
    */
@@ -124,7 +136,29 @@ public final class RedisServer implements AutoCloseable {
     if (!("redis".equals(uri.getScheme()) || "rediss".equals(uri.getScheme())) || uri.getHost() == null) {
       throw new IllegalArgumentException(REDIS_URL + ": expected redis://host:port, was '" + url + "'");
     }
-    return new RedisServer(uri.getHost(), uri.getPort() == -1 ? 6379 : uri.getPort(), null, List.of(), null, url.trim());
+    SSLContext context = null;
+    if ("rediss".equals(uri.getScheme())) {
+      try {
+        context = SSLContext.getDefault();
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("no default TLS context for " + REDIS_URL + "=" + url, e);
+      }
+    }
+    List<String> auth = new ArrayList<>();
+    String info = uri.getRawUserInfo();
+    if (info != null) {
+      int colon = info.indexOf(':');
+      if (colon > 0) {
+        auth.add(decode(info.substring(0, colon)));
+      }
+      auth.add(decode(colon < 0 ? info : info.substring(colon + 1)));
+    }
+    return new RedisServer(uri.getHost(), uri.getPort() == -1 ? 6379 : uri.getPort(), null, List.of(), null,
+        url.trim(), context, List.copyOf(auth));
+  }
+
+  private static String decode(String text) {
+    return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   /**
@@ -212,7 +246,13 @@ public final class RedisServer implements AutoCloseable {
   private Object exchange(int connectMillis, int readMillis, String... command) {
     try (Socket socket = connect(connectMillis)) {
       socket.setSoTimeout(readMillis);
-      return Resp.call(socket, command);
+      Resp.Connection connection = new Resp.Connection(socket);
+      if (!auth.isEmpty()) {
+        List<String> login = new ArrayList<>(List.of("AUTH"));
+        login.addAll(auth);
+        connection.call(login.toArray(String[]::new));
+      }
+      return connection.call(command);
     } catch (IOException e) {
       throw new UncheckedIOException(this + ": " + String.join(" ", command), e);
     }
@@ -222,11 +262,15 @@ public final class RedisServer implements AutoCloseable {
     Socket plain = new Socket();
     try {
       plain.connect(new InetSocketAddress(host, port), timeoutMillis);
-      if (tls == null) {
+      if (sslContext == null) {
         return plain;
       }
       plain.setSoTimeout(timeoutMillis);
-      SSLSocket secure = (SSLSocket) tls.sslContext().getSocketFactory().createSocket(plain, host, port, true);
+      SSLSocket secure = (SSLSocket) sslContext.getSocketFactory().createSocket(plain, host, port, true);
+      // Check the certificate's name too, as a client should: the test certificates name 127.0.0.1.
+      SSLParameters parameters = secure.getSSLParameters();
+      parameters.setEndpointIdentificationAlgorithm("HTTPS");
+      secure.setSSLParameters(parameters);
       secure.startHandshake();
       return secure;
     } catch (IOException | RuntimeException e) {

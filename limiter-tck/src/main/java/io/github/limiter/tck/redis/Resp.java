@@ -12,25 +12,35 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Just enough RESP2 for test set-up and checks: one command on a connected socket, one reply. The
+ * Just enough RESP2 for test set-up and checks: commands on a connected socket, one at a time. The
  * harness needs no Redis client library, so modules that use it keep their own client choice.
  */
 final class Resp {
 
   private Resp() {}
 
-  /**
-   * Sends {@code args} as one command and reads the reply: a simple string or bulk string as
-   * {@link String}, an integer as {@link Long}, an array as a {@link List}, a null bulk or array as
-   * null.
-   *
-   * @throws RedisReplyException for an error reply
-   */
-  static Object call(Socket socket, String... args) throws IOException {
-    OutputStream out = socket.getOutputStream();
-    out.write(encode(args));
-    out.flush();
-    return read(new BufferedInputStream(socket.getInputStream()));
+  /** One connection's streams; the input is buffered once, so that several calls may share it. */
+  static final class Connection {
+    private final OutputStream out;
+    private final InputStream in;
+
+    Connection(Socket socket) throws IOException {
+      this.out = socket.getOutputStream();
+      this.in = new BufferedInputStream(socket.getInputStream());
+    }
+
+    /**
+     * Sends {@code args} as one command and reads the reply: a simple string or bulk string as
+     * {@link String}, an integer as {@link Long}, an array as a {@link List}, a null bulk or array
+     * as null.
+     *
+     * @throws RedisReplyException for an error reply
+     */
+    Object call(String... args) throws IOException {
+      out.write(encode(args));
+      out.flush();
+      return read(in);
+    }
   }
 
   static byte[] encode(String... args) {

@@ -78,12 +78,18 @@ class RedisServerTest {
   }
 
   @Test
-  void aServerThatRequiresAuthAnswersNoauthWhichCountsAsUp() {
-    try (RedisServer auth = RedisServer.start("harness-auth", "--requirepass", "secret")) {
+  void aServerThatRequiresAuthCountsAsUpAndExternalUrlsLogIn() {
+    try (RedisServer auth = RedisServer.start("harness-auth",
+        "--user", "default", "off", "--user", "tester", "on", ">s3cr:t@", "~*", "+@all")) {
       assertThat(auth.answersPing()).isTrue();
       assertThatThrownBy(() -> auth.call("GET", "k"))
           .isInstanceOf(RedisReplyException.class)
           .satisfies(e -> assertThat(((RedisReplyException) e).code()).isEqualTo("NOAUTH"));
+      // An external URL's credentials, percent-decoded, are sent with AUTH first
+      RedisServer withUser = RedisServer.external("redis://tester:s3cr%3At%40@127.0.0.1:" + auth.port());
+      assertThat(withUser.call("ACL", "WHOAMI")).isEqualTo("tester");
+      RedisServer wrong = RedisServer.external("redis://tester:wrong@127.0.0.1:" + auth.port());
+      assertThatThrownBy(() -> wrong.call("PING")).isInstanceOf(RedisReplyException.class).hasMessageContaining("WRONGPASS");
     }
   }
 
