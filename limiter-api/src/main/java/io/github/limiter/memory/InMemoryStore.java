@@ -324,7 +324,9 @@ public final class InMemoryStore implements RateLimitStore {
           victimReset = reset;
         }
       }
-      if (mustFree && freed == 0 && overflow == Overflow.EVICT && victim != null) {
+      // Only while still full: racing sweeps may have freed room meanwhile, and a small store's
+      // batch can hold nothing but busy keys, which must not be evicted for no need.
+      if (mustFree && freed == 0 && overflow == Overflow.EVICT && victim != null && size.get() >= maxKeys) {
         if (victimTable.killUnconditionally(victim) && victimTable.entries.remove(victimKey, victim)) {
           size.decrementAndGet();
         }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -118,6 +119,55 @@ class BoundedStoreTest {
     assertThat(sizeWhileSweeping).isLessThanOrEqualTo(10);
     assertThat(decisions).allSatisfy(d -> assertThat(d.outcome()).isEqualTo(Outcome.UNAVAILABLE));
     assertThat(store.size()).isLessThanOrEqualTo(11);
+  }
+
+  // Regression: a sweep started to make room in a full store evicted a key even when racing sweeps
+  // had made room meanwhile. A small store's batch then held only busy keys, and one was evicted
+  // for no need, its limit reset (seen under churn as a hot key admitting twice its capacity).
+  @Test
+  void aSweepThatFindsRoomMadeMeanwhileEvictsNobody() throws Exception {
+    Policy busy = Policy.fixedWindow("busy", Limit.of(1, DAY));
+    Policy cold = Policy.tokenBucket("cold", Limit.of(1, Duration.ofNanos(10)));
+    int exercised = 0;
+    for (int run = 0; run < 30; run++) {
+      // Given a full store of 4: two busy keys, two keys fresh again
+      PausingClock clock = new PausingClock(ManualClock.JUST_BELOW_ZERO - run);
+      InMemoryStore store = InMemoryStore.builder().clock(clock).maxKeys(4).overflow(Overflow.EVICT).build();
+      store.decide(busy, "busy-0", 1);
+      store.decide(busy, "busy-1", 1);
+      store.decide(cold, "cold-0", 1);
+      store.decide(cold, "cold-1", 1);
+      clock.clock.advance(1_000);
+      // and a new key whose sweep is held mid-scan, while a second new key waits for that sweep
+      Thread first = new Thread(() -> store.decide(busy, "first", 1));
+      clock.pause(first, 1);
+      first.start();
+      clock.awaitPaused();
+      AtomicReference<Decision> second = new AtomicReference<>();
+      CountDownLatch secondAsking = new CountDownLatch(1);
+      Thread waiting = new Thread(() -> {
+        secondAsking.countDown();
+        second.set(store.decide(busy, "second", 1));
+      });
+      waiting.start();
+      secondAsking.await();
+
+      // When the held sweep goes on (reclaiming the two fresh keys), and the waiting one sweeps next
+      clock.resume();
+      first.join();
+      waiting.join();
+
+      // Then that second sweep found room and evicted nobody: every busy key is still limited
+      List<String> busyKeys = new ArrayList<>(List.of("busy-0", "busy-1", "first"));
+      if (second.get().isAllowed()) {
+        busyKeys.add("second");
+        exercised++;
+      }
+      for (String key : busyKeys) {
+        assertThat(store.decide(busy, key, 1).outcome()).as("%s, run %s", key, run).isEqualTo(Outcome.LIMITED);
+      }
+    }
+    assertThat(exercised).as("runs in which the second key got in").isPositive();
   }
 
   @Test
