@@ -112,9 +112,11 @@ class DemoTwoNodesIT {
 
     Burst burst = Burst.roundRobin(hello, REQUESTS, CLIENTS);
 
-    System.out.printf("two nodes, in memory: %s; two buckets admit %d..%d%n", burst, 2 * fewest(burst), 2 * most(burst));
-    assertThat(burst.admitted()).isBetween(2 * fewest(burst), 2 * most(burst));
-    assertThat(burst.admittedByTarget().values()).allSatisfy(n -> assertThat(n).isBetween(fewest(burst), most(burst)));
+    // Each node's last request may go out a moment before the burst's last: 1 more of slack per node.
+    int fewestPerNode = fewest(burst) - 1;
+    System.out.printf("two nodes, in memory: %s; two buckets admit %d..%d%n", burst, 2 * fewestPerNode, 2 * most(burst));
+    assertThat(burst.admitted()).isBetween(2 * fewestPerNode, 2 * most(burst));
+    assertThat(burst.admittedByTarget().values()).allSatisfy(n -> assertThat(n).isBetween(fewestPerNode, most(burst)));
   }
 
   @Test
@@ -163,11 +165,11 @@ class DemoTwoNodesIT {
   }
 
   /**
-   * The fewest one bucket admits in a dense burst of t seconds: its capacity plus every permit
-   * refilled while requests keep coming, less 2 for the rounding of t and the last response's trip.
+   * The fewest one bucket admits: its capacity plus what refills while requests keep coming (the
+   * dense part of the burst), less 1 for the fraction left at the end.
    */
   private static int fewest(Burst burst) {
-    return CAPACITY + (int) Math.floor(RATE * burst.seconds()) - 2;
+    return CAPACITY + (int) Math.floor(RATE * burst.denseSeconds()) - 1;
   }
 
   /** The most a token bucket admits in t seconds: b + r t, plus 1 for the rounding of t. */

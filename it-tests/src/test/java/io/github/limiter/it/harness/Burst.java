@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A burst of GETs spread round-robin over several targets, as a load balancer would: counts what
@@ -22,10 +23,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * @param admitted responses with a 2xx status
  * @param rejected responses with status 429
- * @param elapsed from the first request sent to the last response received
+ * @param elapsed from the first request sent to the last response received: every decision of the
+ *     burst lies within it
+ * @param dense from the first response received to the last request sent: every decision of the
+ *     burst spans at least this, and requests kept coming all along
  * @param admittedByTarget admissions per target, in target order
  */
-public record Burst(int admitted, int rejected, Duration elapsed, Map<URI, Integer> admittedByTarget) {
+public record Burst(int admitted, int rejected, Duration elapsed, Duration dense, Map<URI, Integer> admittedByTarget) {
 
   /**
    * Sends {@code requests} GETs from {@code clients} threads at once, request i to {@code
@@ -37,6 +41,8 @@ public record Burst(int admitted, int rejected, Duration elapsed, Map<URI, Integ
     AtomicInteger rejected = new AtomicInteger();
     Map<URI, AtomicInteger> byTarget = new LinkedHashMap<>();
     targets.forEach(t -> byTarget.put(t, new AtomicInteger()));
+    AtomicLong firstResponse = new AtomicLong(Long.MAX_VALUE);
+    AtomicLong lastSend = new AtomicLong(Long.MIN_VALUE);
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     long start = System.nanoTime();
     try {
@@ -45,7 +51,9 @@ public record Burst(int admitted, int rejected, Duration elapsed, Map<URI, Integ
         workers.add(pool.submit(() -> {
           for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
             URI target = targets.get(i % targets.size());
+            lastSend.accumulateAndGet(System.nanoTime(), Math::max);
             HttpResponse<String> response = Http.get(target);
+            firstResponse.accumulateAndGet(System.nanoTime(), Math::min);
             if (response.statusCode() / 100 == 2) {
               admitted.incrementAndGet();
               byTarget.get(target).incrementAndGet();
@@ -73,19 +81,25 @@ public record Burst(int admitted, int rejected, Duration elapsed, Map<URI, Integ
       pool.shutdownNow();
     }
     Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+    Duration dense = Duration.ofNanos(Math.max(0, lastSend.get() - firstResponse.get()));
     Map<URI, Integer> counts = new LinkedHashMap<>();
     byTarget.forEach((t, n) -> counts.put(t, n.get()));
-    return new Burst(admitted.get(), rejected.get(), elapsed, counts);
+    return new Burst(admitted.get(), rejected.get(), elapsed, dense, counts);
   }
 
-  /** Seconds, for refill arithmetic. */
+  /** {@link #elapsed} in seconds. */
   public double seconds() {
     return elapsed.toNanos() / 1e9;
   }
 
+  /** {@link #dense} in seconds. */
+  public double denseSeconds() {
+    return dense.toNanos() / 1e9;
+  }
+
   @Override
   public String toString() {
-    return admitted + " admitted, " + rejected + " rejected in " + String.format("%.3f s", seconds())
+    return admitted + " admitted, " + rejected + " rejected in " + String.format("%.3f s (dense %.3f s)", seconds(), denseSeconds())
         + ", admitted per node " + admittedByTarget.values();
   }
 }
