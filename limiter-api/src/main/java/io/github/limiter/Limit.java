@@ -101,7 +101,8 @@ public record Limit(long permits, Duration period, long burst, OptionalLong init
               + "'");
     }
     List<Limit> limits = new ArrayList<>();
-    for (String part : text.split(",")) {
+    // -1 keeps trailing empty parts, so that '10/s,' is as wrong as ',10/s'.
+    for (String part : text.split(",", -1)) {
       limits.add(parse(part));
     }
     return List.copyOf(limits);

@@ -38,9 +38,15 @@ final class LimitSyntax {
     long burst = permits;
     OptionalLong initial = OptionalLong.empty();
     Matcher option = OPTION.matcher(matcher.group(3));
+    java.util.Set<String> seen = new java.util.HashSet<>();
     while (option.find()) {
       long value = parseCount(option.group(2), trimmed);
-      switch (option.group(1).toLowerCase(Locale.ROOT)) {
+      String name = option.group(1).toLowerCase(Locale.ROOT);
+      if (!seen.add(name)) {
+        throw new IllegalArgumentException(
+            EXPECTED_LIMIT + ", was '" + trimmed + "': option '" + name + "' given twice");
+      }
+      switch (name) {
         case "burst" -> burst = value;
         case "initial" -> initial = OptionalLong.of(value);
         default -> throw new IllegalArgumentException(

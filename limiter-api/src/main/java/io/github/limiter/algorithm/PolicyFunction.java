@@ -139,7 +139,10 @@ public final class PolicyFunction {
     }
   }
 
-  /** Whether {@code state} is fresh at {@code now}, so that forgetting the key changes nothing. */
+  /**
+   * Whether {@code state} is fresh at {@code now} (full buckets, empty windows), so that forgetting
+   * the key loses nothing; a limit with a non-default initial then starts again from it.
+   */
   public boolean isFresh(long[] state, long now) {
     return resetAfter(state, now) == 0;
   }

@@ -117,6 +117,11 @@ public record LimiterConfig(
     KeySource key = reader.optional(base + "key", KeySource::parse, KeySource.REMOTE_ADDRESS);
     MissingKey onMissing = reader.optional(base + "on-missing-key", LimiterConfig::missingKey, MissingKey.REMOTE_ADDRESS);
     long permits = reader.integer(base + "permits", 1, 1, Long.MAX_VALUE);
+    long capacity = limits.stream().mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits()).min().orElseThrow();
+    if (permits > capacity) {
+      throw new ConfigException(base + "permits", "a request would cost more than the smallest limit can ever"
+          + " admit (" + capacity + "), so every request would be rejected, was '" + permits + "'");
+    }
     boolean dryRun = reader.bool(base + "dry-run", false);
     Shaping shaping = shaping(reader, base, algorithm);
     return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping);
@@ -153,6 +158,10 @@ public record LimiterConfig(
       methods.add(method.toUpperCase(Locale.ROOT));
     }
     List<String> names = ConfigReader.list(reader.required(base + "policies"));
+    if (names.size() != new java.util.HashSet<>(names).size()) {
+      throw new ConfigException(base + "policies", "names a policy twice, which would charge it twice, was '"
+          + reader.required(base + "policies") + "'");
+    }
     for (String policy : names) {
       if (!policies.contains(policy)) {
         throw new ConfigException(base + "policies",

@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Bounded.</b> At most {@code maxKeys} keys are held. A key whose state is fresh again (a full
  * bucket, an empty window) is reclaimed by an incremental sweep run on inserts: forgetting it
- * changes no decision. When the bound is reached and nothing is reclaimable, {@link Overflow}
+ * changes no decision (for a limit with a non-default {@code initial}, the key starts again from
+ * its initial tokens or level, which is stricter, never looser). When the bound is reached and nothing is reclaimable, {@link Overflow}
  * decides; see there for why eviction cannot be used to reset one's own limit.
  */
 public final class InMemoryStore implements RateLimitStore {
