@@ -1,6 +1,10 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.config.ConfigException;
+import io.github.limiter.config.KeySource;
+import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.config.PolicyConfig;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +29,29 @@ final class KeyResolvers {
 
   /** Looks the resolvers up once; only called when some policy names a resolver. */
   static KeyResolvers find(ClassLoader loader) {
-    List<KeyResolver> all = new ArrayList<>(cdiBeans(loader));
+    return find(loader, cdiBeans(loader));
+  }
+
+  /**
+   * Checks the resolver names of {@code config} at start-up, before CDI may be running: only when
+   * the CDI API is absent, so that every resolver must be a ServiceLoader service.
+   */
+  static void checkWithoutCdi(LimiterConfig config, ClassLoader loader) {
+    if (hasCdi(loader)) {
+      return;
+    }
+    KeyResolvers resolvers = null;
+    for (PolicyConfig policy : config.policies().values()) {
+      if (policy.key().kind() == KeySource.Kind.RESOLVER) {
+        resolvers = resolvers != null ? resolvers : find(loader, List.of());
+        resolvers.get(LimiterConfig.POLICY_PREFIX + policy.name() + ".key",
+            policy.key().argument());
+      }
+    }
+  }
+
+  private static KeyResolvers find(ClassLoader loader, List<KeyResolver> beans) {
+    List<KeyResolver> all = new ArrayList<>(beans);
     try {
       for (KeyResolver resolver : ServiceLoader.load(KeyResolver.class, loader)) {
         all.add(resolver);
@@ -67,13 +93,17 @@ final class KeyResolvers {
   }
 
   private static List<KeyResolver> cdiBeans(ClassLoader loader) {
+    return hasCdi(loader) ? CdiKeyResolvers.find() : List.of();
+  }
+
+  private static boolean hasCdi(ClassLoader loader) {
     try {
       Class.forName(CDI_CLASS, false, KeyResolvers.class.getClassLoader());
       Class.forName(CDI_CLASS, false, loader);
+      return true;
     } catch (ClassNotFoundException | LinkageError e) {
-      return List.of();
+      return false;
     }
-    return CdiKeyResolvers.find();
   }
 
   /** The bean class behind a CDI client proxy, so that bean and service compare as one class. */
@@ -86,7 +116,7 @@ final class KeyResolvers {
   }
 
   /** Resolves with {@code resolver}, treating an exception or a blank key as no key. */
-  static String resolve(KeyResolver resolver, jakarta.servlet.http.HttpServletRequest request) {
+  static String resolve(KeyResolver resolver, HttpServletRequest request) {
     try {
       Optional<String> key = resolver.resolve(request);
       return key != null && key.isPresent() && !key.get().isBlank() ? key.get() : null;

@@ -6,6 +6,7 @@ import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.config.ConfigReader;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
+import io.github.limiter.spi.StoreFactory;
 import io.github.limiter.spi.Stores;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -24,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.logging.Logger;
 
@@ -96,7 +98,7 @@ public class RateLimitFilter implements Filter {
         built = new Engine.Builder(presetConfig, clientAddress(presetConfig, ConfigLookup.of(Map.of())), loader, name, LOG)
             .build(presetLimiter, false);
       } else {
-        built = fromConfig(lookup(filterConfig, loader), loader, name);
+        built = fromConfig(lookup(initParams(filterConfig), loader), loader, name);
       }
       engine = built;
       stats = new Stats(built.guards());
@@ -136,12 +138,58 @@ public class RateLimitFilter implements Filter {
         header);
   }
 
-  /** Init-params, layered over MicroProfile Config when the application has it. */
-  private static ConfigLookup lookup(FilterConfig filterConfig, ClassLoader loader) {
+  private static Map<String, String> initParams(FilterConfig filterConfig) {
     Map<String, String> params = new LinkedHashMap<>();
     for (String param : Collections.list(filterConfig.getInitParameterNames())) {
       params.put(param, filterConfig.getInitParameter(param));
     }
+    return params;
+  }
+
+  /**
+   * Checks the configuration a filter called {@code name} with {@code params} would read, without
+   * starting anything: for {@link RateLimitInitializer}, so that a container that only logs a
+   * filter's failed init (Payara does) still fails the deployment. Resolvers that may be CDI beans
+   * and the store's own keys are left to {@link #init}.
+   */
+  static void validate(String name, Map<String, String> params, ClassLoader loader) throws ServletException {
+    if (hasMicroProfileApi(loader) && !MicroProfileConfigLookup.isAvailable(loader)) {
+      // MicroProfile Config is not ready this early: part of the configuration is unknown, init checks it all.
+      return;
+    }
+    try {
+      ConfigLookup lookup = lookup(params, loader);
+      LimiterConfig config = LimiterConfig.from(lookup);
+      clientAddress(config, lookup);
+      KeyResolvers.checkWithoutCdi(config, loader);
+      checkStoreName(config.store(), loader);
+    } catch (ConfigException e) {
+      throw new ServletException("RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean hasMicroProfileApi(ClassLoader loader) {
+    try {
+      Class.forName("org.eclipse.microprofile.config.ConfigProvider", false, loader);
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  private static void checkStoreName(String store, ClassLoader loader) {
+    Set<String> known = new LinkedHashSet<>();
+    for (StoreFactory factory : ServiceLoader.load(StoreFactory.class, loader)) {
+      if (factory.name().equals(store)) {
+        return;
+      }
+      known.add(factory.name());
+    }
+    throw new ConfigException("limiter.store", "no store named '" + store + "' on the class path (found " + known + ")");
+  }
+
+  /** Init-params, layered over MicroProfile Config when the application has it. */
+  private static ConfigLookup lookup(Map<String, String> params, ClassLoader loader) {
     ConfigLookup initParams = ConfigLookup.of(params);
     if (!MicroProfileConfigLookup.isAvailable(loader)) {
       return initParams;

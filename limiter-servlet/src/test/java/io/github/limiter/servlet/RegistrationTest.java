@@ -1,6 +1,7 @@
 package io.github.limiter.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.Limiter;
 import io.github.limiter.config.ConfigLookup;
@@ -81,6 +82,20 @@ class RegistrationTest {
       assertThat(rejected.statusCode()).isEqualTo(429);
       assertThat(rejected.headers().firstValue("Retry-After")).isPresent();
     }
+  }
+
+  /**
+   * The initializer fails a bad web.xml configuration at start-up, before any filter init: the
+   * deployment fails even in containers that only log a filter's failed init (Payara).
+   */
+  @Test
+  void initializerFailsABadDeclarationAtStartUp() throws Exception {
+    WebAppContext webapp = webapp(testClasses().resolve("webapps/bad"), "bad");
+    webapp.addConfiguration(new AnnotationConfiguration()); // Jetty runs ServletContainerInitializers with it
+    assertThatThrownBy(() -> TestServer.start(webapp).close())
+        .hasStackTraceContaining("RateLimitInitializer.onStartup")
+        .hasStackTraceContaining("limiter.policy.api.limits")
+        .hasStackTraceContaining("'10 per sec'");
   }
 
   @Test
