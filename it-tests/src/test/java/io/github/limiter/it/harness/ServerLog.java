@@ -8,6 +8,10 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -16,7 +20,30 @@ import java.util.stream.Stream;
  */
 public final class ServerLog {
 
+  /**
+   * The address in the lines where a server says what it listens on: Payara's "bound to
+   * [/127.0.0.1:8080]", WildFly's "listening on 127.0.0.1:8080" or "listening on http://...", and
+   * Hazelcast's "Member [127.0.0.1]:6900".
+   */
+  private static final String HOST = "(\\[[^\\]]*]|[^\\s:\\]/\\[]+)";
+  private static final Pattern LISTENER = Pattern.compile(
+      "bound to \\[/" + HOST + ":\\d+]|listening on (?:https?://)?" + HOST + ":\\d+|Member \\[([^\\]]+)]:\\d+");
+
   private ServerLog() {}
+
+  /** Every address that {@code log} says a listener is bound to, e.g. {@code [127.0.0.1]}. */
+  public static Set<String> listenerAddresses(String log) {
+    Set<String> addresses = new TreeSet<>();
+    Matcher matcher = LISTENER.matcher(log);
+    while (matcher.find()) {
+      for (int group = 1; group <= matcher.groupCount(); group++) {
+        if (matcher.group(group) != null) {
+          addresses.add(matcher.group(group));
+        }
+      }
+    }
+    return addresses;
+  }
 
   /** The current log file, if the server has written one. */
   public static Optional<Path> file() {
