@@ -6,14 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The textual form of limits and durations, and the bounds of a limit. */
@@ -180,19 +178,20 @@ class LimitTest {
         .isEqualTo("[1/2d, 1/7ns]");
   }
 
-  @Provide
-  Arbitrary<Limit> limits() {
-    return Arbitraries.longs().between(1, 1_000_000).flatMap(permits -> Arbitraries.longs()
-        .between(permits, 1L << 50)
-        .flatMap(period -> Arbitraries.longs().between(1, 1_000).flatMap(burst -> {
-          Limit base = Limit.bucket(permits, Duration.ofNanos(period), burst);
-          return Arbitraries.longs().between(0, burst).injectNull(0.5)
-              .map(initial -> initial == null ? base : base.withInitial(initial));
-        })));
+  /** Any valid bucket limit: up to 10^6 permits, periods up to 2^50 ns, bursts up to 1000, maybe an initial. */
+  static Stream<Named<Limit>> limits() {
+    return Cases.random(9, 300, gen -> {
+      long permits = gen.between(1, 1_000_000);
+      long period = gen.between(permits, 1L << 50);
+      long burst = gen.between(1, 1_000);
+      Limit base = Limit.bucket(permits, Duration.ofNanos(period), burst);
+      return gen.chance(0.5) ? base : base.withInitial(gen.between(0, burst));
+    });
   }
 
-  @Property(tries = 300, seed = "9")
-  void everyLimitParsesBackFromItsTextualForm(@ForAll("limits") Limit limit) {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("limits")
+  void everyLimitParsesBackFromItsTextualForm(Limit limit) {
     assertThat(Limit.parse(limit.toString())).isEqualTo(limit);
   }
 }

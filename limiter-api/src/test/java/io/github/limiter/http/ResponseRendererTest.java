@@ -3,6 +3,7 @@ package io.github.limiter.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.ManualClock;
@@ -14,12 +15,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.LongRange;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ResponseRendererTest {
 
@@ -53,8 +54,13 @@ class ResponseRendererTest {
     assertThat(ResponseRenderer.retryAfterSeconds(nanos)).isEqualTo(seconds);
   }
 
-  @Property(tries = 300, seed = "5")
-  void retryAfterIsNeverEarlierThanTheRealRetryTime(@ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long nanos) {
+  static Stream<Named<Long>> waits() {
+    return Cases.random(5, 300, gen -> gen.between(0, Long.MAX_VALUE));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("waits")
+  void retryAfterIsNeverEarlierThanTheRealRetryTime(long nanos) {
     long seconds = ResponseRenderer.retryAfterSeconds(nanos);
 
     assertThat(seconds).isPositive();

@@ -3,22 +3,22 @@ package io.github.limiter.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.ManualClock;
 import io.github.limiter.Policy;
-import io.github.limiter.PolicyArbitraries;
-import io.github.limiter.PolicyArbitraries.Step;
+import io.github.limiter.RandomPolicies;
+import io.github.limiter.RandomPolicies.Step;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The guarantees each algorithm makes, over random traces and parameters, through the store on a
@@ -31,30 +31,28 @@ class InvariantsTest {
 
   record Case(Policy policy, long origin, List<Step> steps) {}
 
-  static Arbitrary<Case> cases(Algorithm algorithm) {
-    return PolicyArbitraries.policies(algorithm, 1).flatMap(policy -> Combinators.combine(
-            PolicyArbitraries.origins(), PolicyArbitraries.steps(policy, 1, false, 20, 200))
-        .as((origin, steps) -> new Case(policy, origin, steps)));
+  /** 300 cases from {@code seed}: one limit of {@code algorithm}, a trace of 20 to 200 steps for one key. */
+  static Stream<Named<Case>> cases(long seed, Algorithm algorithm) {
+    return Cases.random(seed, 300, gen -> {
+      Policy policy = RandomPolicies.policy(gen, algorithm, 1);
+      return new Case(policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 1, false, 20, 200));
+    });
   }
 
-  @Provide
-  Arbitrary<Case> slidingLogs() {
-    return cases(Algorithm.SLIDING_WINDOW_LOG);
+  static Stream<Named<Case>> slidingLogs() {
+    return cases(101, Algorithm.SLIDING_WINDOW_LOG);
   }
 
-  @Provide
-  Arbitrary<Case> tokenBuckets() {
-    return cases(Algorithm.TOKEN_BUCKET);
+  static Stream<Named<Case>> tokenBuckets() {
+    return cases(202, Algorithm.TOKEN_BUCKET);
   }
 
-  @Provide
-  Arbitrary<Case> fixedWindows() {
-    return cases(Algorithm.FIXED_WINDOW);
+  static Stream<Named<Case>> fixedWindows() {
+    return cases(303, Algorithm.FIXED_WINDOW);
   }
 
-  @Provide
-  Arbitrary<Case> leakyBuckets() {
-    return cases(Algorithm.LEAKY_BUCKET);
+  static Stream<Named<Case>> leakyBuckets() {
+    return cases(404, Algorithm.LEAKY_BUCKET);
   }
 
   static List<Admission> run(Case c) {
@@ -71,8 +69,9 @@ class InvariantsTest {
     return admitted;
   }
 
-  @Property(tries = 300, seed = "101")
-  void theSlidingLogNeverAdmitsMoreThanNInAnyWindowOfWidthW(@ForAll("slidingLogs") Case c) {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("slidingLogs")
+  void theSlidingLogNeverAdmitsMoreThanNInAnyWindowOfWidthW(Case c) {
     // Given random traces of N per W
     Limit limit = c.policy().limits().get(0);
     long w = limit.periodNanos();
@@ -90,8 +89,9 @@ class InvariantsTest {
     }
   }
 
-  @Property(tries = 300, seed = "202")
-  void theTokenBucketNeverAdmitsMoreThanBPlusRTInAnyIntervalOfLengthT(@ForAll("tokenBuckets") Case c) {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("tokenBuckets")
+  void theTokenBucketNeverAdmitsMoreThanBPlusRTInAnyIntervalOfLengthT(Case c) {
     // Given random traces of rate r = permits/period and capacity b
     Limit limit = c.policy().limits().get(0);
 
@@ -115,8 +115,9 @@ class InvariantsTest {
     }
   }
 
-  @Property(tries = 300, seed = "303")
-  void theFixedWindowAdmitsAtMostNPerAlignedWindow(@ForAll("fixedWindows") Case c) {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("fixedWindows")
+  void theFixedWindowAdmitsAtMostNPerAlignedWindow(Case c) {
     // Given random traces; windows align to the store's creation
     Limit limit = c.policy().limits().get(0);
 
@@ -131,8 +132,9 @@ class InvariantsTest {
     assertThat(perWindow.values()).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(limit.permits()));
   }
 
-  @Property(tries = 300, seed = "404")
-  void leakyBucketDeparturesAreAtLeastOneIntervalPerPermitApart(@ForAll("leakyBuckets") Case c) {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("leakyBuckets")
+  void leakyBucketDeparturesAreAtLeastOneIntervalPerPermitApart(Case c) {
     // Given random traces of a queue leaking at r
     Limit limit = c.policy().limits().get(0);
     long t = limit.intervalNanos();

@@ -2,19 +2,19 @@ package io.github.limiter.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.ManualClock;
 import io.github.limiter.Policy;
-import io.github.limiter.PolicyArbitraries;
-import io.github.limiter.PolicyArbitraries.Step;
+import io.github.limiter.Gen;
+import io.github.limiter.RandomPolicies;
+import io.github.limiter.RandomPolicies.Step;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * For every algorithm and for multi-limit policies: from a random state, a rejected request retried
@@ -25,17 +25,24 @@ class RetryAfterIsExactTest {
 
   record Case(Policy policy, long origin, List<Step> trace, long permits) {}
 
-  @Provide
-  Arbitrary<Case> cases() {
-    return PolicyArbitraries.policies(true).flatMap(policy -> Combinators.combine(
-            PolicyArbitraries.origins(),
-            PolicyArbitraries.steps(policy, 1, false, 40),
-            Arbitraries.longs().between(1, PolicyArbitraries.capacity(policy)))
-        .as((origin, trace, permits) -> new Case(policy, origin, trace, permits)));
+  /** A policy of any algorithm, a trace of up to 40 steps for one key, and a request that fits the capacity. */
+  static Case aCase(Gen gen) {
+    Policy policy = RandomPolicies.policy(gen, true);
+    return new Case(policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 1, false, 40),
+        gen.between(1, RandomPolicies.capacity(policy)));
   }
 
-  @Property(tries = 1500, seed = "20240611")
-  void aRetryExactlyAtRetryAfterIsAdmittedAndOneTickBeforeIsNot(@ForAll("cases") Case c) {
+  static Stream<Named<Case>> retries() {
+    return Cases.random(20240611, 1500, RetryAfterIsExactTest::aCase);
+  }
+
+  static Stream<Named<Case>> oversized() {
+    return Cases.random(777, 300, RetryAfterIsExactTest::aCase);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("retries")
+  void aRetryExactlyAtRetryAfterIsAdmittedAndOneTickBeforeIsNot(Case c) {
     // Given a key brought to a random state by a random trace
     ManualClock clock = ManualClock.at(c.origin());
     InMemoryStore store = InMemoryStore.builder().clock(clock).build();
@@ -48,7 +55,7 @@ class RetryAfterIsExactTest {
     // When the same request is repeated until it is rejected (it fits the capacity, so it will be)
     Decision rejected = store.decide(c.policy(), "k", c.permits());
     for (long i = 0; rejected.isAllowed(); i++) {
-      assertThat(i).as("admissions without time passing").isLessThanOrEqualTo(PolicyArbitraries.capacity(c.policy()));
+      assertThat(i).as("admissions without time passing").isLessThanOrEqualTo(RandomPolicies.capacity(c.policy()));
       rejected = store.decide(c.policy(), "k", c.permits());
     }
     long retry = rejected.retryAfterNanos();
@@ -66,8 +73,9 @@ class RetryAfterIsExactTest {
     assertThat(onTime.isAllowed()).as("at retryAfter %s: %s", retry, onTime).isTrue();
   }
 
-  @Property(tries = 300, seed = "777")
-  void aRequestBeyondTheCapacityIsNeverPromisedATime(@ForAll("cases") Case c) {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("oversized")
+  void aRequestBeyondTheCapacityIsNeverPromisedATime(Case c) {
     // Given a key in a random state
     ManualClock clock = ManualClock.at(c.origin());
     InMemoryStore store = InMemoryStore.builder().clock(clock).build();
@@ -77,7 +85,7 @@ class RetryAfterIsExactTest {
     }
 
     // When a request costs one more than the smallest capacity
-    Decision decision = store.decide(c.policy(), "k", PolicyArbitraries.capacity(c.policy()) + 1);
+    Decision decision = store.decide(c.policy(), "k", RandomPolicies.capacity(c.policy()) + 1);
 
     // Then it exceeds the capacity and has no retry time
     assertThat(decision.outcome()).isEqualTo(Outcome.EXCEEDS_CAPACITY);

@@ -1,23 +1,26 @@
 package io.github.limiter.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
+import io.github.limiter.Cases;
 import io.github.limiter.Decision;
+import io.github.limiter.Gen;
 import io.github.limiter.ManualClock;
 import io.github.limiter.Policy;
-import io.github.limiter.PolicyArbitraries;
-import io.github.limiter.PolicyArbitraries.Step;
+import io.github.limiter.RandomPolicies;
+import io.github.limiter.RandomPolicies.Step;
 import io.github.limiter.algorithm.PolicyFunction;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
-import net.jqwik.api.statistics.StatisticsReport;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The in-memory store decides exactly as the pure functions do. The reference model drives {@link
@@ -51,33 +54,44 @@ class StoreMatchesPureFunctionsTest {
 
   record Case(Policy policy, long origin, List<Step> steps) {}
 
-  @Provide
-  Arbitrary<Case> fewKeys() {
+  static Stream<Named<Case>> fewKeys() {
     // Few keys: no sweep ever runs, so initial tokens/levels of every kind are fair game.
-    return PolicyArbitraries.policies(true).flatMap(policy -> Combinators.combine(
-            PolicyArbitraries.origins(), PolicyArbitraries.steps(policy, 4, true, 60))
-        .as((origin, steps) -> new Case(policy, origin, steps)));
+    return Cases.random(4242, 400, gen -> {
+      Policy policy = RandomPolicies.policy(gen, true);
+      return new Case(policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 4, true, 60));
+    });
   }
 
-  @Provide
-  Arbitrary<Case> manyKeys() {
+  static Case manyKeys(Gen gen) {
     // Enough keys that the store sweeps and reclaims fresh ones while the model keeps them all.
-    return PolicyArbitraries.policies(false).flatMap(policy -> Combinators.combine(
-            PolicyArbitraries.origins(), PolicyArbitraries.steps(policy, 300, true, 300, 600))
-        .as((origin, steps) -> new Case(policy, origin, steps)));
+    Policy policy = RandomPolicies.policy(gen, false);
+    return new Case(policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 300, true, 300, 600));
   }
 
-  @Property(tries = 400, seed = "4242")
-  void decidesExactlyAsThePureFunctionsForAFewKeys(@ForAll("fewKeys") Case c) {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("fewKeys")
+  void decidesExactlyAsThePureFunctionsForAFewKeys(Case c) {
     replay(c);
   }
 
-  @Property(tries = 60, seed = "31337")
-  @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF)
-  void decidesExactlyAsThePureFunctionsWhileReclaimingFreshKeys(@ForAll("manyKeys") Case c) {
-    InMemoryStore store = replay(c);
-    Statistics.label("reclaimed").collect(store.size() < distinctKeys(c));
-    Statistics.label("reclaimed").coverage(check -> check.check(true).percentage(p -> p >= 30));
+  /** Every case, then a check that enough of them made the store reclaim keys to be worth it. */
+  @TestFactory
+  Stream<DynamicTest> decidesExactlyAsThePureFunctionsWhileReclaimingFreshKeys() {
+    int count = 60;
+    AtomicInteger reclaimed = new AtomicInteger();
+    Stream<DynamicTest> properties = Cases.random(31337, count, StoreMatchesPureFunctionsTest::manyKeys)
+        .map(c -> dynamicTest(c.getName(), () -> {
+          InMemoryStore store = replay(c.getPayload());
+          if (store.size() < distinctKeys(c.getPayload())) {
+            reclaimed.incrementAndGet();
+          }
+        }));
+    if (Cases.replaying()) {
+      return properties;
+    }
+    DynamicTest coverage = dynamicTest("the store reclaimed keys in at least 30% of the cases", () ->
+        assertThat(reclaimed.get() * 100).as("%s of %s cases reclaimed", reclaimed, count).isGreaterThanOrEqualTo(30 * count));
+    return Stream.concat(properties, Stream.of(coverage));
   }
 
   private static long distinctKeys(Case c) {

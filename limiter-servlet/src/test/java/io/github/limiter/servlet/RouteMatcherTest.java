@@ -3,42 +3,56 @@ package io.github.limiter.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.config.Route;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The filter's allocation-free matcher agrees with the core's Route.matches, always. */
 class RouteMatcherTest {
 
-  @Property(tries = 3000)
-  void agreesWithRoute(@ForAll("patterns") String pattern, @ForAll("paths") String path, @ForAll("methods") String method,
-      @ForAll boolean restrictMethods) {
-    Route route = new Route("r", pattern, restrictMethods ? Set.of("POST", "GET") : Set.of(), List.of("p"));
-    assertThat(new RouteMatcher(route).matches(path, method)).isEqualTo(route.matches(path, method));
+  record Case(String pattern, String path, String method, boolean restrictMethods) {}
+
+  static Stream<Named<Case>> cases() {
+    return RandomCases.of(3000, 3000, random -> new Case(pattern(random), path(random),
+        RandomCases.oneOf(random, "GET", "POST", "PUT", "get"), random.nextBoolean()));
   }
 
-  @Provide
-  Arbitrary<String> patterns() {
-    Arbitrary<String> segments = Arbitraries.of("a", "b", "api", "x.json", "").list().ofMaxSize(3)
-        .map(list -> "/" + String.join("/", list));
-    return Arbitraries.oneOf(
-        segments,
-        segments.map(s -> (s.endsWith("/") ? s : s + "/") + "*"),
-        Arbitraries.of("*.json", "*.html", "*.a", "/*", "/"));
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void agreesWithRoute(Case c) {
+    Route route = new Route("r", c.pattern(), c.restrictMethods() ? Set.of("POST", "GET") : Set.of(), List.of("p"));
+    assertThat(new RouteMatcher(route).matches(c.path(), c.method())).isEqualTo(route.matches(c.path(), c.method()));
   }
 
-  @Provide
-  Arbitrary<String> paths() {
-    return Arbitraries.of("a", "b", "api", "x.json", "", "a.json", "api.html", "apix").list().ofMaxSize(4)
-        .map(list -> "/" + String.join("/", list));
+  /** An exact path of up to 3 segments, such a path as a prefix ending in {@code /*}, or an extension or catch-all. */
+  static String pattern(SplittableRandom random) {
+    switch (random.nextInt(3)) {
+      case 0:
+        return segments(random, 3, "a", "b", "api", "x.json", "");
+      case 1:
+        String prefix = segments(random, 3, "a", "b", "api", "x.json", "");
+        return (prefix.endsWith("/") ? prefix : prefix + "/") + "*";
+      default:
+        return RandomCases.oneOf(random, "*.json", "*.html", "*.a", "/*", "/");
+    }
   }
 
-  @Provide
-  Arbitrary<String> methods() {
-    return Arbitraries.of("GET", "POST", "PUT", "get");
+  static String path(SplittableRandom random) {
+    return segments(random, 4, "a", "b", "api", "x.json", "", "a.json", "api.html", "apix");
+  }
+
+  /** {@code /} and up to {@code max} of {@code names}, joined by {@code /}. */
+  private static String segments(SplittableRandom random, int max, String... names) {
+    int count = RandomCases.upTo(random, max);
+    List<String> segments = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      segments.add(RandomCases.oneOf(random, names));
+    }
+    return "/" + String.join("/", segments);
   }
 }
