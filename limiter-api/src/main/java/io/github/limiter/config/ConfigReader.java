@@ -33,11 +33,24 @@ public final class ConfigReader {
       int dot = rest.lastIndexOf('.');
       String suffix = dot < 0 ? "" : rest.substring(dot + 1);
       if (dot <= 0 || !known.contains(suffix)) {
-        throw new ConfigException(key, "unknown key; expected " + prefix + "<name>.<one of " + new TreeSet<>(known) + ">");
+        throw unknown(key, prefix + "<name>.<one of " + new TreeSet<>(known) + ">");
       }
       names.add(rest.substring(0, dot));
     }
     return names;
+  }
+
+  /** Checks that every key under {@code prefix} is {@code prefix} followed by one of {@code known}. */
+  public void checkKeys(String prefix, Set<String> known) {
+    for (String key : config.names()) {
+      if (key.startsWith(prefix) && !known.contains(key.substring(prefix.length()))) {
+        throw unknown(key, prefix + "<one of " + new TreeSet<>(known) + ">");
+      }
+    }
+  }
+
+  private ConfigException unknown(String key, String expected) {
+    return new ConfigException(key, "unknown key; expected " + expected + ", was '" + config.get(key).orElse("") + "'");
   }
 
   public Optional<String> text(String key) {

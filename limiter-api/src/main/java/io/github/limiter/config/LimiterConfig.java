@@ -6,6 +6,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.config.PolicyConfig.MissingKey;
 import io.github.limiter.config.PolicyConfig.Shaping;
+import io.github.limiter.http.Cidr;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,33 +50,50 @@ import java.util.function.Function;
  * limiter.http.legacy-headers            boolean: X-RateLimit-*                        (false)
  * limiter.http.trusted-proxies           CIDR list, e.g. 10.0.0.0/8, ::1/128           (none)
  * limiter.http.ipv6-prefix               int                                           (64)
+ * limiter.http.forwarded-header          x-forwarded-for | forwarded (RFC 7239)        (x-forwarded-for)
+ * limiter.events.near-limit              fraction of the quota left, above 0, at most 1 (0.1)
  * </pre>
  *
  * Store-specific keys (such as {@code limiter.redis.*}) belong to their {@link
- * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.} or {@code
- * limiter.route.NAME.} is an error, so that a typo fails the deployment.
+ * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
+ * limiter.route.NAME.}, {@code limiter.http.} or {@code limiter.events.} is an error, so that a
+ * typo fails the deployment.
  *
  * @param store the name of the store
  * @param policies the policies by name, in name order
  * @param routes the routes, in name order
- * @param http the HTTP rendering settings
+ * @param http the HTTP rendering and client-address settings
+ * @param events the settings of adapters that fire events
  */
 public record LimiterConfig(
-    String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http) {
+    String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http, EventSettings events) {
 
   public static final String PREFIX = "limiter.";
   public static final String POLICY_PREFIX = "limiter.policy.";
   public static final String ROUTE_PREFIX = "limiter.route.";
+  public static final String HTTP_PREFIX = "limiter.http.";
+  public static final String EVENTS_PREFIX = "limiter.events.";
 
   private static final Set<String> POLICY_KEYS = Set.of(
       "algorithm", "limits", "key", "on-missing-key", "permits", "failure", "dry-run", "nodelay",
       "max-delay", "delay-after");
   private static final Set<String> ROUTE_KEYS = Set.of("pattern", "methods", "policies");
+  private static final Set<String> HTTP_KEYS = Set.of(
+      "rejection-status", "unavailable-status", "headers", "legacy-headers", "trusted-proxies", "ipv6-prefix",
+      "forwarded-header");
+  private static final Set<String> EVENTS_KEYS = Set.of("near-limit");
   private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(30);
 
   public LimiterConfig {
     policies = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(policies));
     routes = List.copyOf(routes);
+    java.util.Objects.requireNonNull(http, "http");
+    java.util.Objects.requireNonNull(events, "events");
+  }
+
+  /** A configuration with the default event settings. */
+  public LimiterConfig(String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http) {
+    this(store, policies, routes, http, EventSettings.DEFAULTS);
   }
 
   /** The policy called {@code name}, if configured. */
@@ -98,9 +116,13 @@ public record LimiterConfig(
     for (String name : reader.names(ROUTE_PREFIX, ROUTE_KEYS)) {
       routes.add(route(reader, name, policies.keySet()));
     }
+    reader.checkKeys(HTTP_PREFIX, HTTP_KEYS);
+    reader.checkKeys(EVENTS_PREFIX, EVENTS_KEYS);
     HttpSettings http = http(reader);
+    EventSettings events = new EventSettings(
+        reader.optional(EVENTS_PREFIX + "near-limit", EventSettings::parseFraction, EventSettings.DEFAULTS.nearLimit()));
     String store = reader.text("limiter.store").orElse("memory");
-    return new LimiterConfig(store, policies, routes, http);
+    return new LimiterConfig(store, policies, routes, http, events);
   }
 
   private static PolicyConfig policy(ConfigReader reader, String name) {
@@ -172,18 +194,23 @@ public record LimiterConfig(
   }
 
   private static HttpSettings http(ConfigReader reader) {
-    String base = PREFIX + "http.";
+    String base = HTTP_PREFIX;
     HttpSettings d = HttpSettings.DEFAULTS;
     int rejection = (int) reader.integer(base + "rejection-status", d.rejectionStatus(), 400, 599);
     int unavailable = (int) reader.integer(base + "unavailable-status", d.unavailableStatus(), 400, 599);
     boolean headers = reader.bool(base + "headers", d.headers());
     boolean legacy = reader.bool(base + "legacy-headers", d.legacyHeaders());
     List<String> proxies = ConfigReader.list(reader.text(base + "trusted-proxies").orElse(""));
+    for (String proxy : proxies) {
+      reader.parse(base + "trusted-proxies", proxy, Cidr::parse);
+    }
     int ipv6Prefix = (int) reader.integer(base + "ipv6-prefix", d.ipv6Prefix(), 1, 128);
-    return new HttpSettings(rejection, unavailable, headers, legacy, proxies, ipv6Prefix);
+    HttpSettings.ForwardedHeader forwarded =
+        reader.optional(base + "forwarded-header", HttpSettings.ForwardedHeader::fromConfigName, d.forwardedHeader());
+    return new HttpSettings(rejection, unavailable, headers, legacy, proxies, ipv6Prefix, forwarded);
   }
 
-private static MissingKey missingKey(String value) {
+  private static MissingKey missingKey(String value) {
     for (MissingKey option : MissingKey.values()) {
       if (option.configName().equals(value.toLowerCase(Locale.ROOT))) {
         return option;

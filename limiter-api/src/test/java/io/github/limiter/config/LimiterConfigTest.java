@@ -229,7 +229,7 @@ class LimiterConfigTest {
     ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
 
     assertThat(e.key()).isEqualTo(key);
-    assertThat(e.getMessage()).startsWith(key + ": unknown key; expected ");
+    assertThat(e.getMessage()).startsWith(key + ": unknown key; expected ").endsWith(", was '" + value + "'");
   }
 
   @Test
@@ -281,11 +281,64 @@ class LimiterConfigTest {
       "headers            | maybe | expected true or false",
       "legacy-headers     | 1     | expected true or false",
       "ipv6-prefix        | 129   | expected an integer between 1 and 128",
-      "ipv6-prefix        | 0     | expected an integer between 1 and 128"})
+      "ipv6-prefix        | 0     | expected an integer between 1 and 128",
+      "trusted-proxies    | 10.0.0.0/33 | expected CIDRs such as 10.0.0.0/8",
+      "trusted-proxies    | proxy.example.com | expected CIDRs such as 10.0.0.0/8",
+      "forwarded-header   | x-real-ip | expected x-forwarded-for or forwarded"})
   void aBadHttpValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
     ConfigException e = failure(Map.of("limiter.http." + suffix, value), "limiter.http." + suffix, "'" + value + "'");
 
     assertThat(e.getMessage()).contains(expected);
+  }
+
+  @Test
+  void aBadTrustedProxyAmongGoodOnesIsNamedAlone() {
+    ConfigException e = failure(Map.of("limiter.http.trusted-proxies", "10.0.0.0/8, 192.168.1.300, ::1/128"),
+        "limiter.http.trusted-proxies", "'192.168.1.300'");
+
+    assertThat(e.getMessage()).doesNotContain("::1/128'");
+  }
+
+  @Test
+  void theForwardedHeaderAndNearLimitAreRead() {
+    LimiterConfig config = read(Map.of(
+        "limiter.http.forwarded-header", "Forwarded", "limiter.http.trusted-proxies", "10.0.0.0/8",
+        "limiter.events.near-limit", "0.25"));
+
+    assertThat(config.http().forwardedHeader()).isEqualTo(HttpSettings.ForwardedHeader.FORWARDED);
+    assertThat(config.http().forwardedHeader().headerName()).isEqualTo("Forwarded");
+    assertThat(config.http().trustedNetworks()).hasToString("[10.0.0.0/8]");
+    assertThat(config.events().nearLimit()).isEqualTo(0.25);
+    assertThat(read(Map.of()).http().forwardedHeader()).isEqualTo(HttpSettings.ForwardedHeader.X_FORWARDED_FOR);
+    assertThat(read(Map.of()).events()).isEqualTo(EventSettings.DEFAULTS);
+    assertThat(EventSettings.DEFAULTS.nearLimit()).isEqualTo(0.1);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"0", "-0.1", "1.5", "10%", "NaN", "abc"})
+  void aNearLimitOutsideZeroToOneNamesTheKeyAndTheValue(String value) {
+    ConfigException e = failure(Map.of("limiter.events.near-limit", value), "limiter.events.near-limit", "'" + value + "'");
+
+    assertThat(e.getMessage()).contains("expected a fraction of the quota above 0 and at most 1");
+  }
+
+  @Test
+  void aNearLimitOfOneIsAccepted() {
+    assertThat(read(Map.of("limiter.events.near-limit", "1")).events().nearLimit()).isEqualTo(1.0);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+      "limiter.http.trusted-proxy, 10.0.0.0/8",
+      "limiter.http.forwarded, forwarded",
+      "limiter.http., x",
+      "limiter.events.nearlimit, 0.2",
+      "limiter.events.near-limit.x, 0.2"})
+  void unknownKeysUnderHttpAndEventsAreRejectedShowingTheValue(String key, String value) {
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(Map.of(key, value)));
+
+    assertThat(e.key()).isEqualTo(key);
+    assertThat(e.getMessage()).startsWith(key + ": unknown key; expected ").endsWith(", was '" + value + "'");
   }
 
   @Test
@@ -328,6 +381,9 @@ class LimiterConfigTest {
     assertThatThrownBy(() -> new Shaping(false, Duration.ZERO, -1)).hasMessageContaining("delayAfter");
     assertThatThrownBy(() -> new HttpSettings(200, 503, true, false, List.of(), 64)).hasMessageContaining("200");
     assertThatThrownBy(() -> new HttpSettings(429, 503, true, false, List.of(), 0)).hasMessageContaining("0");
+    assertThatThrownBy(() -> new HttpSettings(429, 503, true, false, List.of("10.0.0.0/40"), 64))
+        .hasMessageContaining("'10.0.0.0/40'");
+    assertThatThrownBy(() -> new EventSettings(0)).hasMessageContaining("'0.0'");
     io.github.limiter.Policy policy = io.github.limiter.Policy.fixedWindow("p", Limit.of(1, Duration.ofSeconds(1)));
     assertThatThrownBy(() -> new PolicyConfig(policy, KeySource.REMOTE_ADDRESS, MissingKey.ALLOW, 0, false, Shaping.NONE))
         .hasMessageContaining("permits").hasMessageContaining("0");

@@ -26,8 +26,6 @@ import java.util.regex.Pattern;
 final class ClientAddress {
 
   static final String TRUSTED_PROXIES = "limiter.http.trusted-proxies";
-  /** Read by the servlet filter too; not in {@code LimiterConfig} yet. */
-  static final String FORWARDED_HEADER = "limiter.http.forwarded-header";
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
@@ -36,23 +34,15 @@ final class ClientAddress {
   private final int ipv6Prefix;
   private final boolean forwarded;
 
-  /**
-   * @param forwardedHeader {@code x-forwarded-for} or {@code forwarded}
-   * @throws ConfigException for a bad CIDR or header name
-   */
-  ClientAddress(HttpSettings http, String forwardedHeader) {
+  /** @throws ConfigException for a bad CIDR */
+  ClientAddress(HttpSettings http) {
     List<Cidr> cidrs = new ArrayList<>();
     for (String text : http.trustedProxies()) {
       cidrs.add(Cidr.parse(text));
     }
     this.trusted = List.copyOf(cidrs);
     this.ipv6Prefix = http.ipv6Prefix();
-    this.forwarded = switch (forwardedHeader.trim().toLowerCase(Locale.ROOT)) {
-      case "x-forwarded-for" -> false;
-      case "forwarded" -> true;
-      default -> throw new ConfigException(FORWARDED_HEADER,
-          "expected x-forwarded-for or forwarded, was '" + forwardedHeader + "'");
-    };
+    this.forwarded = http.forwardedHeader() == HttpSettings.ForwardedHeader.FORWARDED;
   }
 
   /**

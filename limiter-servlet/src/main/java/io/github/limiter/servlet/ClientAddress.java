@@ -1,11 +1,10 @@
 package io.github.limiter.servlet;
 
-import io.github.limiter.config.ConfigException;
+import io.github.limiter.config.HttpSettings.ForwardedHeader;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Finds the client address of a request, believing {@code X-Forwarded-For} or {@code Forwarded}
@@ -25,52 +24,17 @@ import java.util.Locale;
  */
 final class ClientAddress {
 
-  /** Which header trusted proxies write. */
-  enum Header {
-    X_FORWARDED_FOR("x-forwarded-for", "X-Forwarded-For"),
-    FORWARDED("forwarded", "Forwarded");
-
-    final String configName;
-    final String headerName;
-
-    Header(String configName, String headerName) {
-      this.configName = configName;
-      this.headerName = headerName;
-    }
-
-    static Header parse(String key, String value) {
-      for (Header header : values()) {
-        if (header.configName.equals(value.trim().toLowerCase(Locale.ROOT))) {
-          return header;
-        }
-      }
-      throw new ConfigException(key, "expected x-forwarded-for or forwarded, was '" + value + "'");
-    }
-  }
-
   static final String KEY_PREFIX = "ip:";
 
   private final Cidr[] trusted;
   private final int ipv6Prefix;
-  private final Header header;
+  private final ForwardedHeader header;
 
-  ClientAddress(List<Cidr> trusted, int ipv6Prefix, Header header) {
-    this.trusted = trusted.toArray(new Cidr[0]);
+  /** @param trusted CIDRs, valid already (the core checked them) */
+  ClientAddress(List<String> trusted, int ipv6Prefix, ForwardedHeader header) {
+    this.trusted = trusted.stream().map(Cidr::parse).toArray(Cidr[]::new);
     this.ipv6Prefix = ipv6Prefix;
     this.header = header;
-  }
-
-  /** Parses {@code limiter.http.trusted-proxies}, failing on the first bad entry. */
-  static List<Cidr> parseTrusted(String key, List<String> entries) {
-    List<Cidr> cidrs = new ArrayList<>();
-    for (String entry : entries) {
-      try {
-        cidrs.add(Cidr.parse(entry));
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(key, e.getMessage(), e);
-      }
-    }
-    return List.copyOf(cidrs);
   }
 
   /** The rate-limit key of the request's client, e.g. {@code ip:192.0.2.7} or {@code ip:2001:db8::/64}. */
@@ -107,14 +71,14 @@ final class ClientAddress {
   /** The hops of every header line, left to right; null for an unreadable {@code Forwarded} element. */
   private List<String> hops(HttpServletRequest request) {
     List<String> hops = new ArrayList<>();
-    Enumeration<String> lines = request.getHeaders(header.headerName);
+    Enumeration<String> lines = request.getHeaders(header.headerName());
     while (lines != null && lines.hasMoreElements()) {
       String line = lines.nextElement();
       if (line == null) {
         continue;
       }
-      if (header == Header.FORWARDED) {
-        ForwardedHeader.forNodes(line, hops);
+      if (header == ForwardedHeader.FORWARDED) {
+        io.github.limiter.servlet.ForwardedHeader.forNodes(line, hops);
       } else {
         for (String part : line.split(",", -1)) {
           if (!part.isBlank()) {

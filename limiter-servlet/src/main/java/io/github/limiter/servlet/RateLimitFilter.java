@@ -3,7 +3,6 @@ package io.github.limiter.servlet;
 import io.github.limiter.Limiter;
 import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.ConfigReader;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.StoreFactory;
@@ -36,10 +35,10 @@ import java.util.logging.Logger;
  * under a policy carries the {@code RateLimit} headers. Requests that match no route pass untouched.
  *
  * <p>Configuration is the one key scheme of {@link LimiterConfig}: filter init-params, layered over
- * MicroProfile Config when the application has it (init-params win). The filter also reads {@value
- * #FORWARDED_HEADER_KEY} ({@code x-forwarded-for}, the default, or {@code forwarded}): the header
- * that the proxies in {@code limiter.http.trusted-proxies} write. Only that header is believed, so a
- * client cannot slip in the other one. Invalid configuration fails {@link #init} with a {@link
+ * MicroProfile Config when the application has it (init-params win). {@code
+ * limiter.http.forwarded-header} ({@code x-forwarded-for}, the default, or {@code forwarded}) names
+ * the header that the proxies in {@code limiter.http.trusted-proxies} write. Only that header is
+ * believed, so a client cannot slip in the other one. Invalid configuration fails {@link #init} with a {@link
  * ServletException} whose message names the key and the value, so the deployment fails.
  *
  * <p>Use it declared in {@code web.xml}, as a {@code @WebFilter} subclass, or added
@@ -49,9 +48,6 @@ import java.util.logging.Logger;
  * them with an async dispatch.
  */
 public class RateLimitFilter implements Filter {
-
-  /** The header trusted proxies write: {@code x-forwarded-for} (default) or {@code forwarded}. */
-  public static final String FORWARDED_HEADER_KEY = "limiter.http.forwarded-header";
 
   private static final Logger LOG = Logger.getLogger(RateLimitFilter.class.getName());
 
@@ -95,7 +91,7 @@ public class RateLimitFilter implements Filter {
       Engine built;
       if (presetConfig != null) {
         warnIfNoRoutes(presetConfig, name);
-        built = new Engine.Builder(presetConfig, clientAddress(presetConfig, ConfigLookup.of(Map.of())), loader, name, LOG)
+        built = new Engine.Builder(presetConfig, clientAddress(presetConfig), loader, name, LOG)
             .build(presetLimiter, false);
       } else {
         built = fromConfig(lookup(initParams(filterConfig), loader), loader, name);
@@ -116,7 +112,7 @@ public class RateLimitFilter implements Filter {
   private static Engine fromConfig(ConfigLookup lookup, ClassLoader loader, String name) {
     LimiterConfig config = LimiterConfig.from(lookup);
     warnIfNoRoutes(config, name);
-    Engine.Builder builder = new Engine.Builder(config, clientAddress(config, lookup), loader, name, LOG);
+    Engine.Builder builder = new Engine.Builder(config, clientAddress(config), loader, name, LOG);
     // The store comes last, so that a configuration error above leaves nothing to close.
     return builder.build(Limiter.of(Stores.create(config.store(), lookup, loader)), true);
   }
@@ -127,15 +123,8 @@ public class RateLimitFilter implements Filter {
     }
   }
 
-  private static ClientAddress clientAddress(LimiterConfig config, ConfigLookup lookup) {
-    ConfigReader reader = new ConfigReader(lookup);
-    ClientAddress.Header header = reader.text(FORWARDED_HEADER_KEY)
-        .map(value -> ClientAddress.Header.parse(FORWARDED_HEADER_KEY, value))
-        .orElse(ClientAddress.Header.X_FORWARDED_FOR);
-    return new ClientAddress(
-        ClientAddress.parseTrusted("limiter.http.trusted-proxies", config.http().trustedProxies()),
-        config.http().ipv6Prefix(),
-        header);
+  private static ClientAddress clientAddress(LimiterConfig config) {
+    return new ClientAddress(config.http().trustedProxies(), config.http().ipv6Prefix(), config.http().forwardedHeader());
   }
 
   private static Map<String, String> initParams(FilterConfig filterConfig) {
@@ -160,7 +149,6 @@ public class RateLimitFilter implements Filter {
     try {
       ConfigLookup lookup = lookup(params, loader);
       LimiterConfig config = LimiterConfig.from(lookup);
-      clientAddress(config, lookup);
       KeyResolvers.checkWithoutCdi(config, loader);
       checkStoreName(config.store(), loader);
     } catch (ConfigException e) {
