@@ -21,7 +21,12 @@ public final class Decision {
     /** Rejected: the request costs more permits than the limit can ever admit. */
     EXCEEDS_CAPACITY,
     /** Rejected: the store could not decide (outage under fail-closed, or a full store). */
-    UNAVAILABLE
+    UNAVAILABLE,
+    /**
+     * Rejected: the request has no key under a policy with {@code on-missing-key=reject}. It never
+     * passes as it is, so there is no {@link #retryAfter()}; no store was asked.
+     */
+    MISSING_KEY
   }
 
   private final Outcome outcome;
@@ -76,6 +81,14 @@ public final class Decision {
     return new Decision(Outcome.EXCEEDS_CAPACITY, policy, limit, remaining, resetAfterNanos, 0, 0, true);
   }
 
+  /**
+   * A rejection of a request without a key under a policy that rejects such requests; {@code limit}
+   * is the policy's first. Nothing is known about any client's state, so nothing remains.
+   */
+  public static Decision missingKey(String policy, Limit limit) {
+    return new Decision(Outcome.MISSING_KEY, policy, limit, 0, 0, 0, 0, true);
+  }
+
   /** A rejection because the store could not decide; retry after {@code retryAfterNanos}. */
   public static Decision unavailable(String policy, Limit limit, long retryAfterNanos) {
     return new Decision(Outcome.UNAVAILABLE, policy, limit, 0, 0, retryAfterNanos, 0, false);
@@ -128,17 +141,20 @@ public final class Decision {
 
   /**
    * The earliest time after which the same request would be admitted, or empty when it never
-   * would ({@link Outcome#EXCEEDS_CAPACITY}). Zero for an admission.
+   * would ({@link Outcome#EXCEEDS_CAPACITY}, {@link Outcome#MISSING_KEY}). Zero for an admission.
    */
   public Optional<Duration> retryAfter() {
-    return outcome == Outcome.EXCEEDS_CAPACITY
-        ? Optional.empty()
-        : Optional.of(Duration.ofNanos(retryAfterNanos));
+    return neverPasses() ? Optional.empty() : Optional.of(Duration.ofNanos(retryAfterNanos));
   }
 
   /** {@link #retryAfter()} in nanoseconds; {@link Long#MAX_VALUE} means never. */
   public long retryAfterNanos() {
-    return outcome == Outcome.EXCEEDS_CAPACITY ? Long.MAX_VALUE : retryAfterNanos;
+    return neverPasses() ? Long.MAX_VALUE : retryAfterNanos;
+  }
+
+  /** Whether the same request would never be admitted, however long it waits. */
+  public boolean neverPasses() {
+    return outcome == Outcome.EXCEEDS_CAPACITY || outcome == Outcome.MISSING_KEY;
   }
 
   /** For the leaky bucket, the time until this admitted request departs (is processed). */

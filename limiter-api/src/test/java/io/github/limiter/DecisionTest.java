@@ -48,6 +48,21 @@ class DecisionTest {
   }
 
   @Test
+  void aMissingKeyRejectionNeverPassesAndReportsNothingRemaining() {
+    Decision d = Decision.missingKey("api", LIMIT);
+
+    assertThat(d.outcome()).isEqualTo(Outcome.MISSING_KEY);
+    assertThat(d.isAllowed()).isFalse();
+    assertThat(d.neverPasses()).isTrue();
+    assertThat(d.retryAfter()).isEmpty();
+    assertThat(d.retryAfterNanos()).isEqualTo(Long.MAX_VALUE);
+    assertThat(d.remaining()).isZero();
+    assertThat(d.policy()).isEqualTo("api");
+    assertThat(d.limit()).isEqualTo(LIMIT);
+    assertThat(Decision.limited("api", LIMIT, 1, 1).neverPasses()).isFalse();
+  }
+
+  @Test
   void unavailableAndFailOpenDecisionsAreUnverified() {
     Decision unavailable = Decision.unavailable("api", LIMIT, 1_000_000_000L);
     Decision open = Decision.allowedUnverified("api", Limit.bucket(10, Duration.ofSeconds(1), 20));

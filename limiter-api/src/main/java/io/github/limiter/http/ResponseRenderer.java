@@ -104,12 +104,18 @@ public final class ResponseRenderer {
         title = "Too Many Requests";
         detail = "The request costs more than policy '" + policy.name() + "' can ever admit.";
       }
+      case MISSING_KEY -> {
+        type = "urn:limiter:problem:missing-key";
+        title = "Too Many Requests";
+        detail = "The request has no key under policy '" + policy.name()
+            + "', which rejects requests without one (on-missing-key=reject).";
+      }
       case UNAVAILABLE -> {
         type = "urn:limiter:problem:unavailable";
         title = "Service Unavailable";
         detail = "The rate limiter cannot decide right now; retry later.";
       }
-      default -> {
+      default -> { // LIMITED
         type = "urn:limiter:problem:rate-limited";
         title = "Too Many Requests";
         detail = "Rate limit of policy '" + policy.name() + "' exceeded; retry after "
@@ -120,7 +126,8 @@ public final class ResponseRenderer {
     decision.retryAfter().ifPresent(wait ->
         headers.add(Map.entry("Retry-After", Long.toString(retryAfterSeconds(wait.toNanos())))));
     headers.add(Map.entry("Cache-Control", "no-store"));
-    if (!unavailable) {
+    // No client state stands behind an outage or a missing key: no RateLimit headers.
+    if (!unavailable && decision.outcome() != Decision.Outcome.MISSING_KEY) {
       headers(policy, decision, (name, value) -> headers.add(Map.entry(name, value)));
     }
     String body = "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status

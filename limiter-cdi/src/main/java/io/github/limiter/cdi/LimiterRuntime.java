@@ -108,7 +108,7 @@ class LimiterRuntime {
             }
             case REJECT -> {
               key = Keys.CONSTANT;
-              decision = missingKey(config.policy());
+              decision = Decision.missingKey(config.name(), config.policy().limits().get(0));
             }
             default -> key = web.current().map(WebRequest::clientAddress).orElse(Keys.CONSTANT);
           }
@@ -176,15 +176,6 @@ class LimiterRuntime {
     Limit limit = decision.limit();
     long quota = policy.algorithm().isBucket() ? limit.burst() : limit.permits();
     return decision.remaining() <= (long) Math.floor(quota * nearLimit);
-  }
-
-  /**
-   * A rejection for a call without a key under {@code on-missing-key=reject}; a later call with the
-   * same (missing) key fares no better, so the retry-after is a whole period.
-   */
-  private static Decision missingKey(Policy policy) {
-    Limit limit = policy.limits().get(0);
-    return Decision.limited(policy.name(), limit, 0, limit.periodNanos());
   }
 
   /** Leaky-bucket shaping: the admitted call waits for its departure, at most max-delay. */

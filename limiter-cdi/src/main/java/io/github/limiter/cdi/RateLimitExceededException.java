@@ -42,9 +42,10 @@ public final class RateLimitExceededException extends RuntimeException {
     }
     return switch (decision.outcome()) {
       case EXCEEDS_CAPACITY -> "The call costs more than policy '" + policy.name() + "' can ever admit";
+      case MISSING_KEY -> "The call has no key under policy '" + policy.name() + "', which rejects calls without one";
       case UNAVAILABLE -> "Rate limiter unavailable for policy '" + policy.name() + "'; retry after "
           + ResponseRenderer.retryAfterSeconds(decision.retryAfterNanos()) + " s";
-      default -> "Rate limit of policy '" + policy.name() + "' exceeded; retry after "
+      case LIMITED, ALLOWED -> "Rate limit of policy '" + policy.name() + "' exceeded; retry after "
           + ResponseRenderer.retryAfterSeconds(decision.retryAfterNanos()) + " s";
     };
   }

@@ -160,8 +160,7 @@ final class Engine {
             continue;
           }
           case REJECT -> {
-            // No state to report: a request without a key never passes as it is, so no Retry-After.
-            Decision missing = Decision.exceedsCapacity(guard.name, guard.policy.limits().get(0), 0, 0);
+            Decision missing = Decision.missingKey(guard.name, guard.policy.limits().get(0));
             if (guard.dryRun) {
               wouldReject(guard, missing);
               continue;

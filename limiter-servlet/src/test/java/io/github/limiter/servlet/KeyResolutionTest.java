@@ -137,6 +137,8 @@ class KeyResolutionTest {
       assertThat(rejected.statusCode()).isEqualTo(429);
       assertThat(rejected.headers().firstValue("Retry-After")).isEmpty(); // it never passes without a key
       assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
+      assertThat(rejected.body()).contains("urn:limiter:problem:missing-key").contains("policy 'p'");
+      assertThat(server.stats().counts("p").rejected()).isEqualTo(1);
       assertThat(status(server, "X-Api-Key", "k")).isEqualTo(200);
     }
     try (TestServer server = TestServer.withFilter(onePerMinute("header:X-Api-Key", "limiter.policy.p.on-missing-key", "allow"))) {
