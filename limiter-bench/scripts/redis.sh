@@ -81,8 +81,10 @@ redis_ceiling() {
       done
       local random=()
       if [[ "$keys" != 1 ]]; then random=(-r "$keys"); fi
+      redis_cli config resetstat > /dev/null
       redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$threads" -n "$redis_calls" "${random[@]}" --csv \
         evalsha "$sha" "${call[@]}" > "$raw/redis-benchmark-c$threads-k$keys.csv"
+      redis_cli info commandstats > "$raw/redis-benchmark-c$threads-k$keys.stats"
     done
   done
 }

@@ -57,22 +57,45 @@ public final class RedisLoad {
 
   /** What one run measured. */
   record Result(
-      String subject, int threads, int keys, long calls, long admitted, long unverified, double seconds, Histogram latency) {
+      String subject,
+      int threads,
+      int keys,
+      long calls,
+      long admitted,
+      long unverified,
+      double seconds,
+      Histogram latency,
+      Map<String, RedisAdmin.CommandStats> server) {
     double callsPerSecond() {
       return calls / seconds;
     }
 
     String toJson() {
+      StringBuilder commands = new StringBuilder();
+      long usec = 0;
+      for (Map.Entry<String, RedisAdmin.CommandStats> e : server.entrySet()) {
+        if (e.getKey().startsWith("config") || e.getKey().equals("info")) {
+          continue; // the accounting's own commands
+        }
+        commands.append(commands.length() == 0 ? "" : ",")
+            .append(String.format(Locale.ROOT, "\"%s\":%.3f", e.getKey(), (double) e.getValue().calls() / calls));
+        if (e.getKey().startsWith("eval")) {
+          usec += e.getValue().usec(); // a script's time includes the commands it calls
+        }
+      }
       return String.format(
           Locale.ROOT,
           "{\"subject\":\"%s\",\"threads\":%d,\"keys\":%d,\"calls\":%d,\"admitted\":%d,\"unverified\":%d,"
               + "\"seconds\":%.3f,"
-              + "\"opsPerSec\":%.1f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%.1f,\"maxus\":%.1f}",
+              + "\"opsPerSec\":%.1f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%.1f,\"maxus\":%.1f,"
+              + "\"scriptUsPerCall\":%.2f,\"commandsPerCall\":{%s}}",
           subject, threads, keys, calls, admitted, unverified, seconds, callsPerSecond(),
           latency.getValueAtPercentile(50) / 1000.0,
           latency.getValueAtPercentile(99) / 1000.0,
           latency.getValueAtPercentile(99.9) / 1000.0,
-          latency.getMaxValue() / 1000.0);
+          latency.getMaxValue() / 1000.0,
+          (double) usec / calls,
+          commands);
     }
   }
 
@@ -97,8 +120,11 @@ public final class RedisLoad {
           for (String name : names) {
             subject.prepare(name);
           }
-          run(subject, subjectName, names, threads, warmup);
-          Result result = run(subject, subjectName, names, threads, seconds);
+          run(subject, subjectName, names, threads, warmup, null);
+          Result result;
+          try (RedisAdmin admin = new RedisAdmin(port)) {
+            result = run(subject, subjectName, names, threads, seconds, admin);
+          }
           System.out.println(result.toJson());
         }
       }
@@ -120,8 +146,9 @@ public final class RedisLoad {
     return names;
   }
 
-  static Result run(Subject subject, String name, String[] keys, int threads, double seconds)
-      throws InterruptedException {
+  /** One timed run; with {@code admin}, the server's command statistics of exactly this run. */
+  static Result run(Subject subject, String name, String[] keys, int threads, double seconds, RedisAdmin admin)
+      throws InterruptedException, java.io.IOException {
     long durationNanos = (long) (seconds * 1e9);
     CountDownLatch start = new CountDownLatch(1);
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -168,12 +195,16 @@ public final class RedisLoad {
       workers.add(worker);
       worker.start();
     }
+    if (admin != null) {
+      admin.resetStats();
+    }
     begin[0] = System.nanoTime();
     start.countDown();
     for (Thread worker : workers) {
       worker.join();
     }
     double elapsed = (System.nanoTime() - begin[0]) / 1e9;
+    Map<String, RedisAdmin.CommandStats> server = admin != null ? admin.commandStats() : Map.of();
     if (failure.get() != null) {
       throw new IllegalStateException(name + " failed at " + threads + " threads", failure.get());
     }
@@ -187,7 +218,7 @@ public final class RedisLoad {
       yes += admitted[t];
       unknown += unverified[t];
     }
-    return new Result(name, threads, keys.length, sum, yes, unknown, elapsed, total);
+    return new Result(name, threads, keys.length, sum, yes, unknown, elapsed, total, server);
   }
 
   private static Map<String, String> options(String[] args) {
