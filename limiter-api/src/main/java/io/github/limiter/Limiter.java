@@ -8,10 +8,13 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * The one core call: {@link #decide(Policy, String, long)} returns the {@link Decision} for a
- * request. Adapters resolve a key, call this, and render the decision.
+ * request, and {@link #decideEach} the {@link Decisions} of a request under several policies, all
+ * or nothing. Adapters resolve keys, call one of these, and render the result.
  *
  * <pre>{@code
  * Limiter limiter = Limiter.of(InMemoryStore.builder().build());
@@ -23,6 +26,8 @@ public final class Limiter implements AutoCloseable {
 
   /** Keys longer than this are replaced by a digest, so a client cannot make state grow with key length. */
   public static final int MAX_KEY_LENGTH = 128;
+
+  private static final Predicate<Policy> ALL_ENFORCED = policy -> true;
 
   private final RateLimitStore store;
 
@@ -60,34 +65,78 @@ public final class Limiter implements AutoCloseable {
   }
 
   /**
-   * Decides a request that several policies must all admit. If one rejects, the permits already
-   * charged by the others are given back, and its rejection is returned. Otherwise the admission
-   * with the fewest remaining permits is returned.
+   * Decides a request that every policy in {@code policies} must admit, all or nothing: see {@link
+   * #decideEach(List, Function, ToLongFunction, Predicate)} with every policy enforced.
    */
-  public Decision decideAll(List<Policy> policies, Function<? super Policy, String> keyFor, long permits) {
-    if (policies.size() == 1) {
+  public Decisions decideEach(
+      List<Policy> policies, Function<? super Policy, String> keyFor, ToLongFunction<? super Policy> permitsFor) {
+    return decideEach(policies, keyFor, permitsFor, ALL_ENFORCED);
+  }
+
+  /**
+   * Decides a request under each of {@code policies} in turn, with the key {@code keyFor} gives
+   * and the permits {@code permitsFor} gives. A policy whose key is null is skipped (not decided,
+   * nothing charged). The first rejection by an {@code enforced} policy ends the walk: the permits
+   * already charged for this request are given back, and it is the {@link Decisions#rejection()}.
+   * A rejection by a policy that is not enforced (dry run) is kept and the walk goes on; it charged
+   * nothing. If deciding throws (a store, a key function), what was charged is given back too.
+   *
+   * <p>One policy costs one {@link Decisions} object on top of its decision.
+   *
+   * @throws IllegalArgumentException if some {@code permits} is below 1
+   */
+  public Decisions decideEach(
+      List<Policy> policies,
+      Function<? super Policy, String> keyFor,
+      ToLongFunction<? super Policy> permitsFor,
+      Predicate<? super Policy> enforced) {
+    int n = policies.size();
+    if (n == 0) {
+      return Decisions.empty();
+    }
+    if (n == 1) {
       Policy only = policies.get(0);
-      return decide(only, keyFor.apply(only), permits);
+      String key = keyFor.apply(only);
+      return key == null
+          ? Decisions.ofOne(null, true)
+          : Decisions.ofOne(decide(only, key, permitsFor.applyAsLong(only)), enforced.test(only));
     }
-    Decision tightest = null;
-    for (int i = 0; i < policies.size(); i++) {
-      Policy policy = policies.get(i);
-      Decision decision = decide(policy, keyFor.apply(policy), permits);
-      if (!decision.isAllowed()) {
-        for (int j = 0; j < i; j++) {
-          Policy charged = policies.get(j);
-          store.refund(charged, boundedKey(keyFor.apply(charged)), permits);
+    Decision[] each = new Decision[n];
+    // The bounded keys and permits of what was charged, to give back on a rejection or a failure.
+    String[] charged = new String[n];
+    long[] permits = new long[n];
+    try {
+      for (int i = 0; i < n; i++) {
+        Policy policy = policies.get(i);
+        String key = keyFor.apply(policy);
+        if (key == null) {
+          continue;
         }
-        return decision;
+        long cost = permitsFor.applyAsLong(policy);
+        Decision decision = decide(policy, key, cost);
+        each[i] = decision;
+        if (decision.isAllowed()) {
+          charged[i] = boundedKey(key);
+          permits[i] = cost;
+        } else if (enforced.test(policy)) {
+          refund(policies, charged, permits, i);
+          return Decisions.of(each, i);
+        }
       }
-      if (tightest == null || decision.remaining() < tightest.remaining()) {
-        tightest = decision;
+    } catch (RuntimeException | Error e) {
+      refund(policies, charged, permits, n);
+      throw e;
+    }
+    return Decisions.of(each, -1);
+  }
+
+  private void refund(List<Policy> policies, String[] charged, long[] permits, int upTo) {
+    for (int j = 0; j < upTo; j++) {
+      if (charged[j] != null) {
+        store.refund(policies.get(j), charged[j], permits[j]);
+        charged[j] = null;
       }
     }
-    if (tightest == null) {
-      throw new IllegalArgumentException("policies must not be empty");
-    }
-    return tightest;
   }
 
   /**

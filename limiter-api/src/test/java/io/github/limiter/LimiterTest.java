@@ -30,19 +30,111 @@ class LimiterTest {
     Policy perSecond = Policy.tokenBucket("second", Limit.of(10, Duration.ofSeconds(1)));
     Policy perHour = Policy.fixedWindow("hour", Limit.of(2, Duration.ofHours(1)));
     List<Policy> both = List.of(perSecond, perHour);
-    assertThat(limiter.decideAll(both, p -> "k", 1).isAllowed()).isTrue();
-    Decision second = limiter.decideAll(both, p -> "k", 1);
+    assertThat(limiter.decideEach(both, p -> "k", p -> 1).allowed()).isTrue();
+    Decisions second = limiter.decideEach(both, p -> "k", p -> 1);
 
     // When a third request comes
-    Decision third = limiter.decideAll(both, p -> "k", 1);
+    Decisions third = limiter.decideEach(both, p -> "k", p -> 1);
 
     // Then the hour rejects it, and the per-second permit charged before it is given back
-    assertThat(second.isAllowed()).isTrue();
-    assertThat(second.policy()).isEqualTo("hour");
-    assertThat(second.remaining()).isZero();
-    assertThat(third.outcome()).isEqualTo(Outcome.LIMITED);
-    assertThat(third.policy()).isEqualTo("hour");
+    assertThat(second.allowed()).isTrue();
+    assertThat(second.rejection()).isNull();
+    assertThat(second.all()).extracting(Decision::policy).containsExactly("second", "hour");
+    assertThat(second.tightest().policy()).isEqualTo("hour");
+    assertThat(second.tightest().remaining()).isZero();
+    assertThat(third.allowed()).isFalse();
+    assertThat(third.rejectedAt()).isEqualTo(1);
+    assertThat(third.rejection().outcome()).isEqualTo(Outcome.LIMITED);
+    assertThat(third.rejection().policy()).isEqualTo("hour");
+    assertThat(third.get(0).isAllowed()).isTrue();
     assertThat(limiter.decide(perSecond, "k", 1).remaining()).isEqualTo(7);
+  }
+
+  @Test
+  void aRejectionStopsTheWalkAndLaterPoliciesAreNotDecided() {
+    Policy first = Policy.fixedWindow("first", Limit.of(1, Duration.ofHours(1)));
+    Policy second = Policy.fixedWindow("second", Limit.of(5, Duration.ofHours(1)));
+    List<Policy> both = List.of(first, second);
+    limiter.decideEach(both, p -> "k", p -> 1);
+
+    Decisions rejected = limiter.decideEach(both, p -> "k", p -> 1);
+
+    assertThat(rejected.rejectedAt()).isZero();
+    assertThat(rejected.get(1)).isNull();
+    assertThat(rejected.all()).hasSize(1);
+    assertThat(limiter.decide(second, "k", 1).remaining()).isEqualTo(3);
+  }
+
+  @Test
+  void eachPolicyChargesItsOwnPermitsAndAnullKeySkipsIt() {
+    Policy a = Policy.fixedWindow("a", Limit.of(10, Duration.ofHours(1)));
+    Policy b = Policy.fixedWindow("b", Limit.of(10, Duration.ofHours(1)));
+    Policy c = Policy.fixedWindow("c", Limit.of(10, Duration.ofHours(1)));
+
+    Decisions d = limiter.decideEach(List.of(a, b, c), p -> p == b ? null : "k", p -> p == a ? 3 : 2);
+
+    assertThat(d.allowed()).isTrue();
+    assertThat(d.size()).isEqualTo(3);
+    assertThat(d.get(0).remaining()).isEqualTo(7);
+    assertThat(d.get(1)).isNull();
+    assertThat(d.get(2).remaining()).isEqualTo(8);
+    assertThat(limiter.decide(b, "k", 1).remaining()).isEqualTo(9);
+  }
+
+  @Test
+  void aRejectionByAPolicyThatIsNotEnforcedIsKeptAndTheWalkGoesOn() {
+    // Given a dry-run policy that is exhausted, and an enforced one with room
+    Policy dry = Policy.fixedWindow("dry", Limit.of(1, Duration.ofHours(1)));
+    Policy real = Policy.fixedWindow("real", Limit.of(5, Duration.ofHours(1)));
+    limiter.decide(dry, "k", 1);
+
+    // When a request comes under both
+    Decisions d = limiter.decideEach(List.of(dry, real), p -> "k", p -> 1, p -> p != dry);
+
+    // Then it is allowed, the dry-run rejection is reported, and the enforced policy charged
+    assertThat(d.allowed()).isTrue();
+    assertThat(d.get(0).isAllowed()).isFalse();
+    assertThat(d.get(1).remaining()).isEqualTo(4);
+    assertThat(d.tightest().policy()).isEqualTo("real");
+  }
+
+  @Test
+  void aFailureMidwayGivesBackWhatWasCharged() {
+    Policy a = Policy.fixedWindow("a", Limit.of(10, Duration.ofHours(1)));
+    Policy b = Policy.fixedWindow("b", Limit.of(10, Duration.ofHours(1)));
+
+    assertThatThrownBy(() -> limiter.decideEach(List.of(a, b), p -> {
+      if (p == b) {
+        throw new IllegalStateException("resolver failed");
+      }
+      return "k";
+    }, p -> 1)).hasMessage("resolver failed");
+
+    assertThat(limiter.decide(a, "k", 1).remaining()).isEqualTo(9);
+  }
+
+  @Test
+  void oneOrNoPolicyNeedsNoWalk() {
+    Policy one = Policy.fixedWindow("one", Limit.of(1, Duration.ofHours(1)));
+
+    Decisions first = limiter.decideEach(List.of(one), p -> "k", p -> 1);
+    Decisions second = limiter.decideEach(List.of(one), p -> "k", p -> 1);
+    Decisions dry = limiter.decideEach(List.of(one), p -> "k", p -> 1, p -> false);
+    Decisions skipped = limiter.decideEach(List.of(one), p -> null, p -> 1);
+    Decisions none = limiter.decideEach(List.of(), p -> "k", p -> 1);
+
+    assertThat(first.allowed()).isTrue();
+    assertThat(first.all()).hasSize(1);
+    assertThat(second.allowed()).isFalse();
+    assertThat(second.rejection().policy()).isEqualTo("one");
+    assertThat(dry.allowed()).isTrue();
+    assertThat(dry.get(0).isAllowed()).isFalse();
+    assertThat(skipped.allowed()).isTrue();
+    assertThat(skipped.all()).isEmpty();
+    assertThat(skipped.tightest()).isNull();
+    assertThat(none.allowed()).isTrue();
+    assertThat(none.size()).isZero();
+    assertThatThrownBy(() -> first.get(1)).isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.Decision;
+import io.github.limiter.Decisions;
 import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * What {@link LimitedInterceptor} runs: the plans of every {@link Limited} method, the limiter over
@@ -83,77 +85,68 @@ class LimiterRuntime {
 
   /** Limits one call, then proceeds with it. */
   Object invoke(InvocationContext call) throws Exception {
-    Plan.Charge[] charges = planFor(call).charges();
-    String[] charged = new String[charges.length];
-    Plan.Charge tightest = null;
-    Decision tightestDecision = null;
-    String tightestKey = null;
-    long waitNanos = 0;
-    try {
-      for (int i = 0; i < charges.length; i++) {
-        Plan.Charge charge = charges[i];
-        PolicyConfig config = charge.config();
-        if (ChargedPolicies.contains(config.name())) {
-          continue; // the servlet filter already counted this request under this policy
-        }
-        Optional<String> found = charge.key().key(call);
-        String key;
-        Decision decision = null;
-        if (found.isPresent()) {
-          key = found.get();
-        } else {
-          switch (config.onMissingKey()) {
-            case ALLOW -> {
-              continue;
-            }
-            case REJECT -> {
-              key = Keys.CONSTANT;
-              decision = Decision.missingKey(config.name(), config.policy().limits().get(0));
-            }
-            default -> key = web.current().map(WebRequest::clientAddress).orElse(Keys.CONSTANT);
-          }
-        }
-        if (decision == null) {
-          decision = limiter.decide(config.policy(), key, charge.permits());
-        }
-        if (!decision.isAllowed()) {
-          if (config.dryRun()) {
-            rejected(config.policy(), decision, key, call.getMethod(), true);
-            continue;
-          }
-          refund(charges, charged, i);
-          rejected(config.policy(), decision, key, call.getMethod(), false);
-          throw new RateLimitExceededException(config.policy(), decision, renderer);
-        }
-        charged[i] = key;
-        if (tightestDecision == null || decision.remaining() < tightestDecision.remaining()) {
-          tightest = charge;
-          tightestDecision = decision;
-          tightestKey = key;
-        }
-        waitNanos = Math.max(waitNanos, config.shaping().waitNanos(decision.delayNanos(), decision.limit().intervalNanos()));
+    Plan plan = planFor(call);
+    Plan.Charge[] charges = plan.charges();
+    int n = charges.length;
+    // Keys first: a resolver that fails, or a missing key under reject, leaves nothing charged.
+    String[] keys = new String[n];
+    for (int i = 0; i < n; i++) {
+      Plan.Charge charge = charges[i];
+      PolicyConfig config = charge.config();
+      if (ChargedPolicies.contains(config.name())) {
+        continue; // the servlet filter already counted this request under this policy
       }
-    } catch (RuntimeException e) {
-      // A resolver, observer or store failed midway: what was charged for this call is given back.
-      refund(charges, charged, charges.length);
-      throw e;
+      Optional<String> found = charge.key().key(call);
+      if (found.isPresent()) {
+        keys[i] = found.get();
+        continue;
+      }
+      switch (config.onMissingKey()) {
+        case ALLOW -> {
+          // not limited by this policy
+        }
+        case REJECT -> {
+          Decision missing = Decision.missingKey(config.name(), config.policy().limits().get(0));
+          rejected(config.policy(), missing, Keys.CONSTANT, call.getMethod(), config.dryRun());
+          if (!config.dryRun()) {
+            throw new RateLimitExceededException(config.policy(), missing, renderer);
+          }
+        }
+        default -> keys[i] = web.current().map(WebRequest::clientAddress).orElse(Keys.CONSTANT);
+      }
     }
-    if (tightest != null) {
-      admitted(tightest.policy(), tightestDecision, tightestKey, call.getMethod());
+    Function<Policy, String> keyFor = n == 1 ? policy -> keys[0] : policy -> keys[plan.indexOf(policy)];
+    Decisions decisions = limiter.decideEach(plan.policies(), keyFor, plan.permitsFor(), plan.enforced());
+    int tightest = -1;
+    long waitNanos = 0;
+    for (int i = 0; i < n; i++) {
+      Decision decision = decisions.get(i);
+      if (decision == null || i == decisions.rejectedAt()) {
+        continue;
+      }
+      PolicyConfig config = charges[i].config();
+      if (!decision.isAllowed()) {
+        rejected(config.policy(), decision, keys[i], call.getMethod(), true); // dry run: not charged
+        continue;
+      }
+      if (tightest < 0 || decision.remaining() < decisions.get(tightest).remaining()) {
+        tightest = i;
+      }
+      waitNanos = Math.max(waitNanos, config.shaping().waitNanos(decision.delayNanos(), decision.limit().intervalNanos()));
+    }
+    if (!decisions.allowed()) {
+      int at = decisions.rejectedAt();
+      Policy policy = charges[at].policy();
+      rejected(policy, decisions.rejection(), keys[at], call.getMethod(), false);
+      throw new RateLimitExceededException(policy, decisions.rejection(), renderer);
+    }
+    if (tightest >= 0) {
+      admitted(charges[tightest].policy(), decisions.get(tightest), keys[tightest], call.getMethod());
     }
     if (waitNanos > 0) {
       shape(waitNanos);
     }
     return call.proceed();
-  }
-
-  private void refund(Plan.Charge[] charges, String[] charged, int upTo) {
-    for (int j = 0; j < upTo; j++) {
-      if (charged[j] != null) {
-        limiter.store().refund(charges[j].policy(), Limiter.boundedKey(charged[j]), charges[j].permits());
-        charged[j] = null;
-      }
-    }
   }
 
   private void rejected(Policy policy, Decision decision, String key, Method method, boolean dryRun) {

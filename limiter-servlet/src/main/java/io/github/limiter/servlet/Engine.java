@@ -1,7 +1,9 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.Decision;
+import io.github.limiter.Decisions;
 import io.github.limiter.Limiter;
+import io.github.limiter.Policy;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.config.PolicyConfig;
 import io.github.limiter.config.Route;
@@ -15,10 +17,14 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,10 +35,11 @@ import java.util.logging.Logger;
  */
 final class Engine {
 
-  /** The guards of a request, and their names as ChargedPolicies wants them when all decided. */
-  private record Matched(Guard[] guards, List<String> names) {
+  /** The guards of a request, their policies, and their names as ChargedPolicies wants them when all decided. */
+  private record Matched(Guard[] guards, List<Policy> policies, List<String> names) {
     static Matched of(List<Guard> guards) {
-      return new Matched(guards.toArray(new Guard[0]), guards.stream().map(g -> g.name).toList());
+      return new Matched(guards.toArray(new Guard[0]), guards.stream().map(g -> g.policy).toList(),
+          guards.stream().map(g -> g.name).toList());
     }
   }
 
@@ -45,6 +52,9 @@ final class Engine {
   private final RouteMatcher[] routes;
   private final Matched[] routeGuards;
   private final Map<String, Guard> guards;
+  private final Map<Policy, Guard> byPolicy = new IdentityHashMap<>();
+  private final ToLongFunction<Policy> permitsFor = policy -> byPolicy.get(policy).permits;
+  private final Predicate<Policy> enforced = policy -> !byPolicy.get(policy).dryRun;
   private final Shaper shaper;
   private final String resumeAttribute;
   private final RateLimitedLog asyncLog;
@@ -55,6 +65,7 @@ final class Engine {
     this.renderer = new ResponseRenderer(b.config.http());
     this.address = b.address;
     this.guards = b.guards;
+    guards.values().forEach(guard -> byPolicy.put(guard.policy, guard));
     List<Route> configured = b.config.routes();
     this.routes = new RouteMatcher[configured.size()];
     this.routeGuards = new Matched[routes.length];
@@ -149,7 +160,7 @@ final class Engine {
       return;
     }
     int n = matched.length;
-    Decision[] decisions = new Decision[n];
+    // Keys first: a missing key under on-missing-key=reject rejects before anything is charged.
     String[] keys = new String[n];
     for (int i = 0; i < n; i++) {
       Guard guard = matched[i];
@@ -165,27 +176,31 @@ final class Engine {
               wouldReject(guard, missing);
               continue;
             }
-            refund(matched, decisions, keys, i);
             reject(guard, missing, response);
             return;
           }
           default -> key = address.key(request);
         }
       }
-      Decision decision = limiter.decide(guard.policy, key, guard.permits);
-      if (!decision.isAllowed()) {
-        if (guard.dryRun) {
-          wouldReject(guard, decision);
-          decisions[i] = decision; // decided, not charged: headers yes, refund no
-          continue;
-        }
-        refund(matched, decisions, keys, i);
-        reject(guard, decision, response);
-        return;
-      }
-      guard.admitted.increment();
-      decisions[i] = decision;
       keys[i] = key;
+    }
+    Function<Policy, String> keyFor = n == 1 ? policy -> keys[0] : policy -> keys[indexOf(matched, policy)];
+    Decisions decisions = limiter.decideEach(match.policies, keyFor, permitsFor, enforced);
+    for (int i = 0; i < n; i++) {
+      Decision decision = decisions.get(i);
+      if (decision != null && !decision.isAllowed() && i != decisions.rejectedAt()) {
+        wouldReject(matched[i], decision); // a dry-run policy: decided, not charged, headers yes
+      }
+    }
+    if (!decisions.allowed()) {
+      reject(matched[decisions.rejectedAt()], decisions.rejection(), response);
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      Decision decision = decisions.get(i);
+      if (decision != null && decision.isAllowed()) {
+        matched[i].admitted.increment();
+      }
     }
     long wait = headersAndWait(matched, decisions, response);
     List<String> charged = chargedNames(match, decisions);
@@ -244,13 +259,13 @@ final class Engine {
     }
   }
 
-  private void refund(Guard[] matched, Decision[] decisions, String[] keys, int upTo) {
-    for (int j = 0; j < upTo; j++) {
-      if (keys[j] != null) {
-        limiter.store().refund(matched[j].policy, Limiter.boundedKey(keys[j]), matched[j].permits);
-        matched[j].admitted.decrement();
+  private static int indexOf(Guard[] matched, Policy policy) {
+    for (int i = 0; i < matched.length; i++) {
+      if (matched[i].policy == policy) {
+        return i;
       }
     }
+    throw new IllegalArgumentException("not a matched policy: " + policy.name());
   }
 
   private void wouldReject(Guard guard, Decision decision) {
@@ -276,16 +291,17 @@ final class Engine {
   }
 
   /** Sends every decided policy's headers; returns the longest shaping wait among them. */
-  private long headersAndWait(Guard[] matched, Decision[] decisions, HttpServletResponse response) {
+  private long headersAndWait(Guard[] matched, Decisions decisions, HttpServletResponse response) {
     int tightest = -1;
-    for (int i = 0; i < decisions.length; i++) {
-      if (decisions[i] != null && (tightest < 0 || decisions[i].remaining() < decisions[tightest].remaining())) {
+    for (int i = 0; i < matched.length; i++) {
+      Decision each = decisions.get(i);
+      if (each != null && (tightest < 0 || each.remaining() < decisions.get(tightest).remaining())) {
         tightest = i;
       }
     }
     long wait = 0;
-    for (int i = 0; i < decisions.length; i++) {
-      Decision decision = decisions[i];
+    for (int i = 0; i < matched.length; i++) {
+      Decision decision = decisions.get(i);
       if (decision == null) {
         continue;
       }
@@ -322,12 +338,12 @@ final class Engine {
   }
 
   /** The names of the decided policies: usually all of them, whose list is ready. */
-  private static List<String> chargedNames(Matched match, Decision[] decisions) {
+  private static List<String> chargedNames(Matched match, Decisions decisions) {
     List<String> names = null;
-    for (int i = 0; i < decisions.length; i++) {
-      if (decisions[i] == null && names == null) {
+    for (int i = 0; i < match.guards.length; i++) {
+      if (decisions.get(i) == null && names == null) {
         names = new ArrayList<>(match.names.subList(0, i));
-      } else if (decisions[i] != null && names != null) {
+      } else if (decisions.get(i) != null && names != null) {
         names.add(match.guards[i].name);
       }
     }
