@@ -1,5 +1,6 @@
 package io.github.limiter.config;
 
+import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import java.time.Duration;
 import java.util.Objects;
@@ -39,10 +40,13 @@ public record PolicyConfig(
   }
 
   /**
-   * Leaky-bucket shaping, like nginx {@code limit_req}. An admitted request whose departure lies in
-   * the future waits for it, but at most {@code maxDelay}; the first {@code delayAfter} requests of
-   * the queue pass at once (nginx {@code delay=N}); {@code nodelay} passes every request at once,
-   * still counted.
+   * Leaky-bucket shaping, like nginx {@code limit_req}. {@link Decision#delay()} is the time until
+   * an admitted request departs, that is until its own processing (its {@code permits} intervals)
+   * is complete at the leak rate. Like nginx, the request is served when it reaches the head of
+   * the queue: a request that finds the queue empty passes at once, and a burst of b+1 is spread
+   * over b intervals. The first {@code delayAfter} queued requests pass at once too (nginx {@code
+   * delay=N}); no request waits longer than {@code maxDelay}; {@code nodelay} passes every request
+   * at once, still counted.
    */
   public record Shaping(boolean nodelay, Duration maxDelay, long delayAfter) {
 
@@ -62,16 +66,19 @@ public record PolicyConfig(
     }
 
     /**
-     * How long a request admitted with {@code delayNanos} until departure waits, given the
-     * emission interval of its limit: 0 under nodelay, else the delay less the first {@code
-     * delayAfter} slots, capped at {@code maxDelay}.
+     * How long an admitted request of {@code permits} waits before it is served: 0 under nodelay,
+     * else {@code max(0, delay − permits·interval − delayAfter·interval)}, capped at {@code
+     * maxDelay}, with the interval of the decision's limit. A rejection waits 0.
      */
-    public long waitNanos(long delayNanos, long intervalNanos) {
-      if (nodelay) {
+    public long waitNanos(Decision decision, long permits) {
+      if (nodelay || !decision.isAllowed() || decision.delayNanos() <= 0) {
         return 0;
       }
-      long passing = delayAfter > Long.MAX_VALUE / intervalNanos ? Long.MAX_VALUE : delayAfter * intervalNanos;
-      long wait = delayNanos - passing;
+      long interval = decision.limit().intervalNanos();
+      long slots = permits + delayAfter;
+      // Saturate: slots that cover more than a long of nanoseconds cover every delay.
+      long passing = slots < 0 || slots > Long.MAX_VALUE / interval ? Long.MAX_VALUE : slots * interval;
+      long wait = decision.delayNanos() - passing;
       // A max-delay beyond 292 years does not fit in nanoseconds: it caps nothing.
       long cap = maxDelay.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : maxDelay.toNanos();
       return wait <= 0 ? 0 : Math.min(wait, cap);

@@ -350,16 +350,52 @@ class LimiterConfigTest {
   }
 
   @Test
-  void shapingWaitsForTheDepartureLessThePassingSlotsCappedAtMaxDelay() {
+  void shapingWaitsForTheDepartureLessItsOwnAndThePassingSlotsCappedAtMaxDelay() {
     long t = Duration.ofMillis(100).toNanos();
     Shaping shaping = new Shaping(false, Duration.ofSeconds(1), 2);
 
-    assertThat(shaping.waitNanos(t, t)).isZero();
-    assertThat(shaping.waitNanos(5 * t, t)).isEqualTo(3 * t);
-    assertThat(shaping.waitNanos(50 * t, t)).isEqualTo(Duration.ofSeconds(1).toNanos());
-    assertThat(new Shaping(true, Duration.ofSeconds(1), 0).waitNanos(5 * t, t)).isZero();
-    assertThat(Shaping.NONE.waitNanos(5 * t, t)).isZero();
-    assertThat(new Shaping(false, Duration.ofSeconds(1), Long.MAX_VALUE).waitNanos(5 * t, t)).isZero();
+    // delay - (permits + delayAfter) intervals: 5t - 3t
+    assertThat(shaping.waitNanos(admitted(5 * t), 1)).isEqualTo(2 * t);
+    assertThat(shaping.waitNanos(admitted(5 * t), 2)).isEqualTo(t);
+    assertThat(shaping.waitNanos(admitted(3 * t), 1)).isZero();
+    assertThat(shaping.waitNanos(admitted(t), 1)).isZero();
+    assertThat(shaping.waitNanos(admitted(50 * t), 1)).isEqualTo(Duration.ofSeconds(1).toNanos());
+    assertThat(new Shaping(true, Duration.ofSeconds(1), 0).waitNanos(admitted(5 * t), 1)).isZero();
+    assertThat(Shaping.NONE.waitNanos(admitted(5 * t), 1)).isZero();
+    assertThat(new Shaping(false, Duration.ofSeconds(1), Long.MAX_VALUE).waitNanos(admitted(5 * t), 1)).isZero();
+    assertThat(shaping.waitNanos(admitted(5 * t), Long.MAX_VALUE)).isZero();
+    assertThat(shaping.waitNanos(io.github.limiter.Decision.limited("api", TEN_PER_SECOND, t, t), 1)).isZero();
+  }
+
+  @Test
+  void likeNginxARequestToAnEmptyQueuePassesAtOnceAndABurstIsSpreadOverItsIntervals() {
+    // Given nginx limit_req rate=10r/s burst=20 (no delay=): a leaky bucket of 10/s burst=20
+    Map<String, String> properties = api("leaky-bucket", "10/s burst=20");
+    PolicyConfig api = read(properties).policy("api").orElseThrow();
+    io.github.limiter.ManualClock clock = io.github.limiter.ManualClock.at(0);
+    io.github.limiter.Limiter limiter = io.github.limiter.Limiter.of(
+        io.github.limiter.memory.InMemoryStore.builder().clock(clock).build());
+
+    // When a burst of 20 (the bucket's capacity) arrives at one instant
+    List<Long> waits = new java.util.ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      io.github.limiter.Decision decision = limiter.decide(api.policy(), "k", 1);
+      assertThat(decision.isAllowed()).as("request %d", i).isTrue();
+      waits.add(api.shaping().waitNanos(decision, 1));
+    }
+
+    // Then the first passes at once, and the n-th waits n intervals: 20 requests over 1.9 s
+    long t = Duration.ofMillis(100).toNanos();
+    assertThat(waits.get(0)).isZero();
+    for (int i = 1; i < 20; i++) {
+      assertThat(waits.get(i)).as("request %d", i).isEqualTo(i * t);
+    }
+  }
+
+  static final Limit TEN_PER_SECOND = Limit.of(10, Duration.ofSeconds(1));
+
+  static io.github.limiter.Decision admitted(long delayNanos) {
+    return io.github.limiter.Decision.allowed("api", TEN_PER_SECOND, 0, 0, delayNanos);
   }
 
   // Regression: a max-delay beyond 292 years (e.g. 200000d) passed validation, and the first
@@ -370,9 +406,9 @@ class LimiterConfigTest {
     properties.put("limiter.policy.api.max-delay", "200000d");
     Shaping shaping = read(properties).policy("api").orElseThrow().shaping();
 
-    long wait = shaping.waitNanos(Duration.ofHours(5).toNanos(), Duration.ofMillis(100).toNanos());
+    long wait = shaping.waitNanos(admitted(Duration.ofHours(5).toNanos()), 1);
 
-    assertThat(wait).isEqualTo(Duration.ofHours(5).toNanos());
+    assertThat(wait).isEqualTo(Duration.ofHours(5).toNanos() - Duration.ofMillis(100).toNanos());
   }
 
   @Test

@@ -132,7 +132,7 @@ class LimiterRuntime {
       if (tightest < 0 || decision.remaining() < decisions.get(tightest).remaining()) {
         tightest = i;
       }
-      waitNanos = Math.max(waitNanos, config.shaping().waitNanos(decision.delayNanos(), decision.limit().intervalNanos()));
+      waitNanos = Math.max(waitNanos, config.shaping().waitNanos(decision, charges[i].permits()));
     }
     if (!decisions.allowed()) {
       int at = decisions.rejectedAt();

@@ -314,7 +314,7 @@ final class Engine {
       };
       renderer.headers(guard.policy, decision, header);
       if (guard.shapes && !guard.dryRun && decision.isAllowed()) {
-        long w = waitNanos(guard, decision);
+        long w = guard.config.shaping().waitNanos(decision, guard.permits);
         if (w > 0) {
           guard.delayed.increment();
           wait = Math.max(wait, w);
@@ -322,19 +322,6 @@ final class Engine {
       }
     }
     return wait;
-  }
-
-  /**
-   * How long an admitted leaky-bucket request waits. {@link Decision#delay()} is the time until it
-   * departs, that is until the queue has drained it as well; like nginx, the request is served
-   * when it reaches the head of the queue, one slot ({@code permits} intervals) earlier. So a
-   * request to an empty queue passes at once, and a burst of b+1 is spread over b intervals.
-   */
-  static long waitNanos(Guard guard, Decision decision) {
-    long interval = decision.limit().intervalNanos();
-    long own = guard.permits > Long.MAX_VALUE / interval ? Long.MAX_VALUE : guard.permits * interval;
-    long queued = Math.max(0, decision.delayNanos() - own);
-    return guard.config.shaping().waitNanos(queued, interval);
   }
 
   /** The names of the decided policies: usually all of them, whose list is ready. */
