@@ -59,18 +59,28 @@ public final class PayaraNode implements AutoCloseable {
     }
   }
 
-  /** Waits until Payara Micro says it is ready; fails with the node's log if it dies or times out. */
+  /**
+   * Waits until Payara Micro says it is ready and serves the application at its context root.
+   * Fails with the node's log if it dies, times out, or booted without the application (Payara
+   * boots on when a deployment fails).
+   */
   public PayaraNode awaitReady(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!logText().contains(" ready in ")) {
       if (!process.isAlive() || System.nanoTime() - deadline > 0) {
-        String why = process.isAlive() ? "not ready after " + timeout : "exited with " + process.exitValue();
-        printLog(why);
-        throw new AssertionError("Payara Micro node " + name + " " + why + "; its log is above");
+        throw failure(process.isAlive() ? "not ready after " + timeout : "exited with " + process.exitValue());
       }
       pause(200);
     }
+    if (Http.get(base()).statusCode() == 404) {
+      throw failure("serves nothing at " + base() + ": the deployment failed");
+    }
     return this;
+  }
+
+  private AssertionError failure(String why) {
+    ServerLog.printFramed("Payara Micro node " + name + " " + why + ": " + log, ServerLog.tail(logText(), 400));
+    return new AssertionError("Payara Micro node " + name + " " + why + "; its log is above");
   }
 
   /** The application's base URI, with a trailing slash. */
@@ -85,12 +95,6 @@ public final class PayaraNode implements AutoCloseable {
 
   public String logText() {
     return Files.exists(log) ? ServerLog.read(log) : "";
-  }
-
-  public void printLog(String why) {
-    System.out.println("===== Payara Micro node " + name + " " + why + ": " + log + " =====");
-    System.out.println(ServerLog.tail(logText(), 400));
-    System.out.println("===== end of node log =====");
   }
 
   /** Stops the node by its PID: SIGTERM (Payara shuts down cleanly), then SIGKILL after 30 s. */

@@ -54,7 +54,7 @@ public final class ServerLog {
    * The newest file named {@code base} or {@code base.N}: Payara's file handler adds a generation
    * number to the name it is given.
    */
-  public static Optional<Path> newestFile(Path base) {
+  private static Optional<Path> newestFile(Path base) {
     Path dir = base.getParent();
     String name = base.getFileName().toString();
     if (!Files.isDirectory(dir)) {
@@ -118,9 +118,14 @@ public final class ServerLog {
 
   /** Prints the last {@code lines} lines of the current log to standard output, framed. */
   public static void print(String why, int lines) {
-    System.out.println("===== " + why + ": server log " + file().map(Path::toString).orElse("") + " =====");
-    System.out.println(tail(lines));
-    System.out.println("===== end of server log =====");
+    printFramed(why + ": server log " + file().map(Path::toString).orElse(""), tail(lines));
+  }
+
+  /** Prints {@code text} to standard output between two lines that say what it is. */
+  public static void printFramed(String title, String text) {
+    System.out.println("===== " + title + " =====");
+    System.out.println(text);
+    System.out.println("===== end of " + title + " =====");
   }
 
   private static long modified(Path file) {
