@@ -1,4 +1,4 @@
-package io.github.limiter.cdi;
+package io.github.limiter.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,32 +7,34 @@ import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.HttpSettings;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** Client-address keys, which must read exactly as the servlet filter's so that both count one bucket. */
+/** Client-address keys: the one implementation both adapters call (moved here from the CDI module). */
 class ClientAddressTest {
 
   private static ClientAddress trusting(String... proxies) {
     return new ClientAddress(new HttpSettings(429, 503, true, false, List.of(proxies), 64));
   }
 
-  private static Function<String, List<String>> headers(String... namesAndValues) {
+  private static Function<String, Enumeration<String>> headers(String... namesAndValues) {
     Map<String, List<String>> map = new HashMap<>();
     for (int i = 0; i < namesAndValues.length; i += 2) {
       map.computeIfAbsent(namesAndValues[i], k -> new ArrayList<>()).add(namesAndValues[i + 1]);
     }
-    return name -> map.getOrDefault(name, List.of());
+    return name -> map.containsKey(name) ? Collections.enumeration(map.get(name)) : null;
   }
 
   @Test
   void forwardedHeadersOfAnUntrustedPeerAreIgnored() {
-    assertThat(trusting("10.0.0.0/8").resolve("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7")))
+    assertThat(trusting("10.0.0.0/8").key("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7")))
         .isEqualTo("ip:192.0.2.1");
-    assertThat(trusting().resolve("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7"))).isEqualTo("ip:192.0.2.1");
+    assertThat(trusting().key("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7"))).isEqualTo("ip:192.0.2.1");
   }
 
   @Test
@@ -40,42 +42,42 @@ class ClientAddressTest {
     ClientAddress addresses = trusting("10.0.0.0/8", "192.168.1.7");
     // the client can forge the leftmost entries, never the ones the trusted proxies appended
     String forged = "6.6.6.6, 203.0.113.7, 10.1.2.3";
-    assertThat(addresses.resolve("192.168.1.7", headers("X-Forwarded-For", forged))).isEqualTo("ip:203.0.113.7");
+    assertThat(addresses.key("192.168.1.7", headers("X-Forwarded-For", forged))).isEqualTo("ip:203.0.113.7");
     // several header lines are one list
-    assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "203.0.113.9", "X-Forwarded-For", "10.0.0.2")))
+    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "203.0.113.9", "X-Forwarded-For", "10.0.0.2")))
         .isEqualTo("ip:203.0.113.9");
     // every hop trusted: the leftmost
-    assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "10.9.9.9, 10.0.0.2"))).isEqualTo("ip:10.9.9.9");
+    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "10.9.9.9, 10.0.0.2"))).isEqualTo("ip:10.9.9.9");
   }
 
   @Test
   void anUnreadableHopStopsAtTheTrustedNodeThatWroteIt() {
     ClientAddress addresses = trusting("10.0.0.0/8");
-    assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "evil.example.com, 10.0.0.5")))
+    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "evil.example.com, 10.0.0.5")))
         .isEqualTo("ip:10.0.0.5");
-    assertThat(addresses.resolve("10.0.0.1", headers("X-Forwarded-For", "unknown"))).isEqualTo("ip:10.0.0.1");
+    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "unknown"))).isEqualTo("ip:10.0.0.1");
   }
 
   @Test
   void onlyTheConfiguredHeaderIsBelieved() {
     ClientAddress forwarded =
         new ClientAddress(new HttpSettings(429, 503, true, false, List.of("10.0.0.0/8"), 64, HttpSettings.ForwardedHeader.FORWARDED));
-    Function<String, List<String>> both = headers(
+    Function<String, Enumeration<String>> both = headers(
         "Forwarded", "for=192.0.2.60:8080;proto=http;by=10.0.0.1, for=\"[2001:db8::7]:443\"",
         "X-Forwarded-For", "198.51.100.1");
-    assertThat(forwarded.resolve("10.0.0.1", both)).isEqualTo("ip:2001:db8::/64");
-    assertThat(forwarded.resolve("10.0.0.1", headers("Forwarded", "for=_hidden"))).isEqualTo("ip:10.0.0.1");
-    assertThat(trusting("10.0.0.0/8").resolve("10.0.0.1", both)).isEqualTo("ip:198.51.100.1");
+    assertThat(forwarded.key("10.0.0.1", both)).isEqualTo("ip:2001:db8::/64");
+    assertThat(forwarded.key("10.0.0.1", headers("Forwarded", "for=_hidden"))).isEqualTo("ip:10.0.0.1");
+    assertThat(trusting("10.0.0.0/8").key("10.0.0.1", both)).isEqualTo("ip:198.51.100.1");
   }
 
   @Test
   void ipv6ClientsAreGroupedByPrefixInRfc5952Text() {
-    assertThat(trusting().resolve("2001:DB8:1:2:aaaa::1", headers())).isEqualTo("ip:2001:db8:1:2::/64");
+    assertThat(trusting().key("2001:DB8:1:2:aaaa::1", headers())).isEqualTo("ip:2001:db8:1:2::/64");
     ClientAddress whole = new ClientAddress(new HttpSettings(429, 503, true, false, List.of(), 128));
-    assertThat(whole.resolve("2001:db8:0:0:1:0:0:1", headers())).isEqualTo("ip:2001:db8::1:0:0:1");
-    assertThat(whole.resolve("[::1]", headers())).isEqualTo("ip:::1");
+    assertThat(whole.key("2001:db8:0:0:1:0:0:1", headers())).isEqualTo("ip:2001:db8::1:0:0:1");
+    assertThat(whole.key("[::1]", headers())).isEqualTo("ip:::1");
     // an IPv4-mapped address is the IPv4 client
-    assertThat(trusting().resolve("::ffff:192.0.2.1", headers())).isEqualTo("ip:192.0.2.1");
+    assertThat(trusting().key("::ffff:192.0.2.1", headers())).isEqualTo("ip:192.0.2.1");
   }
 
   @Test
@@ -89,22 +91,47 @@ class ClientAddressTest {
   }
 
   private static String text(String address) throws Exception {
-    return ClientAddress.ipv6Text(InetAddress.getByName(address).getAddress());
+    return IpAddress.format(InetAddress.getByName(address).getAddress());
   }
 
   @Test
   void onlyLiteralsAreParsedNeverNames() {
-    assertThat(ClientAddress.literal("localhost")).isNull();
-    assertThat(ClientAddress.literal("1.2.3")).isNull();
-    assertThat(ClientAddress.literal("fe80::1%eth0")).isNotNull();
+    assertThat(IpAddress.parse("localhost")).isNull();
+    assertThat(IpAddress.parse("1.2.3")).isNull();
+    assertThat(IpAddress.parse("fe80::1%eth0")).isNotNull();
   }
 
   @Test
   void badTrustedProxyNamesTheKeyAndValue() {
     assertThatThrownBy(() -> io.github.limiter.config.LimiterConfig.from(io.github.limiter.config.ConfigLookup.of(
-            java.util.Map.of("limiter.http.trusted-proxies", "10.0.0.0/33"))))
+            Map.of("limiter.http.trusted-proxies", "10.0.0.0/33"))))
         .isInstanceOf(ConfigException.class)
         .hasMessage("limiter.http.trusted-proxies: expected CIDRs such as 10.0.0.0/8, 192.168.1.7 or ::1/128,"
             + " was '10.0.0.0/33'");
+  }
+
+  @Test
+  void aNonIpPeerIsKeyedByItsTextAndTheHeaderNameIsTheConfiguredOne() {
+    assertThat(trusting("10.0.0.0/8").key("unix:/tmp/socket", headers())).isEqualTo("ip:unix:/tmp/socket");
+    assertThat(trusting().key("192.0.2.1", name -> null)).isEqualTo("ip:192.0.2.1");
+    assertThat(trusting("10.0.0.0/8").key("10.0.0.1", name -> null)).isEqualTo("ip:10.0.0.1");
+    assertThat(trusting().headerName()).isEqualTo("X-Forwarded-For");
+  }
+
+  @Test
+  void keysHaveOnePrefixPerSource() {
+    assertThat(ClientKeys.header(" k1 ")).isEqualTo("h:k1");
+    assertThat(ClientKeys.header(" ")).isNull();
+    assertThat(ClientKeys.header(null)).isNull();
+    assertThat(ClientKeys.header("a\u0001b")).isNull();
+    assertThat(ClientKeys.header("a\u007fb")).isNull();
+    assertThat(ClientKeys.parameter(" 42 ")).isEqualTo("a:42");
+    assertThat(ClientKeys.parameter("\t")).isNull();
+    assertThat(ClientKeys.principal(" alice ")).isEqualTo("p: alice ");
+    assertThat(ClientKeys.principal("")).isNull();
+    assertThat(ClientKeys.resolver("t1")).isEqualTo("r:t1");
+    assertThat(ClientKeys.resolver(" ")).isNull();
+    assertThat(ClientKeys.CONSTANT).isEqualTo("c:global");
+    assertThat(ClientKeys.ADDRESS).isEqualTo("ip:");
   }
 }

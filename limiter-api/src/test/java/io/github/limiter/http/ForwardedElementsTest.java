@@ -1,4 +1,4 @@
-package io.github.limiter.servlet;
+package io.github.limiter.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class ForwardedHeaderTest {
+class ForwardedElementsTest {
 
   private static List<String> nodes(String value) {
     List<String> out = new ArrayList<>();
-    ForwardedHeader.forNodes(value, out);
+    ForwardedElements.forNodes(value, out);
     return out;
   }
 

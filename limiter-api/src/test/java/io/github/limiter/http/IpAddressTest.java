@@ -1,4 +1,4 @@
-package io.github.limiter.servlet;
+package io.github.limiter.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.http.ClientKeys;
 import jakarta.interceptor.InvocationContext;
 import java.util.Optional;
 
@@ -8,7 +9,7 @@ import java.util.Optional;
 interface KeyFunction {
 
   /** The key every caller shares: a global limit, and what web sources yield outside a web request. */
-  Optional<String> CONSTANT = Optional.of(Keys.CONSTANT);
+  Optional<String> CONSTANT = Optional.of(ClientKeys.CONSTANT);
 
   Optional<String> key(InvocationContext call);
 }

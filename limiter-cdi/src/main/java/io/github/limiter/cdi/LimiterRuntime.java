@@ -1,5 +1,6 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.http.ClientKeys;
 import io.github.limiter.Decision;
 import io.github.limiter.Decisions;
 import io.github.limiter.Limit;
@@ -107,12 +108,12 @@ class LimiterRuntime {
         }
         case REJECT -> {
           Decision missing = Decision.missingKey(config.name(), config.policy().limits().get(0));
-          rejected(config.policy(), missing, Keys.CONSTANT, call.getMethod(), config.dryRun());
+          rejected(config.policy(), missing, ClientKeys.CONSTANT, call.getMethod(), config.dryRun());
           if (!config.dryRun()) {
             throw new RateLimitExceededException(config.policy(), missing, renderer);
           }
         }
-        default -> keys[i] = web.current().map(WebRequest::clientAddress).orElse(Keys.CONSTANT);
+        default -> keys[i] = web.current().map(WebRequest::clientAddress).orElse(ClientKeys.CONSTANT);
       }
     }
     Function<Policy, String> keyFor = n == 1 ? policy -> keys[0] : policy -> keys[plan.indexOf(policy)];

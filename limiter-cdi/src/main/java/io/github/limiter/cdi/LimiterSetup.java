@@ -3,6 +3,7 @@ package io.github.limiter.cdi;
 import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.http.ClientAddress;
 import io.github.limiter.http.ResponseRenderer;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 

@@ -1,5 +1,6 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.http.ClientKeys;
 import io.github.limiter.config.KeySource;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.config.PolicyConfig;
@@ -154,7 +155,7 @@ final class PlanBuilder {
     int at = index;
     return call -> {
       Object value = call.getParameters()[at];
-      return value == null ? Optional.empty() : Optional.ofNullable(Keys.of(Keys.PARAMETER, String.valueOf(value)));
+      return value == null ? Optional.empty() : Optional.ofNullable(ClientKeys.parameter(String.valueOf(value)));
     };
   }
 
@@ -206,7 +207,7 @@ final class PlanBuilder {
         resolver = current;
       }
       Optional<String> key = current.resolve(call);
-      return key == null || key.isEmpty() ? Optional.empty() : Optional.ofNullable(Keys.exactly(Keys.RESOLVER, key.get()));
+      return key == null || key.isEmpty() ? Optional.empty() : Optional.ofNullable(ClientKeys.resolver(key.get()));
     }
   }
 }

@@ -1,13 +1,12 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.http.ClientAddress;
+import io.github.limiter.http.ClientKeys;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
-import java.util.Collections;
-import java.util.Enumeration;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -62,23 +61,18 @@ final class ServletWebRequests implements WebRequests {
 
     @Override
     public String clientAddress() {
-      return addresses.resolve(remote, this::headers);
-    }
-
-    private List<String> headers(String name) {
-      Enumeration<String> values = request.getHeaders(name);
-      return values == null ? List.of() : Collections.list(values);
+      return addresses.key(remote, request::getHeaders);
     }
 
     @Override
     public Optional<String> header(String name) {
-      return Optional.ofNullable(Keys.of(Keys.HEADER, request.getHeader(name)));
+      return Optional.ofNullable(ClientKeys.header(request.getHeader(name)));
     }
 
     @Override
     public Optional<String> principal() {
       Principal principal = request.getUserPrincipal();
-      return principal == null ? Optional.empty() : Optional.ofNullable(Keys.exactly(Keys.PRINCIPAL, principal.getName()));
+      return principal == null ? Optional.empty() : Optional.ofNullable(ClientKeys.principal(principal.getName()));
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.http.ClientAddress;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.Optional;
 

@@ -8,6 +8,7 @@ import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.config.PolicyConfig;
 import io.github.limiter.config.Route;
 import io.github.limiter.http.ChargedPolicies;
+import io.github.limiter.http.ClientAddress;
 import io.github.limiter.http.RateLimitResponse;
 import io.github.limiter.http.ResponseRenderer;
 import jakarta.servlet.FilterChain;
@@ -179,7 +180,7 @@ final class Engine {
             reject(guard, missing, response);
             return;
           }
-          default -> key = address.key(request);
+          default -> key = Guard.addressKey(address, request);
         }
       }
       keys[i] = key;

@@ -3,6 +3,8 @@ package io.github.limiter.servlet;
 import io.github.limiter.Policy;
 import io.github.limiter.config.KeySource;
 import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.http.ClientAddress;
+import io.github.limiter.http.ClientKeys;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.concurrent.atomic.LongAdder;
@@ -16,13 +18,6 @@ final class Guard {
   interface KeyFunction {
     String key(HttpServletRequest request);
   }
-
-  // Each key source has its own prefix, so that a header value such as "192.0.2.7" cannot share a
-  // counter with the client of that address when another request falls back to the address.
-  static final String HEADER_PREFIX = "h:";
-  static final String PRINCIPAL_PREFIX = "p:";
-  static final String RESOLVER_PREFIX = "r:";
-  static final String CONSTANT_KEY = "c:global";
 
   final PolicyConfig config;
   final Policy policy;
@@ -52,44 +47,27 @@ final class Guard {
   static KeyFunction keyFunction(
       KeySource source, String configKey, ClientAddress address, java.util.function.Supplier<KeyResolvers> resolvers) {
     return switch (source.kind()) {
-      case REMOTE_ADDRESS -> address::key;
+      case REMOTE_ADDRESS -> request -> addressKey(address, request);
       case HEADER -> {
         String header = source.argument();
-        yield request -> headerKey(request.getHeader(header));
+        yield request -> ClientKeys.header(request.getHeader(header));
       }
       case PRINCIPAL -> Guard::principalKey;
-      case CONSTANT -> request -> CONSTANT_KEY;
+      case CONSTANT -> request -> ClientKeys.CONSTANT;
       case RESOLVER -> {
         KeyResolver resolver = resolvers.get().get(configKey, source.argument());
-        yield request -> {
-          String key = KeyResolvers.resolve(resolver, request);
-          return key == null ? null : RESOLVER_PREFIX + key;
-        };
+        yield request -> ClientKeys.resolver(KeyResolvers.resolve(resolver, request));
       }
     };
   }
 
-  /** A header value as a key: blank or holding control characters counts as no key. */
-  static String headerKey(String value) {
-    if (value == null) {
-      return null;
-    }
-    String key = value.strip();
-    if (key.isEmpty()) {
-      return null;
-    }
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
-      if (c < 0x20 || c == 0x7f) {
-        return null;
-      }
-    }
-    return HEADER_PREFIX + key;
+  /** The client address key of {@code request}: the core's walk over the request's peer and headers. */
+  static String addressKey(ClientAddress address, HttpServletRequest request) {
+    return address.key(request.getRemoteAddr(), request::getHeaders);
   }
 
   private static String principalKey(HttpServletRequest request) {
     Principal principal = request.getUserPrincipal();
-    String name = principal == null ? null : principal.getName();
-    return name == null || name.isBlank() ? null : PRINCIPAL_PREFIX + name;
+    return principal == null ? null : ClientKeys.principal(principal.getName());
   }
 }

@@ -4,6 +4,7 @@ import io.github.limiter.Limiter;
 import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.http.ClientAddress;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.StoreFactory;
 import io.github.limiter.spi.Stores;
@@ -124,7 +125,7 @@ public class RateLimitFilter implements Filter {
   }
 
   private static ClientAddress clientAddress(LimiterConfig config) {
-    return new ClientAddress(config.http().trustedProxies(), config.http().ipv6Prefix(), config.http().forwardedHeader());
+    return new ClientAddress(config.http());
   }
 
   private static Map<String, String> initParams(FilterConfig filterConfig) {
