@@ -44,17 +44,30 @@ public record Route(String name, String pattern, Set<String> methods, List<Strin
     return star < 0 || star == pattern.length() - 1 && pattern.endsWith("/*");
   }
 
-  /** Whether a request for {@code path} (within the application) with {@code method} matches. */
+  /**
+   * Whether a request for {@code path} (within the application) with {@code method} matches. It
+   * runs for every route on every request, so it compares regions of the pattern in place and
+   * allocates nothing.
+   */
   public boolean matches(String path, String method) {
     if (!methods.isEmpty() && !methods.contains(method)) {
       return false;
     }
+    int length = pattern.length();
     if (pattern.startsWith("*.")) {
-      return path.endsWith(pattern.substring(1));
+      // "*.json": the path ends with ".json"
+      int suffix = length - 1;
+      return path.length() >= suffix && path.regionMatches(path.length() - suffix, pattern, 1, suffix);
     }
     if (pattern.endsWith("/*")) {
-      String prefix = pattern.substring(0, pattern.length() - 2);
-      return path.equals(prefix) || path.startsWith(prefix + "/") || prefix.isEmpty();
+      // "/api/*": "/api" itself, or below "/api/"; "/*": everything
+      int prefix = length - 2;
+      if (prefix == 0) {
+        return true;
+      }
+      return path.length() == prefix
+          ? path.regionMatches(0, pattern, 0, prefix)
+          : path.length() > prefix && path.regionMatches(0, pattern, 0, prefix + 1);
     }
     return path.equals(pattern);
   }

@@ -6,6 +6,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.config.HttpSettings;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -31,11 +32,67 @@ public final class ResponseRenderer {
 
   public static final String PROBLEM_JSON = "application/problem+json";
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
+  private static final int MAX_CACHED = 1024;
 
   private final HttpSettings settings;
+  /**
+   * What never changes for a policy, worked out on its first response. Policies are few and fixed,
+   * so a copy-on-write identity map: a lookup is one identity hash, with no lock and no allocation.
+   */
+  private volatile IdentityHashMap<Policy, Rendered> rendered = new IdentityHashMap<>();
+
+  /** A policy's fixed header parts. */
+  private static final class Rendered {
+    final String policyHeader;
+    /** {@code "api";r=} for each limit, to which the remaining permits are appended. */
+    final String[] itemPrefixes;
+    final long[] quotas;
+
+    Rendered(Policy policy) {
+      List<Limit> limits = policy.limits();
+      StringBuilder header = new StringBuilder();
+      itemPrefixes = new String[limits.size()];
+      quotas = new long[limits.size()];
+      for (int i = 0; i < limits.size(); i++) {
+        Limit each = limits.get(i);
+        quotas[i] = quota(policy.algorithm(), each);
+        if (i > 0) {
+          header.append(", ");
+        }
+        header.append('"').append(itemName(policy, i)).append("\";q=").append(quotas[i])
+            .append(";w=").append(windowSeconds(policy.algorithm(), each));
+        itemPrefixes[i] = "\"" + itemName(policy, i) + "\";r=";
+      }
+      policyHeader = header.toString();
+    }
+  }
 
   public ResponseRenderer(HttpSettings settings) {
     this.settings = settings;
+  }
+
+  private Rendered rendered(Policy policy) {
+    Rendered found = rendered.get(policy);
+    if (found == null && rendered.size() >= MAX_CACHED) {
+      return new Rendered(policy); // policies made per request: rendered each time, never kept
+    }
+    if (found == null) {
+      synchronized (this) {
+        found = rendered.get(policy);
+        if (found == null) {
+          found = new Rendered(policy);
+          IdentityHashMap<Policy, Rendered> copy = new IdentityHashMap<>(rendered);
+          copy.put(policy, found);
+          rendered = copy;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The {@code RateLimit-Policy} value of {@code policy}: the same on every response, so computed once. */
+  public String policyHeader(Policy policy) {
+    return rendered(policy).policyHeader;
   }
 
   public HttpSettings settings() {
@@ -59,29 +116,21 @@ public final class ResponseRenderer {
     if (!settings.headers() && !settings.legacyHeaders()) {
       return;
     }
-    List<Limit> limits = policy.limits();
-    int reported = Math.max(0, limits.indexOf(decision.limit()));
-    Limit limit = limits.get(reported);
-    long quota = quota(policy.algorithm(), limit);
+    Rendered fixed = rendered(policy);
+    int reported = reportedIndex(policy.limits(), decision.limit());
     long remaining = decision.isAllowed() ? decision.remaining() : 0;
-    long reset = decision.isAllowed()
-        ? ceilSeconds(decision.resetAfterNanos())
-        : decision.retryAfter().map(d -> retryAfterSeconds(d.toNanos())).orElse(ceilSeconds(decision.resetAfterNanos()));
+    long reset;
+    if (decision.isAllowed() || decision.neverPasses()) {
+      reset = ceilSeconds(decision.resetAfterNanos());
+    } else {
+      reset = retryAfterSeconds(decision.retryAfterNanos());
+    }
     if (settings.headers()) {
-      StringBuilder policies = new StringBuilder();
-      for (int i = 0; i < limits.size(); i++) {
-        Limit each = limits.get(i);
-        if (i > 0) {
-          policies.append(", ");
-        }
-        policies.append('"').append(itemName(policy, i)).append("\";q=").append(quota(policy.algorithm(), each))
-            .append(";w=").append(windowSeconds(policy.algorithm(), each));
-      }
-      header.accept("RateLimit-Policy", policies.toString());
-      header.accept("RateLimit", "\"" + itemName(policy, reported) + "\";r=" + remaining + ";t=" + reset);
+      header.accept("RateLimit-Policy", fixed.policyHeader);
+      header.accept("RateLimit", fixed.itemPrefixes[reported] + remaining + ";t=" + reset);
     }
     if (settings.legacyHeaders()) {
-      header.accept("X-RateLimit-Limit", Long.toString(quota));
+      header.accept("X-RateLimit-Limit", Long.toString(fixed.quotas[reported]));
       header.accept("X-RateLimit-Remaining", Long.toString(remaining));
       header.accept("X-RateLimit-Reset", Long.toString(reset));
     }
@@ -133,6 +182,16 @@ public final class ResponseRenderer {
     String body = "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status
         + ",\"detail\":\"" + detail + "\",\"policies\":[\"" + policy.name() + "\"]}";
     return new RateLimitResponse(status, headers, PROBLEM_JSON, body);
+  }
+
+  /** The index of {@code limit} among {@code limits}: usually the same object, else an equal one, else 0. */
+  private static int reportedIndex(List<Limit> limits, Limit limit) {
+    for (int i = 0; i < limits.size(); i++) {
+      if (limits.get(i) == limit) {
+        return i;
+      }
+    }
+    return Math.max(0, limits.indexOf(limit));
   }
 
   private static String itemName(Policy policy, int index) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Named;
  * its number (Surefire reports case 17 as {@code theProperty(String)[17]}) with {@code -Dtest}
  * naming its test: {@code -Dlimiter.cases.seed=<seed>} or {@code -Dlimiter.cases.index=17}.
  */
-final class RandomCases {
+public final class RandomCases {
 
   /** Parts of addresses and Forwarded headers, so that garbage often comes close to valid. */
   private static final String[] FRAGMENTS = {
@@ -30,7 +30,7 @@ final class RandomCases {
   private RandomCases() {}
 
   /** {@code count} cases from {@code baseSeed}, or only the one named by a replay property. */
-  static <T> Stream<Named<T>> of(long baseSeed, int count, Function<SplittableRandom, T> generator) {
+  public static <T> Stream<Named<T>> of(long baseSeed, int count, Function<SplittableRandom, T> generator) {
     String seedToReplay = System.getProperty("limiter.cases.seed");
     if (seedToReplay != null) {
       long seed = Long.parseLong(seedToReplay.trim());
@@ -47,7 +47,7 @@ final class RandomCases {
   }
 
   /** An int in [0, {@code max}]: half the time uniform, half the time log-uniform, so small ones are common. */
-  static int upTo(SplittableRandom random, int max) {
+  public static int upTo(SplittableRandom random, int max) {
     if (random.nextBoolean()) {
       return random.nextInt(max + 1);
     }
@@ -57,7 +57,7 @@ final class RandomCases {
 
   /** One of {@code values}, each equally likely. */
   @SafeVarargs
-  static <T> T oneOf(SplittableRandom random, T... values) {
+  public static <T> T oneOf(SplittableRandom random, T... values) {
     return values[random.nextInt(values.length)];
   }
 
@@ -65,7 +65,7 @@ final class RandomCases {
    * {@code length} bytes: uniform, or (half the time) mostly 0x00 and 0xff, so that runs of zeros
    * and the IPv4-mapped and -compatible forms ({@code ::ffff:a.b.c.d}, {@code ::a.b.c.d}) come up.
    */
-  static byte[] bytes(SplittableRandom random, int length) {
+  public static byte[] bytes(SplittableRandom random, int length) {
     byte[] bytes = new byte[length];
     random.nextBytes(bytes);
     if (random.nextBoolean()) {
@@ -88,7 +88,7 @@ final class RandomCases {
    * Text of up to 255 chars: any UTF-16 chars (lone surrogates included), printable ASCII, or pieces
    * of addresses and Forwarded headers strung together.
    */
-  static String text(SplittableRandom random) {
+  public static String text(SplittableRandom random) {
     int length = upTo(random, 255);
     StringBuilder text = new StringBuilder(length);
     switch (random.nextInt(3)) {

@@ -50,7 +50,7 @@ final class Engine {
   private final boolean ownsLimiter;
   private final ResponseRenderer renderer;
   private final ClientAddress address;
-  private final RouteMatcher[] routes;
+  private final Route[] routes;
   private final Matched[] routeGuards;
   private final Map<String, Guard> guards;
   private final Map<Policy, Guard> byPolicy = new IdentityHashMap<>();
@@ -68,10 +68,9 @@ final class Engine {
     this.guards = b.guards;
     guards.values().forEach(guard -> byPolicy.put(guard.policy, guard));
     List<Route> configured = b.config.routes();
-    this.routes = new RouteMatcher[configured.size()];
+    this.routes = configured.toArray(new Route[0]);
     this.routeGuards = new Matched[routes.length];
     for (int i = 0; i < routes.length; i++) {
-      routes[i] = new RouteMatcher(configured.get(i));
       routeGuards[i] = Matched.of(configured.get(i).policies().stream().map(guards::get).toList());
     }
     this.shaper = guards.values().stream().anyMatch(g -> g.shapes) ? new Shaper(b.name) : null;
