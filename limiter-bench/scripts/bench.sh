@@ -30,7 +30,7 @@ case "$mode" in
     redis_threads=1,8; redis_keys=1,100; redis_warmup=0.1; redis_seconds=0.2; redis_calls=2000
     ;;
   quick)
-    jmh_single=(-f 1 -wi 1 -w 300ms -i 5 -r 200ms)
+    jmh_single=(-f 1 -wi 1 -w 300ms -i 4 -r 200ms)
     jmh_many=(-f 1 -wi 1 -w 500ms -i 5 -r 200ms -p refill=slow)
     single_threads=(1 2); many_threads=(1); cost=no
     memory_subjects=(token-bucket leaky-bucket bucket4j); memory_keys=1000000; memory_flags=()

@@ -112,6 +112,7 @@ if single:
         ("storeLeakyBucket", "InMemoryStore#decide, leaky bucket"),
         ("bucket4j", "Bucket4j tryConsume"),
         ("bucket4jProbe", "Bucket4j tryConsumeAndReturnRemaining"),
+        ("bucket4jMap", "Bucket4j tryConsume, bucket found in a ConcurrentHashMap"),
         ("resilience4j", "Resilience4j acquirePermission"),
         ("guava", "Guava tryAcquire"),
         ("rawCasGcra", "raw AtomicLong CAS GCRA (floor)"),
@@ -152,14 +153,16 @@ if single:
     out("| Limiter call | vs | " + " | ".join(f"{p}, {t} thr" for p, t in cols) + " |")
     out("|---|---|" + "---:|" * len(cols))
     for mine in ("limiterTokenBucket", "limiterLeakyBucket", "storeTokenBucket", "storeLeakyBucket"):
-        for other in ("bucket4j", "bucket4jProbe", "rawCasGcra", "rawCasGcraMap"):
+        for other in ("bucket4j", "bucket4jProbe", "bucket4jMap", "rawCasGcra", "rawCasGcraMap"):
             out(f"| {mine} | {other} | "
                 + " | ".join(fmt_ratio(ratio(r_of(mine, p, t), r_of(other, p, t))) for p, t in cols) + " |")
     out("")
 
     for path in ("admit", "reject"):
         for mine, label in (("limiterTokenBucket", "token bucket"), ("limiterLeakyBucket", "leaky bucket")):
-            for other, name, goal in (("bucket4j", "Bucket4j", 1.0), ("rawCasGcra", "raw CAS GCRA", 0.7)):
+            for other, name, goal in (("bucket4j", "Bucket4j", 1.0), ("bucket4jMap", "Bucket4j in a map (like for like)", 1.0),
+                                      ("rawCasGcra", "raw CAS GCRA", 0.7),
+                                      ("rawCasGcraMap", "raw CAS GCRA in a map (like for like)", 0.7)):
                 r = ratio(s(mine, path, 1), s(other, path, 1))
                 rb = ratio(b(mine, path, 1), b(other, path, 1))
                 rc = ratio(c(mine, path, 1), c(other, path, 1))

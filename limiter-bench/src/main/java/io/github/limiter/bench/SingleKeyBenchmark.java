@@ -48,6 +48,7 @@ public class SingleKeyBenchmark {
   private Policy tokenBucket;
   private Policy leakyBucket;
   private Bucket bucket4j;
+  private ConcurrentHashMap<String, Bucket> bucket4jByKey;
   private RateLimiter resilience4j;
   private com.google.common.util.concurrent.RateLimiter guava;
   private RawCasGcra raw;
@@ -65,6 +66,8 @@ public class SingleKeyBenchmark {
       Peers.drain("limiter leaky bucket", () -> limiter.decide(leakyBucket, KEY).isAllowed());
     }
     bucket4j = Peers.bucket4j(branch);
+    bucket4jByKey = new ConcurrentHashMap<>();
+    bucket4jByKey.put(KEY, Peers.bucket4j(branch));
     resilience4j = Peers.resilience4j(branch);
     guava = Peers.guava(branch);
     raw = Peers.raw(branch);
@@ -84,6 +87,7 @@ public class SingleKeyBenchmark {
     Peers.expect("limiter token bucket", branch, limiter.decide(tokenBucket, KEY).isAllowed());
     Peers.expect("limiter leaky bucket", branch, limiter.decide(leakyBucket, KEY).isAllowed());
     Peers.expect("bucket4j", branch, bucket4j.tryConsume(1));
+    Peers.expect("bucket4j in a map", branch, bucket4jByKey.get(KEY).tryConsume(1));
     Peers.expect("resilience4j", branch, resilience4j.acquirePermission());
     Peers.expect("guava", branch, guava.tryAcquire());
     Peers.expect("raw CAS GCRA", branch, raw.tryAcquire());
@@ -121,6 +125,15 @@ public class SingleKeyBenchmark {
   @Benchmark
   public ConsumptionProbe bucket4jProbe() {
     return bucket4j.tryConsumeAndReturnRemaining(1);
+  }
+
+  /**
+   * Bucket4j as it is used per client: the bucket found by key in a ConcurrentHashMap. Limiter's
+   * calls always include that lookup; a lone {@code Bucket} does not.
+   */
+  @Benchmark
+  public boolean bucket4jMap() {
+    return bucket4jByKey.get(KEY).tryConsume(1);
   }
 
   @Benchmark
