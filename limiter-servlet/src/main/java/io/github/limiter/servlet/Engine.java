@@ -94,8 +94,14 @@ final class Engine {
       this.name = name;
       this.logger = logger;
       KeyResolvers[] resolvers = new KeyResolvers[1];
+      java.util.Set<String> routed = KeyResolvers.routedPolicies(config);
       for (PolicyConfig policy : config.policies().values()) {
         String configKey = LimiterConfig.POLICY_PREFIX + policy.name() + ".key";
+        if (!routed.contains(policy.name())) {
+          // On no route, the filter never keys it: its resolver is the other adapters' business.
+          guards.put(policy.name(), new Guard(policy, request -> null, logger));
+          continue;
+        }
         Guard.KeyFunction key = Guard.keyFunction(policy.key(), configKey, address, () -> {
           if (resolvers[0] == null) {
             resolvers[0] = KeyResolvers.find(loader);

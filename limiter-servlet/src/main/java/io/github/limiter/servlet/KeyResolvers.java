@@ -41,13 +41,25 @@ final class KeyResolvers {
       return;
     }
     KeyResolvers resolvers = null;
+    java.util.Set<String> routed = routedPolicies(config);
     for (PolicyConfig policy : config.policies().values()) {
-      if (policy.key().kind() == KeySource.Kind.RESOLVER) {
+      if (policy.key().kind() == KeySource.Kind.RESOLVER && routed.contains(policy.name())) {
         resolvers = resolvers != null ? resolvers : find(loader, List.of());
         resolvers.get(LimiterConfig.POLICY_PREFIX + policy.name() + ".key",
             policy.key().argument());
       }
     }
+  }
+
+  /**
+   * The policies some {@code limiter.route.*} names: only their {@code resolver:NAME} must be a
+   * servlet KeyResolver. A policy on no route is applied by other adapters (a {@code @Limited}
+   * method), which find resolvers of their own kind.
+   */
+  static java.util.Set<String> routedPolicies(LimiterConfig config) {
+    java.util.Set<String> routed = new java.util.HashSet<>();
+    config.routes().forEach(route -> routed.addAll(route.policies()));
+    return routed;
   }
 
   private static KeyResolvers find(ClassLoader loader, List<KeyResolver> beans) {

@@ -225,6 +225,19 @@ class KeyResolutionTest {
     }
   }
 
+  /** resolver:NAME must name a servlet KeyResolver only for policies the filter applies (on a route). */
+  @Test
+  void aResolverPolicyOnNoRouteIsLeftToTheOtherAdapters() throws Exception {
+    try (TestServer server = TestServer.withFilter(onePerMinute("header:X-Api-Key",
+        "limiter.policy.methods-only.algorithm", "fixed-window",
+        "limiter.policy.methods-only.limits", "1/1m",
+        "limiter.policy.methods-only.key", "resolver:only-a-cdi-interceptor-resolver"))) {
+      assertThat(status(server, "X-Api-Key", "k")).isEqualTo(200);
+      assertThat(status(server, "X-Api-Key", "k")).isEqualTo(429);
+      assertThat(server.stats().counts("methods-only")).isEqualTo(new RateLimitFilter.Stats.Counts(0, 0, 0, 0));
+    }
+  }
+
   /** The same class as a bean and as a service is one resolver; two classes under one name fail the deployment. */
   @Test
   void resolverNamesMustBeUnique() throws Exception {
