@@ -123,7 +123,7 @@ public final class ReferenceStore implements RateLimitStore {
             d.policy(), limit, d.resetAfterNanos() * tick, d.retryAfterNanos() * tick);
         case EXCEEDS_CAPACITY -> Decision.exceedsCapacity(
             d.policy(), limit, d.remaining(), d.resetAfterNanos() * tick);
-        case UNAVAILABLE -> throw new IllegalStateException("the pure functions never answer " + d);
+        case MISSING_KEY, UNAVAILABLE -> throw new IllegalStateException("the pure functions never answer " + d);
       };
     }
   }
