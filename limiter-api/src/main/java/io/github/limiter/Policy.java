@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * A named, immutable rate-limit policy: one algorithm and one or more limits that apply
  * all-or-nothing, plus what to do when the store cannot decide.
  *
- * <p>Build one with the factory named after its algorithm:
+ * <p>Build one with the factory named after its algorithm; its failure mode is {@link
+ * FailureMode#LOCAL}, as in configuration, until {@link #withFailureMode} says otherwise:
  *
  * <pre>{@code
  * Policy api = Policy.tokenBucket("api", Limit.bucket(10, Duration.ofSeconds(1), 20));
@@ -62,23 +63,23 @@ public final class Policy {
   }
 
   public static Policy fixedWindow(String name, Limit... limits) {
-    return new Policy(name, Algorithm.FIXED_WINDOW, List.of(limits), FailureMode.FAIL_OPEN);
+    return new Policy(name, Algorithm.FIXED_WINDOW, List.of(limits), FailureMode.LOCAL);
   }
 
   public static Policy slidingWindowCounter(String name, Limit... limits) {
-    return new Policy(name, Algorithm.SLIDING_WINDOW_COUNTER, List.of(limits), FailureMode.FAIL_OPEN);
+    return new Policy(name, Algorithm.SLIDING_WINDOW_COUNTER, List.of(limits), FailureMode.LOCAL);
   }
 
   public static Policy slidingWindowLog(String name, Limit... limits) {
-    return new Policy(name, Algorithm.SLIDING_WINDOW_LOG, List.of(limits), FailureMode.FAIL_OPEN);
+    return new Policy(name, Algorithm.SLIDING_WINDOW_LOG, List.of(limits), FailureMode.LOCAL);
   }
 
   public static Policy tokenBucket(String name, Limit... limits) {
-    return new Policy(name, Algorithm.TOKEN_BUCKET, List.of(limits), FailureMode.FAIL_OPEN);
+    return new Policy(name, Algorithm.TOKEN_BUCKET, List.of(limits), FailureMode.LOCAL);
   }
 
   public static Policy leakyBucket(String name, Limit... limits) {
-    return new Policy(name, Algorithm.LEAKY_BUCKET, List.of(limits), FailureMode.FAIL_OPEN);
+    return new Policy(name, Algorithm.LEAKY_BUCKET, List.of(limits), FailureMode.LOCAL);
   }
 
   /** A copy with another failure mode. */
