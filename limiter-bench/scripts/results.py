@@ -212,7 +212,8 @@ if cost:
              ("lookupCas", "+ key lookup in a ConcurrentHashMap"),
              ("lookupCasAllocate", "+ allocating a Decision (fields not derived)"),
              ("lookupCasDecision", "+ full Decision (remaining, reset, retry-after)"),
-             ("store", "InMemoryStore#decide (+ per-policy table lookup, epoch)")]
+             ("store", "InMemoryStore#decide (+ per-policy table lookup, epoch)"),
+             ("storeFieldsOnly", "the store, the caller keeping only two primitives of the Decision")]
     out("| step | admit | reject |")
     out("|---|---:|---:|")
     for method, label in steps:
