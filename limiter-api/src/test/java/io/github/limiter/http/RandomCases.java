@@ -85,13 +85,14 @@ public final class RandomCases {
   }
 
   /**
-   * Text of up to 255 chars: any UTF-16 chars (lone surrogates included), printable ASCII, or pieces
-   * of addresses and Forwarded headers strung together.
+   * Text of up to 255 chars: any UTF-16 chars (lone surrogates included), printable ASCII, pieces of
+   * addresses and Forwarded headers strung together, or a well-formed Forwarded header, half the
+   * time cut short (which leaves open quotes and dangling escapes).
    */
   public static String text(SplittableRandom random) {
     int length = upTo(random, 255);
     StringBuilder text = new StringBuilder(length);
-    switch (random.nextInt(3)) {
+    switch (random.nextInt(4)) {
       case 0 -> {
         for (int i = 0; i < length; i++) {
           text.append((char) random.nextInt(Character.MAX_VALUE + 1));
@@ -102,12 +103,46 @@ public final class RandomCases {
           text.append((char) random.nextInt(' ', '~' + 1));
         }
       }
-      default -> {
+      case 2 -> {
         while (text.length() < length) {
           text.append(oneOf(random, FRAGMENTS));
         }
       }
+      default -> {
+        String header = forwarded(random);
+        return random.nextBoolean() ? header : header.substring(0, cut(random, header));
+      }
     }
     return text.toString();
+  }
+
+  /** Where to cut {@code header}: anywhere, or (half the time) just after a quote, escape, '=', ';' or ','. */
+  private static int cut(SplittableRandom random, String header) {
+    if (random.nextBoolean()) {
+      char special = oneOf(random, '"', '\\', '=', ';', ',');
+      int[] after = IntStream.range(0, header.length()).filter(i -> header.charAt(i) == special).map(i -> i + 1).toArray();
+      if (after.length > 0) {
+        return after[random.nextInt(after.length)];
+      }
+    }
+    return random.nextInt(header.length() + 1);
+  }
+
+  /** A Forwarded header of 1 to 4 elements of 1 to 3 pairs, values as tokens or quoted strings with escapes. */
+  private static String forwarded(SplittableRandom random) {
+    StringBuilder header = new StringBuilder();
+    for (int element = random.nextInt(1, 5); element > 0; element--) {
+      for (int pair = random.nextInt(1, 4); pair > 0; pair--) {
+        header.append(oneOf(random, "for", "For", "by", "proto", "host")).append('=');
+        String value = oneOf(random, "192.0.2.60", "192.0.2.1:8080", "[2001:db8:cafe::17]:4711", "[::1]", "unknown",
+            "_hidden", "::ffff:192.0.2.7", "fe80::1%eth0", "http", "", "a\\b", "x\"y", "\\", "\"\"");
+        boolean quoted = value.isEmpty() || value.indexOf('"') >= 0 || value.indexOf('\\') >= 0
+            || value.indexOf('[') >= 0 || random.nextBoolean();
+        header.append(quoted ? '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"' : value);
+        header.append(pair > 1 ? oneOf(random, ";", " ; ", ";\t") : "");
+      }
+      header.append(element > 1 ? oneOf(random, ",", ", ", " ,\t") : "");
+    }
+    return header.toString();
   }
 }
