@@ -4,8 +4,8 @@ import org.jboss.arquillian.container.test.spi.client.deployment.ApplicationArch
 import org.jboss.arquillian.core.spi.LoadableExtension;
 
 /**
- * Registers {@link LimiterArchiveProcessor} and {@link PayaraLogPerDeployment} with Arquillian (see
- * META-INF/services).
+ * Registers {@link LimiterArchiveProcessor}, {@link PayaraLogPerDeployment} and {@link
+ * PayaraLeftovers} with Arquillian (see META-INF/services).
  */
 public class LimiterArquillianExtension implements LoadableExtension {
 
@@ -13,5 +13,6 @@ public class LimiterArquillianExtension implements LoadableExtension {
   public void register(ExtensionBuilder builder) {
     builder.service(ApplicationArchiveProcessor.class, LimiterArchiveProcessor.class);
     builder.observer(PayaraLogPerDeployment.class);
+    builder.observer(PayaraLeftovers.class);
   }
 }
