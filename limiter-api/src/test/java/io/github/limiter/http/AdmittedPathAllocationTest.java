@@ -24,24 +24,33 @@ class AdmittedPathAllocationTest {
   static final int CALLS = 200_000;
   static int sink;
 
+  /**
+   * The least bytes per call over several rounds: on a loaded machine the JIT may still be
+   * compiling during the first rounds, and code that is not compiled yet allocates what escape
+   * analysis later removes.
+   */
   static long bytesPerCall(Runnable call) {
     for (int i = 0; i < CALLS; i++) {
       call.run(); // warm up: let the JIT compile what it will
     }
-    long before = THREADS.getCurrentThreadAllocatedBytes();
-    for (int i = 0; i < CALLS; i++) {
-      call.run();
+    long least = Long.MAX_VALUE;
+    for (int round = 0; round < 10 && least > 0; round++) {
+      long before = THREADS.getCurrentThreadAllocatedBytes();
+      for (int i = 0; i < CALLS; i++) {
+        call.run();
+      }
+      least = Math.min(least, (THREADS.getCurrentThreadAllocatedBytes() - before) / CALLS);
     }
-    return (THREADS.getCurrentThreadAllocatedBytes() - before) / CALLS;
+    return least;
   }
 
   @Test
   void routeMatchingAllocatesNothing() {
-    List<Route> routes = List.of(
+    Route[] routes = {
         new Route("a", "/api/*", Set.of(), List.of("p")),
         new Route("b", "*.json", Set.of("GET"), List.of("p")),
         new Route("c", "/login", Set.of(), List.of("p")),
-        new Route("d", "/*", Set.of(), List.of("p")));
+        new Route("d", "/*", Set.of(), List.of("p"))};
     String[] paths = {"/api", "/api/x/y.json", "/apix", "/login", "/other.json"};
 
     long bytes = bytesPerCall(() -> {
