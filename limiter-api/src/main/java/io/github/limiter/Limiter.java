@@ -65,6 +65,22 @@ public final class Limiter implements AutoCloseable {
   }
 
   /**
+   * The primitive form of {@link #decide(Policy, String, long)}: 0 if admitted, else the
+   * nanoseconds until the same request would be ({@link Long#MAX_VALUE}: never). The in-memory
+   * store answers it without allocating for single-limit token buckets, leaky buckets and fixed
+   * windows.
+   *
+   * @throws IllegalArgumentException if {@code permits} is below 1
+   */
+  public long tryAcquire(Policy policy, String key, long permits) {
+    Objects.requireNonNull(policy, "policy");
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be at least 1, was " + permits);
+    }
+    return store.tryAcquire(policy, boundedKey(key), permits);
+  }
+
+  /**
    * Decides a request that every policy in {@code policies} must admit, all or nothing: see {@link
    * #decideEach(List, Function, ToLongFunction, Predicate)} with every policy enforced.
    */

@@ -127,6 +127,37 @@ public final class InMemoryStore implements RateLimitStore {
         : decideSnapshot(table, key, permits);
   }
 
+  /** As {@link #decide}, without allocating on the one-long path. */
+  @Override
+  public long tryAcquire(Policy policy, String key, long permits) {
+    Table table = table(policy);
+    if (table.single == null) {
+      Decision decision = decideSnapshot(table, key, permits);
+      return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+    }
+    // The twin of decideLong's loop, returning the retry instead of building a Decision.
+    LongStateFunction f = table.single;
+    LongEntry entry = (LongEntry) table.entries.get(key);
+    for (;;) {
+      if (entry == null) {
+        entry = (LongEntry) insert(table, key, now());
+        if (entry == null) {
+          return FULL_RETRY_NANOS;
+        }
+      }
+      long state = entry.state;
+      if (state == TOMBSTONE) {
+        entry = (LongEntry) replaceDead(table, key, entry);
+        continue;
+      }
+      long now = now();
+      long retry = f.retryAfter(state, now, permits);
+      if (retry != 0 || entry.compareAndSet(state, f.admit(state, now, permits))) {
+        return retry;
+      }
+    }
+  }
+
   // Each attempt reads the clock after the state, never before: a thread held between the two
   // readings would judge a state that another thread moved into a later window by an earlier time,
   // and the sliding counter would take that window's counts for zero and overwrite them.

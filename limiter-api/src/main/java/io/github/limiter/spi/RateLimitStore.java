@@ -30,6 +30,17 @@ public interface RateLimitStore extends AutoCloseable {
   Decision decide(Policy policy, String key, long permits);
 
   /**
+   * The primitive form of {@link #decide}, for callers that need only yes or no and when to
+   * retry: 0 if the request was admitted (and charged), else the nanoseconds until the same request
+   * would be, {@link Long#MAX_VALUE} if never. A store may serve it without allocating; this
+   * default derives it from {@link #decide}.
+   */
+  default long tryAcquire(Policy policy, String key, long permits) {
+    Decision decision = decide(policy, key, permits);
+    return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+  }
+
+  /**
    * Gives back {@code permits} that {@link #decide} charged, as well as the algorithm allows: for
    * requests that several policies must admit all-or-nothing. Best effort, never throws.
    */

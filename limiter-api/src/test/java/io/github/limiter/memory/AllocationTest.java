@@ -88,4 +88,30 @@ class AllocationTest {
     assertThat(viaLimiter).as("%s through Limiter: bytes per decision", path)
         .isLessThanOrEqualTo(decisionBytes + SLACK_PER_DECISION);
   }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("paths")
+  void tryAcquireAllocatesNothing(String path, Policy policy, boolean admits) {
+    // Given a warm store and a key on the path under test
+    ManualClock clock = ManualClock.at(ManualClock.NEAR_MAX);
+    InMemoryStore store = InMemoryStore.builder().clock(clock).build();
+    Limiter limiter = Limiter.of(store);
+    store.tryAcquire(policy, "key", 1);
+    assertThat(store.tryAcquire(policy, "key", 1) == 0).isEqualTo(admits);
+    long[] sink = new long[1];
+    Runnable call = () -> sink[0] += limiter.tryAcquire(policy, "key", 1);
+
+    // When 100 000 calls are measured, after the JIT has had its warm-up
+    long least = Long.MAX_VALUE;
+    for (int round = 0; round < 10 && least > 0; round++) {
+      long before = THREADS.getCurrentThreadAllocatedBytes();
+      for (int i = 0; i < WARM_UP; i++) {
+        call.run();
+      }
+      least = Math.min(least, (THREADS.getCurrentThreadAllocatedBytes() - before) / WARM_UP);
+    }
+
+    // Then they allocated nothing at all
+    assertThat(least).as("%s: bytes per tryAcquire", path).isZero();
+  }
 }
