@@ -86,6 +86,8 @@ public class SingleKeyBenchmark {
   private void check() {
     Peers.expect("limiter token bucket", branch, limiter.decide(tokenBucket, KEY).isAllowed());
     Peers.expect("limiter leaky bucket", branch, limiter.decide(leakyBucket, KEY).isAllowed());
+    Peers.expect("limiter tryAcquire token bucket", branch, limiter.tryAcquire(tokenBucket, KEY, 1) == 0);
+    Peers.expect("limiter tryAcquire leaky bucket", branch, limiter.tryAcquire(leakyBucket, KEY, 1) == 0);
     Peers.expect("bucket4j", branch, bucket4j.tryConsume(1));
     Peers.expect("bucket4j in a map", branch, bucket4jByKey.get(KEY).tryConsume(1));
     Peers.expect("resilience4j", branch, resilience4j.acquirePermission());
@@ -102,6 +104,17 @@ public class SingleKeyBenchmark {
   @Benchmark
   public Decision limiterLeakyBucket() {
     return limiter.decide(leakyBucket, KEY);
+  }
+
+  /** The primitive fast path: 0 or the nanoseconds to wait, no Decision; like Bucket4j's yes/no. */
+  @Benchmark
+  public long limiterTryAcquireTokenBucket() {
+    return limiter.tryAcquire(tokenBucket, KEY, 1);
+  }
+
+  @Benchmark
+  public long limiterTryAcquireLeakyBucket() {
+    return limiter.tryAcquire(leakyBucket, KEY, 1);
   }
 
   /** The store without the facade's argument checks and key bounding. */
