@@ -191,7 +191,7 @@ public final class RedisStore implements RateLimitStore {
     local.close();
   }
 
-  /** Configures a {@link RedisStore}; see CONFIG.md for the matching configuration keys. */
+  /** Configures a {@link RedisStore}; the configuration table in the README lists the matching keys. */
   public static final class Builder {
     private HostAndPort node;
     private Set<HostAndPort> clusterNodes;

@@ -15,7 +15,7 @@ import redis.clients.jedis.SslOptions;
 
 /**
  * {@code limiter.store=redis}: builds a {@link RedisStore} from the {@code limiter.redis.*} keys
- * (see CONFIG.md). Every bad value fails here, at start-up, naming the key and the value.
+ * (see the configuration table in the README). Every bad value fails here, at start-up, naming the key and the value.
  */
 public final class RedisStoreFactory implements StoreFactory {
 
