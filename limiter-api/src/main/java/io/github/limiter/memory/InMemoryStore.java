@@ -137,13 +137,10 @@ public final class InMemoryStore implements RateLimitStore {
     }
     // The twin of decideLong's loop, returning the retry instead of building a Decision.
     LongStateFunction f = table.single;
-    LongEntry entry = (LongEntry) table.entries.get(key);
+    LongEntry entry = (LongEntry) liveEntry(table, key);
     for (;;) {
       if (entry == null) {
-        entry = (LongEntry) insert(table, key, now());
-        if (entry == null) {
-          return FULL_RETRY_NANOS;
-        }
+        return FULL_RETRY_NANOS;
       }
       long state = entry.state;
       if (state == TOMBSTONE) {
@@ -164,13 +161,10 @@ public final class InMemoryStore implements RateLimitStore {
 
   private Decision decideLong(Table table, String key, long permits) {
     LongStateFunction f = table.single;
-    LongEntry entry = (LongEntry) table.entries.get(key);
+    LongEntry entry = (LongEntry) liveEntry(table, key);
     for (;;) {
       if (entry == null) {
-        entry = (LongEntry) insert(table, key, now());
-        if (entry == null) {
-          return full(table);
-        }
+        return full(table);
       }
       long state = entry.state;
       if (state == TOMBSTONE) {
@@ -191,13 +185,10 @@ public final class InMemoryStore implements RateLimitStore {
 
   private Decision decideSnapshot(Table table, String key, long permits) {
     PolicyFunction f = table.function;
-    SnapshotEntry entry = (SnapshotEntry) table.entries.get(key);
+    SnapshotEntry entry = (SnapshotEntry) liveEntry(table, key);
     for (;;) {
       if (entry == null) {
-        entry = (SnapshotEntry) insert(table, key, now());
-        if (entry == null) {
-          return full(table);
-        }
+        return full(table);
       }
       long[] state = entry.state;
       if (state == DEAD) {
@@ -288,12 +279,18 @@ public final class InMemoryStore implements RateLimitStore {
     return false;
   }
 
-  /** Helps remove a dead entry, then reads the key again (null if it is gone). */
+  /** The key's entry, a fresh one if it has none; null if the store is full. */
+  private Object liveEntry(Table table, String key) {
+    Object entry = table.entries.get(key);
+    return entry != null ? entry : insert(table, key, now());
+  }
+
+  /** Helps remove a dead entry, then finds the key's live one (null if the store is full). */
   private Object replaceDead(Table table, String key, Object dead) {
     if (table.entries.remove(key, dead)) {
       size.decrementAndGet();
     }
-    return table.entries.get(key);
+    return liveEntry(table, key);
   }
 
   /**
