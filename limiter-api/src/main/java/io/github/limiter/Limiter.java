@@ -7,14 +7,15 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Function;
-import java.util.function.Predicate;
-import java.util.function.ToLongFunction;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
+import java.util.function.IntToLongFunction;
 
 /**
  * The one core call: {@link #decide(Policy, String, long)} returns the {@link Decision} for a
  * request, and {@link #decideEach} the {@link Decisions} of a request under several policies, all
- * or nothing. Adapters resolve keys, call one of these, and render the result.
+ * or nothing. Adapters {@link #bind} their policies once, resolve keys, call one of these, and
+ * render the result.
  *
  * <pre>{@code
  * Limiter limiter = Limiter.of(InMemoryStore.builder().build());
@@ -26,8 +27,6 @@ public final class Limiter implements AutoCloseable {
 
   /** Keys longer than this are replaced by a digest, so a client cannot make state grow with key length. */
   public static final int MAX_KEY_LENGTH = 128;
-
-  private static final Predicate<Policy> ALL_ENFORCED = policy -> true;
 
   private final RateLimitStore store;
 
@@ -45,6 +44,14 @@ public final class Limiter implements AutoCloseable {
     return store;
   }
 
+  /**
+   * This limiter bound to {@code policy}: the same decisions, minus finding the policy's state on
+   * each call. Adapters bind every configured policy once, at start-up.
+   */
+  public PolicyLimiter bind(Policy policy) {
+    return PolicyLimiter.of(store.bind(Objects.requireNonNull(policy, "policy")));
+  }
+
   /** Decides a request of one permit. */
   public Decision decide(Policy policy, String key) {
     return decide(policy, key, 1);
@@ -58,10 +65,7 @@ public final class Limiter implements AutoCloseable {
    */
   public Decision decide(Policy policy, String key, long permits) {
     Objects.requireNonNull(policy, "policy");
-    if (permits < 1) {
-      throw new IllegalArgumentException("permits must be at least 1, was " + permits);
-    }
-    return store.decide(policy, boundedKey(key), permits);
+    return store.decide(policy, boundedKey(key), PolicyLimiter.checked(permits));
   }
 
   /**
@@ -74,48 +78,38 @@ public final class Limiter implements AutoCloseable {
    */
   public long tryAcquire(Policy policy, String key, long permits) {
     Objects.requireNonNull(policy, "policy");
-    if (permits < 1) {
-      throw new IllegalArgumentException("permits must be at least 1, was " + permits);
-    }
-    return store.tryAcquire(policy, boundedKey(key), permits);
+    return store.tryAcquire(policy, boundedKey(key), PolicyLimiter.checked(permits));
+  }
+
+  /** Decides a request that every one of {@code policies} must admit, one permit each, all enforced. */
+  public static Decisions decideEach(List<PolicyLimiter> policies, IntFunction<String> keyAt) {
+    return decideEach(policies, keyAt, i -> 1, i -> true);
   }
 
   /**
-   * Decides a request that every policy in {@code policies} must admit, all or nothing: see {@link
-   * #decideEach(List, Function, ToLongFunction, Predicate)} with every policy enforced.
-   */
-  public Decisions decideEach(
-      List<Policy> policies, Function<? super Policy, String> keyFor, ToLongFunction<? super Policy> permitsFor) {
-    return decideEach(policies, keyFor, permitsFor, ALL_ENFORCED);
-  }
-
-  /**
-   * Decides a request under each of {@code policies} in turn, with the key {@code keyFor} gives
-   * and the permits {@code permitsFor} gives. A policy whose key is null is skipped (not decided,
-   * nothing charged). The first rejection by an {@code enforced} policy ends the walk: the permits
-   * already charged for this request are given back, and it is the {@link Decisions#rejection()}.
-   * A rejection by a policy that is not enforced (dry run) is kept and the walk goes on; it charged
-   * nothing. If deciding throws (a store, a key function), what was charged is given back too.
+   * Decides a request under each of {@code policies} in turn: the {@code i}th with the key {@code
+   * keyAt(i)} and the permits {@code permitsAt(i)}. A policy whose key is null is skipped (not
+   * decided, nothing charged). The first rejection by an enforced policy ({@code enforcedAt(i)})
+   * ends the walk: the permits already charged for this request are given back, and it is the
+   * {@link Decisions#rejection()}. A rejection by a policy that is not enforced (dry run) is kept
+   * and the walk goes on; it charged nothing. If deciding throws (a store, a key function), what
+   * was charged is given back too.
    *
    * <p>One policy costs one {@link Decisions} object on top of its decision.
    *
    * @throws IllegalArgumentException if some {@code permits} is below 1
    */
-  public Decisions decideEach(
-      List<Policy> policies,
-      Function<? super Policy, String> keyFor,
-      ToLongFunction<? super Policy> permitsFor,
-      Predicate<? super Policy> enforced) {
+  public static Decisions decideEach(
+      List<PolicyLimiter> policies, IntFunction<String> keyAt, IntToLongFunction permitsAt, IntPredicate enforcedAt) {
     int n = policies.size();
     if (n == 0) {
       return Decisions.empty();
     }
     if (n == 1) {
-      Policy only = policies.get(0);
-      String key = keyFor.apply(only);
+      String key = keyAt.apply(0);
       return key == null
           ? Decisions.ofOne(null, true)
-          : Decisions.ofOne(decide(only, key, permitsFor.applyAsLong(only)), enforced.test(only));
+          : Decisions.ofOne(policies.get(0).decide(key, permitsAt.applyAsLong(0)), enforcedAt.test(0));
     }
     Decision[] each = new Decision[n];
     // The bounded keys and permits of what was charged, to give back on a rejection or a failure.
@@ -123,18 +117,17 @@ public final class Limiter implements AutoCloseable {
     long[] permits = new long[n];
     try {
       for (int i = 0; i < n; i++) {
-        Policy policy = policies.get(i);
-        String key = keyFor.apply(policy);
+        String key = keyAt.apply(i);
         if (key == null) {
           continue;
         }
-        long cost = permitsFor.applyAsLong(policy);
-        Decision decision = decide(policy, key, cost);
+        long cost = permitsAt.applyAsLong(i);
+        Decision decision = policies.get(i).decide(key, cost);
         each[i] = decision;
         if (decision.isAllowed()) {
           charged[i] = boundedKey(key);
           permits[i] = cost;
-        } else if (enforced.test(policy)) {
+        } else if (enforcedAt.test(i)) {
           refund(policies, charged, permits, i);
           return Decisions.of(each, i);
         }
@@ -146,10 +139,10 @@ public final class Limiter implements AutoCloseable {
     return Decisions.of(each, -1);
   }
 
-  private void refund(List<Policy> policies, String[] charged, long[] permits, int upTo) {
+  private static void refund(List<PolicyLimiter> policies, String[] charged, long[] permits, int upTo) {
     for (int j = 0; j < upTo; j++) {
       if (charged[j] != null) {
-        store.refund(policies.get(j), charged[j], permits[j]);
+        policies.get(j).refund(charged[j], permits[j]);
         charged[j] = null;
       }
     }

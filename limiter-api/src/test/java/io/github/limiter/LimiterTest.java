@@ -14,6 +14,40 @@ class LimiterTest {
   final ManualClock clock = ManualClock.at(ManualClock.NEAR_MAX);
   final Limiter limiter = Limiter.of(InMemoryStore.builder().clock(clock).build());
 
+  private List<PolicyLimiter> bind(List<Policy> policies) {
+    return policies.stream().map(limiter::bind).toList();
+  }
+
+  private List<PolicyLimiter> bind(Policy... policies) {
+    return bind(List.of(policies));
+  }
+
+  @Test
+  void aBoundPolicyDecidesAsTheLimiterDoesOnTheSameState() {
+    // Given a policy decided both through the limiter and through its bound form
+    Policy api = Policy.tokenBucket("api", Limit.bucket(2, Duration.ofSeconds(1), 3));
+    PolicyLimiter bound = limiter.bind(api);
+
+    // When the two forms take turns on one key
+    Decision first = limiter.decide(api, "k", 1);
+    Decision second = bound.decide("k");
+    long third = bound.tryAcquire("k", 1);
+    long fourth = limiter.tryAcquire(api, "k", 1);
+    Decision fifth = bound.decide("k", 2);
+
+    // Then they share the key's state: three admitted, then rejected, each with the same retry
+    assertThat(bound.policy()).isSameAs(api);
+    assertThat(first.remaining()).isEqualTo(2);
+    assertThat(second.remaining()).isEqualTo(1);
+    assertThat(third).isZero();
+    assertThat(fourth).isEqualTo(500_000_000L);
+    assertThat(fifth.outcome()).isEqualTo(Outcome.LIMITED);
+    assertThat(fifth.retryAfterNanos()).isEqualTo(1_000_000_000L);
+    assertThatThrownBy(() -> bound.decide("k", 0)).hasMessageContaining("permits must be at least 1, was 0");
+    assertThat(bound.decide("x".repeat(500)).remaining()).isEqualTo(2);
+    assertThat(bound.decide(Limiter.boundedKey("x".repeat(500))).remaining()).as("one key, bounded").isEqualTo(1);
+  }
+
   @Test
   void aRequestCostsAtLeastOnePermit() {
     Policy api = Policy.tokenBucket("api", Limit.of(10, Duration.ofSeconds(1)));
@@ -30,11 +64,11 @@ class LimiterTest {
     Policy perSecond = Policy.tokenBucket("second", Limit.of(10, Duration.ofSeconds(1)));
     Policy perHour = Policy.fixedWindow("hour", Limit.of(2, Duration.ofHours(1)));
     List<Policy> both = List.of(perSecond, perHour);
-    assertThat(limiter.decideEach(both, p -> "k", p -> 1).allowed()).isTrue();
-    Decisions second = limiter.decideEach(both, p -> "k", p -> 1);
+    assertThat(Limiter.decideEach(bind(both), i -> "k").allowed()).isTrue();
+    Decisions second = Limiter.decideEach(bind(both), i -> "k");
 
     // When a third request comes
-    Decisions third = limiter.decideEach(both, p -> "k", p -> 1);
+    Decisions third = Limiter.decideEach(bind(both), i -> "k");
 
     // Then the hour rejects it, and the per-second permit charged before it is given back
     assertThat(second.allowed()).isTrue();
@@ -55,9 +89,9 @@ class LimiterTest {
     Policy first = Policy.fixedWindow("first", Limit.of(1, Duration.ofHours(1)));
     Policy second = Policy.fixedWindow("second", Limit.of(5, Duration.ofHours(1)));
     List<Policy> both = List.of(first, second);
-    limiter.decideEach(both, p -> "k", p -> 1);
+    Limiter.decideEach(bind(both), i -> "k");
 
-    Decisions rejected = limiter.decideEach(both, p -> "k", p -> 1);
+    Decisions rejected = Limiter.decideEach(bind(both), i -> "k");
 
     assertThat(rejected.rejectedAt()).isZero();
     assertThat(rejected.get(1)).isNull();
@@ -71,7 +105,7 @@ class LimiterTest {
     Policy b = Policy.fixedWindow("b", Limit.of(10, Duration.ofHours(1)));
     Policy c = Policy.fixedWindow("c", Limit.of(10, Duration.ofHours(1)));
 
-    Decisions d = limiter.decideEach(List.of(a, b, c), p -> p == b ? null : "k", p -> p == a ? 3 : 2);
+    Decisions d = Limiter.decideEach(bind(a, b, c), i -> i == 1 ? null : "k", i -> i == 0 ? 3 : 2, i -> true);
 
     assertThat(d.allowed()).isTrue();
     assertThat(d.size()).isEqualTo(3);
@@ -89,7 +123,7 @@ class LimiterTest {
     limiter.decide(dry, "k", 1);
 
     // When a request comes under both
-    Decisions d = limiter.decideEach(List.of(dry, real), p -> "k", p -> 1, p -> p != dry);
+    Decisions d = Limiter.decideEach(bind(dry, real), i -> "k", i -> 1, i -> i != 0);
 
     // Then it is allowed, the dry-run rejection is reported, and the enforced policy charged
     assertThat(d.allowed()).isTrue();
@@ -103,12 +137,12 @@ class LimiterTest {
     Policy a = Policy.fixedWindow("a", Limit.of(10, Duration.ofHours(1)));
     Policy b = Policy.fixedWindow("b", Limit.of(10, Duration.ofHours(1)));
 
-    assertThatThrownBy(() -> limiter.decideEach(List.of(a, b), p -> {
-      if (p == b) {
+    assertThatThrownBy(() -> Limiter.decideEach(bind(a, b), i -> {
+      if (i == 1) {
         throw new IllegalStateException("resolver failed");
       }
       return "k";
-    }, p -> 1)).hasMessage("resolver failed");
+    })).hasMessage("resolver failed");
 
     assertThat(limiter.decide(a, "k", 1).remaining()).isEqualTo(9);
   }
@@ -117,11 +151,11 @@ class LimiterTest {
   void oneOrNoPolicyNeedsNoWalk() {
     Policy one = Policy.fixedWindow("one", Limit.of(1, Duration.ofHours(1)));
 
-    Decisions first = limiter.decideEach(List.of(one), p -> "k", p -> 1);
-    Decisions second = limiter.decideEach(List.of(one), p -> "k", p -> 1);
-    Decisions dry = limiter.decideEach(List.of(one), p -> "k", p -> 1, p -> false);
-    Decisions skipped = limiter.decideEach(List.of(one), p -> null, p -> 1);
-    Decisions none = limiter.decideEach(List.of(), p -> "k", p -> 1);
+    Decisions first = Limiter.decideEach(bind(one), i -> "k");
+    Decisions second = Limiter.decideEach(bind(one), i -> "k");
+    Decisions dry = Limiter.decideEach(bind(one), i -> "k", i -> 1, i -> false);
+    Decisions skipped = Limiter.decideEach(bind(one), i -> null);
+    Decisions none = Limiter.decideEach(List.of(), i -> "k");
 
     assertThat(first.allowed()).isTrue();
     assertThat(first.all()).hasSize(1);

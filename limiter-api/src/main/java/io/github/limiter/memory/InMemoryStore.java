@@ -6,6 +6,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.algorithm.LimitFunction;
 import io.github.limiter.algorithm.LongStateFunction;
 import io.github.limiter.algorithm.PolicyFunction;
+import io.github.limiter.spi.PolicyStore;
 import io.github.limiter.spi.RateLimitStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -119,120 +120,26 @@ public final class InMemoryStore implements RateLimitStore {
     return table != null ? table : tables.computeIfAbsent(policy, Table::new);
   }
 
+  /** The policy's keys, found once: its decisions skip the lookup of the policy. */
+  @Override
+  public PolicyStore bind(Policy policy) {
+    return table(Objects.requireNonNull(policy, "policy"));
+  }
+
   @Override
   public Decision decide(Policy policy, String key, long permits) {
-    Table table = table(policy);
-    return table.single != null
-        ? decideLong(table, key, permits)
-        : decideSnapshot(table, key, permits);
+    return table(policy).decide(key, permits);
   }
 
   /** As {@link #decide}, without allocating on the one-long path. */
   @Override
   public long tryAcquire(Policy policy, String key, long permits) {
-    Table table = table(policy);
-    if (table.single == null) {
-      Decision decision = decideSnapshot(table, key, permits);
-      return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
-    }
-    // The twin of decideLong's loop, returning the retry instead of building a Decision.
-    LongStateFunction f = table.single;
-    LongEntry entry = (LongEntry) liveEntry(table, key);
-    for (;;) {
-      if (entry == null) {
-        return FULL_RETRY_NANOS;
-      }
-      long state = entry.state;
-      if (state == TOMBSTONE) {
-        entry = (LongEntry) replaceDead(table, key, entry);
-        continue;
-      }
-      long now = now();
-      long retry = f.retryAfter(state, now, permits);
-      if (retry != 0 || entry.compareAndSet(state, f.admit(state, now, permits))) {
-        return retry;
-      }
-    }
-  }
-
-  // Each attempt reads the clock after the state, never before: a thread held between the two
-  // readings would judge a state that another thread moved into a later window by an earlier time,
-  // and the sliding counter would take that window's counts for zero and overwrite them.
-
-  private Decision decideLong(Table table, String key, long permits) {
-    LongStateFunction f = table.single;
-    LongEntry entry = (LongEntry) liveEntry(table, key);
-    for (;;) {
-      if (entry == null) {
-        return full(table);
-      }
-      long state = entry.state;
-      if (state == TOMBSTONE) {
-        entry = (LongEntry) replaceDead(table, key, entry);
-        continue;
-      }
-      long now = now();
-      long retry = f.retryAfter(state, now, permits);
-      if (retry != 0) {
-        return table.function.rejected(f, state, now, retry);
-      }
-      long next = f.admit(state, now, permits);
-      if (entry.compareAndSet(state, next)) {
-        return table.function.admitted(f, next, now);
-      }
-    }
-  }
-
-  private Decision decideSnapshot(Table table, String key, long permits) {
-    PolicyFunction f = table.function;
-    SnapshotEntry entry = (SnapshotEntry) liveEntry(table, key);
-    for (;;) {
-      if (entry == null) {
-        return full(table);
-      }
-      long[] state = entry.state;
-      if (state == DEAD) {
-        entry = (SnapshotEntry) replaceDead(table, key, entry);
-        continue;
-      }
-      long now = now();
-      long retry = f.retryAfter(state, now, permits);
-      if (retry != 0) {
-        return f.reject(state, now, permits, retry);
-      }
-      long[] next = state.clone();
-      Decision decision = f.admit(next, now, permits);
-      if (entry.compareAndSet(state, next)) {
-        return decision;
-      }
-    }
+    return table(policy).tryAcquire(key, permits);
   }
 
   @Override
   public void refund(Policy policy, String key, long permits) {
-    Table table = table(policy);
-    Object entry = table.entries.get(key);
-    long now = now();
-    if (entry instanceof LongEntry e) {
-      for (long state = e.state; state != TOMBSTONE; state = e.state) {
-        if (e.compareAndSet(state, table.single.refund(state, now, permits))) {
-          return;
-        }
-      }
-    } else if (entry instanceof SnapshotEntry e) {
-      for (long[] state = e.state; state != DEAD; state = e.state) {
-        long[] next = state.clone();
-        table.function.refund(next, now, permits);
-        if (e.compareAndSet(state, next)) {
-          return;
-        }
-      }
-    }
-  }
-
-  private Decision full(Table table) {
-    LimitFunction first = PolicyFunction.function(table.policy.algorithm(), table.policy.limits().get(0));
-    return Decision.unavailable(table.policy.name(), first.limit(), FULL_RETRY_NANOS);
+    table(policy).refund(key, permits);
   }
 
   /** Adds a fresh entry for {@code key}, or returns the one a racing thread added; null if full. */
@@ -384,8 +291,15 @@ public final class InMemoryStore implements RateLimitStore {
     return null;
   }
 
-  /** The keys of one policy. */
-  private static final class Table {
+  /**
+   * The keys of one policy, and its decisions.
+   *
+   * <p>Each decision reads the clock after the state it judges, never before: a thread held
+   * between the two readings would judge a state that another thread moved into a later window by
+   * an earlier time, and the sliding counter would take that window's counts for zero and
+   * overwrite them.
+   */
+  private final class Table implements PolicyStore {
     final Policy policy;
     final PolicyFunction function;
     final LongStateFunction single;
@@ -395,6 +309,146 @@ public final class InMemoryStore implements RateLimitStore {
       this.policy = policy;
       this.function = policy.function();
       this.single = function.single();
+    }
+
+    @Override
+    public Policy policy() {
+      return policy;
+    }
+
+    // decide and tryAcquire try the common case once, in a body small enough to inline into the
+    // caller (so that a caller reading a few fields of the Decision may not allocate it at all);
+    // a new key, a dead entry, a lost race or a snapshot policy takes the full loop.
+
+    @Override
+    public Decision decide(String key, long permits) {
+      if (single != null && entries.get(key) instanceof LongEntry entry) {
+        long state = entry.state;
+        if (state != TOMBSTONE) {
+          long now = now();
+          long retry = single.retryAfter(state, now, permits);
+          if (retry != 0) {
+            return function.rejected(single, state, now, retry);
+          }
+          long next = single.admit(state, now, permits);
+          if (entry.compareAndSet(state, next)) {
+            return function.admitted(single, next, now);
+          }
+        }
+      }
+      return single != null ? decideLong(key, permits) : decideSnapshot(key, permits);
+    }
+
+    @Override
+    public long tryAcquire(String key, long permits) {
+      if (single != null && entries.get(key) instanceof LongEntry entry) {
+        long state = entry.state;
+        if (state != TOMBSTONE) {
+          long now = now();
+          long retry = single.retryAfter(state, now, permits);
+          if (retry != 0 || entry.compareAndSet(state, single.admit(state, now, permits))) {
+            return retry;
+          }
+        }
+      }
+      return single != null ? tryAcquireLong(key, permits) : primitive(decideSnapshot(key, permits));
+    }
+
+    private Decision decideLong(String key, long permits) {
+      LongEntry entry = (LongEntry) liveEntry(this, key);
+      for (;;) {
+        if (entry == null) {
+          return full();
+        }
+        long state = entry.state;
+        if (state == TOMBSTONE) {
+          entry = (LongEntry) replaceDead(this, key, entry);
+          continue;
+        }
+        long now = now();
+        long retry = single.retryAfter(state, now, permits);
+        if (retry != 0) {
+          return function.rejected(single, state, now, retry);
+        }
+        long next = single.admit(state, now, permits);
+        if (entry.compareAndSet(state, next)) {
+          return function.admitted(single, next, now);
+        }
+      }
+    }
+
+    /** The twin of decideLong's loop, returning the retry instead of building a Decision. */
+    private long tryAcquireLong(String key, long permits) {
+      LongEntry entry = (LongEntry) liveEntry(this, key);
+      for (;;) {
+        if (entry == null) {
+          return FULL_RETRY_NANOS;
+        }
+        long state = entry.state;
+        if (state == TOMBSTONE) {
+          entry = (LongEntry) replaceDead(this, key, entry);
+          continue;
+        }
+        long now = now();
+        long retry = single.retryAfter(state, now, permits);
+        if (retry != 0 || entry.compareAndSet(state, single.admit(state, now, permits))) {
+          return retry;
+        }
+      }
+    }
+
+    private static long primitive(Decision decision) {
+      return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+    }
+
+    private Decision decideSnapshot(String key, long permits) {
+      SnapshotEntry entry = (SnapshotEntry) liveEntry(this, key);
+      for (;;) {
+        if (entry == null) {
+          return full();
+        }
+        long[] state = entry.state;
+        if (state == DEAD) {
+          entry = (SnapshotEntry) replaceDead(this, key, entry);
+          continue;
+        }
+        long now = now();
+        long retry = function.retryAfter(state, now, permits);
+        if (retry != 0) {
+          return function.reject(state, now, permits, retry);
+        }
+        long[] next = state.clone();
+        Decision decision = function.admit(next, now, permits);
+        if (entry.compareAndSet(state, next)) {
+          return decision;
+        }
+      }
+    }
+
+    @Override
+    public void refund(String key, long permits) {
+      Object entry = entries.get(key);
+      long now = now();
+      if (entry instanceof LongEntry e) {
+        for (long state = e.state; state != TOMBSTONE; state = e.state) {
+          if (e.compareAndSet(state, single.refund(state, now, permits))) {
+            return;
+          }
+        }
+      } else if (entry instanceof SnapshotEntry e) {
+        for (long[] state = e.state; state != DEAD; state = e.state) {
+          long[] next = state.clone();
+          function.refund(next, now, permits);
+          if (e.compareAndSet(state, next)) {
+            return;
+          }
+        }
+      }
+    }
+
+    private Decision full() {
+      LimitFunction first = PolicyFunction.function(policy.algorithm(), policy.limits().get(0));
+      return Decision.unavailable(policy.name(), first.limit(), FULL_RETRY_NANOS);
     }
 
     boolean killUnconditionally(Object entry) {

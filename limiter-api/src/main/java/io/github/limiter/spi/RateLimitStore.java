@@ -2,6 +2,7 @@ package io.github.limiter.spi;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
+import java.util.Objects;
 
 /**
  * Where limiter state lives, and the clock it trusts. A store is the only thing that knows how a
@@ -38,6 +39,15 @@ public interface RateLimitStore extends AutoCloseable {
   default long tryAcquire(Policy policy, String key, long permits) {
     Decision decision = decide(policy, key, permits);
     return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+  }
+
+  /**
+   * This store's decisions for {@code policy}, found once: a store that keeps its state per policy
+   * returns a handle that skips finding it on every call. This default names the policy on each
+   * call.
+   */
+  default PolicyStore bind(Policy policy) {
+    return new UnboundPolicyStore(this, Objects.requireNonNull(policy, "policy"));
   }
 
   /**

@@ -7,6 +7,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
 import io.github.limiter.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -76,16 +77,21 @@ class AllocationTest {
     assertThat(store.decide(policy, "key", 1).isAllowed()).isEqualTo(admits);
     bytesPerCall(() -> store.decide(policy, "key", 1), WARM_UP);
     bytesPerCall(() -> limiter.decide(policy, "key", 1), WARM_UP);
+    PolicyLimiter bound = limiter.bind(policy);
+    bytesPerCall(() -> bound.decide("key"), WARM_UP);
 
-    // When 100 000 decisions are measured, on the store and through the limiter
+    // When 100 000 decisions are measured, on the store, through the limiter, and bound
     long direct = bytesPerCall(() -> store.decide(policy, "key", 1), MEASURED);
     long viaLimiter = bytesPerCall(() -> limiter.decide(policy, "key", 1), MEASURED);
+    long viaBound = bytesPerCall(() -> bound.decide("key"), MEASURED);
 
     // Then each allocated at most one Decision
     assertThat(store.decide(policy, "key", 1).isAllowed()).isEqualTo(admits);
     assertThat(direct).as("%s: bytes per decision (a Decision is %s)", path, decisionBytes)
         .isLessThanOrEqualTo(decisionBytes + SLACK_PER_DECISION);
     assertThat(viaLimiter).as("%s through Limiter: bytes per decision", path)
+        .isLessThanOrEqualTo(decisionBytes + SLACK_PER_DECISION);
+    assertThat(viaBound).as("%s through a bound PolicyLimiter: bytes per decision", path)
         .isLessThanOrEqualTo(decisionBytes + SLACK_PER_DECISION);
   }
 
@@ -99,7 +105,8 @@ class AllocationTest {
     store.tryAcquire(policy, "key", 1);
     assertThat(store.tryAcquire(policy, "key", 1) == 0).isEqualTo(admits);
     long[] sink = new long[1];
-    Runnable call = () -> sink[0] += limiter.tryAcquire(policy, "key", 1);
+    PolicyLimiter bound = limiter.bind(policy);
+    Runnable call = () -> sink[0] += limiter.tryAcquire(policy, "key", 1) + bound.tryAcquire("key");
 
     // When 100 000 calls are measured, after the JIT has had its warm-up
     long least = Long.MAX_VALUE;

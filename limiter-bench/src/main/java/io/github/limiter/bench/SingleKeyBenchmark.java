@@ -5,6 +5,7 @@ import io.github.bucket4j.ConsumptionProbe;
 import io.github.limiter.Decision;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
 import io.github.limiter.bench.Peers.Path;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.resilience4j.ratelimiter.RateLimiter;
@@ -47,6 +48,8 @@ public class SingleKeyBenchmark {
   private Limiter limiter;
   private Policy tokenBucket;
   private Policy leakyBucket;
+  private PolicyLimiter boundTokenBucket;
+  private PolicyLimiter boundLeakyBucket;
   private Bucket bucket4j;
   private ConcurrentHashMap<String, Bucket> bucket4jByKey;
   private RateLimiter resilience4j;
@@ -61,6 +64,8 @@ public class SingleKeyBenchmark {
     limiter = Limiter.of(store);
     tokenBucket = Peers.tokenBucket(branch);
     leakyBucket = Peers.leakyBucket(branch);
+    boundTokenBucket = limiter.bind(tokenBucket);
+    boundLeakyBucket = limiter.bind(leakyBucket);
     if (branch == Path.REJECT) {
       Peers.drain("limiter token bucket", () -> limiter.decide(tokenBucket, KEY).isAllowed());
       Peers.drain("limiter leaky bucket", () -> limiter.decide(leakyBucket, KEY).isAllowed());
@@ -88,6 +93,10 @@ public class SingleKeyBenchmark {
     Peers.expect("limiter leaky bucket", branch, limiter.decide(leakyBucket, KEY).isAllowed());
     Peers.expect("limiter tryAcquire token bucket", branch, limiter.tryAcquire(tokenBucket, KEY, 1) == 0);
     Peers.expect("limiter tryAcquire leaky bucket", branch, limiter.tryAcquire(leakyBucket, KEY, 1) == 0);
+    Peers.expect("bound token bucket", branch, boundTokenBucket.decide(KEY).isAllowed());
+    Peers.expect("bound leaky bucket", branch, boundLeakyBucket.decide(KEY).isAllowed());
+    Peers.expect("bound tryAcquire token bucket", branch, boundTokenBucket.tryAcquire(KEY) == 0);
+    Peers.expect("bound tryAcquire leaky bucket", branch, boundLeakyBucket.tryAcquire(KEY) == 0);
     Peers.expect("bucket4j", branch, bucket4j.tryConsume(1));
     Peers.expect("bucket4j in a map", branch, bucket4jByKey.get(KEY).tryConsume(1));
     Peers.expect("resilience4j", branch, resilience4j.acquirePermission());
@@ -104,6 +113,28 @@ public class SingleKeyBenchmark {
   @Benchmark
   public Decision limiterLeakyBucket() {
     return limiter.decide(leakyBucket, KEY);
+  }
+
+  /** The policy bound once, as the adapters use it: {@code PolicyLimiter#decide(key)}. */
+  @Benchmark
+  public Decision boundTokenBucket() {
+    return boundTokenBucket.decide(KEY);
+  }
+
+  @Benchmark
+  public Decision boundLeakyBucket() {
+    return boundLeakyBucket.decide(KEY);
+  }
+
+  /** Bound, and the primitive answer: 0 or the nanoseconds to wait, no Decision. */
+  @Benchmark
+  public long boundTryAcquireTokenBucket() {
+    return boundTokenBucket.tryAcquire(KEY);
+  }
+
+  @Benchmark
+  public long boundTryAcquireLeakyBucket() {
+    return boundLeakyBucket.tryAcquire(KEY);
   }
 
   /** The primitive fast path: 0 or the nanoseconds to wait, no Decision; like Bucket4j's yes/no. */

@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * What {@link LimitedInterceptor} runs: the plans of every {@link Limited} method, the limiter over
@@ -77,7 +76,7 @@ class LimiterRuntime {
       // The extension reports these at deployment; reaching here means a site it did not check.
       throw new IllegalStateException(String.join("; ", problems));
     }
-    return plan;
+    return plan.boundTo(limiter);
   }
 
   Events events() {
@@ -116,8 +115,7 @@ class LimiterRuntime {
         default -> keys[i] = web.current().map(WebRequest::clientAddress).orElse(ClientKeys.CONSTANT);
       }
     }
-    Function<Policy, String> keyFor = n == 1 ? policy -> keys[0] : policy -> keys[plan.indexOf(policy)];
-    Decisions decisions = limiter.decideEach(plan.policies(), keyFor, plan.permitsFor(), plan.enforced());
+    Decisions decisions = Limiter.decideEach(plan.limiters(), i -> keys[i], plan.permitsAt(), plan.enforcedAt());
     int tightest = -1;
     long waitNanos = 0;
     for (int i = 0; i < n; i++) {

@@ -1,10 +1,13 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
 import io.github.limiter.config.PolicyConfig;
+import java.util.Arrays;
 import java.util.List;
-import java.util.function.Predicate;
-import java.util.function.ToLongFunction;
+import java.util.function.IntPredicate;
+import java.util.function.IntToLongFunction;
 
 /**
  * What the interceptor does for one method, worked out once: each policy with its key function and
@@ -22,45 +25,46 @@ final class Plan {
   static final Plan NONE = new Plan(List.of());
 
   private final Charge[] charges;
-  private final List<Policy> policies;
-  private final ToLongFunction<Policy> permitsFor = policy -> charge(policy).permits();
-  private final Predicate<Policy> enforced = policy -> !charge(policy).config().dryRun();
+  /** The charges' policies bound to the limiter; empty until {@link #boundTo}. */
+  private final List<PolicyLimiter> limiters;
+  private final IntToLongFunction permitsAt;
+  private final IntPredicate enforcedAt;
 
   Plan(List<Charge> charges) {
-    this.charges = charges.toArray(new Charge[0]);
-    this.policies = charges.stream().map(Charge::policy).toList();
+    this(charges.toArray(new Charge[0]), List.of());
+  }
+
+  private Plan(Charge[] charges, List<PolicyLimiter> limiters) {
+    this.charges = charges;
+    this.limiters = limiters;
+    this.permitsAt = i -> charges[i].permits();
+    this.enforcedAt = i -> !charges[i].config().dryRun();
+  }
+
+  /** This plan deciding with {@code limiter}: each policy bound once. */
+  Plan boundTo(Limiter limiter) {
+    return new Plan(charges, Arrays.stream(charges).map(charge -> limiter.bind(charge.policy())).toList());
   }
 
   Charge[] charges() {
     return charges;
   }
 
-  /** The policies of the charges, in order, for {@code Limiter.decideEach}. */
-  List<Policy> policies() {
-    return policies;
-  }
-
-  /** What a call costs under each policy, as the annotation or the configuration says. */
-  ToLongFunction<Policy> permitsFor() {
-    return permitsFor;
-  }
-
-  /** Which policies' rejections count: all but the dry-run ones. */
-  Predicate<Policy> enforced() {
-    return enforced;
-  }
-
-  /** The index of {@code policy} among the charges (a handful: a scan beats a map). */
-  int indexOf(Policy policy) {
-    for (int i = 0; i < charges.length; i++) {
-      if (charges[i].policy() == policy) {
-        return i;
-      }
+  /** The bound policies of the charges, in order, for {@code Limiter.decideEach}. */
+  List<PolicyLimiter> limiters() {
+    if (limiters.size() != charges.length) {
+      throw new IllegalStateException("a plan decides only once bound to a limiter");
     }
-    throw new IllegalArgumentException("not in this plan: " + policy.name());
+    return limiters;
   }
 
-  private Charge charge(Policy policy) {
-    return charges[indexOf(policy)];
+  /** What a call costs under the {@code i}th charge, as the annotation or the configuration says. */
+  IntToLongFunction permitsAt() {
+    return permitsAt;
+  }
+
+  /** Which charges' rejections count: all but the dry-run ones. */
+  IntPredicate enforcedAt() {
+    return enforcedAt;
   }
 }

@@ -3,7 +3,7 @@ package io.github.limiter.servlet;
 import io.github.limiter.Decision;
 import io.github.limiter.Decisions;
 import io.github.limiter.Limiter;
-import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.config.PolicyConfig;
 import io.github.limiter.config.Route;
@@ -23,9 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.Function;
-import java.util.function.Predicate;
-import java.util.function.ToLongFunction;
+import java.util.function.IntPredicate;
+import java.util.function.IntToLongFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -36,15 +35,20 @@ import java.util.logging.Logger;
  */
 final class Engine {
 
-  /** The guards of a request, their policies, and their names as ChargedPolicies wants them when all decided. */
-  private record Matched(Guard[] guards, List<Policy> policies, List<String> names) {
-    static Matched of(List<Guard> guards) {
-      return new Matched(guards.toArray(new Guard[0]), guards.stream().map(g -> g.policy).toList(),
-          guards.stream().map(g -> g.name).toList());
+  /**
+   * The guards of a request, their bound policies, how each charges, and their names as
+   * ChargedPolicies wants them when all decided: built once per route.
+   */
+  private record Matched(Guard[] guards, List<PolicyLimiter> limiters, IntToLongFunction permitsAt,
+      IntPredicate enforcedAt, List<String> names) {
+    static Matched of(List<Guard> guards, Map<Guard, PolicyLimiter> bound) {
+      Guard[] array = guards.toArray(new Guard[0]);
+      return new Matched(array, guards.stream().map(bound::get).toList(), i -> array[i].permits,
+          i -> !array[i].dryRun, guards.stream().map(g -> g.name).toList());
     }
   }
 
-  private static final Matched NONE = Matched.of(List.of());
+  private static final Matched NONE = Matched.of(List.of(), Map.of());
 
   private final Limiter limiter;
   private final boolean ownsLimiter;
@@ -53,9 +57,7 @@ final class Engine {
   private final Route[] routes;
   private final Matched[] routeGuards;
   private final Map<String, Guard> guards;
-  private final Map<Policy, Guard> byPolicy = new IdentityHashMap<>();
-  private final ToLongFunction<Policy> permitsFor = policy -> byPolicy.get(policy).permits;
-  private final Predicate<Policy> enforced = policy -> !byPolicy.get(policy).dryRun;
+  private final Map<Guard, PolicyLimiter> bound = new IdentityHashMap<>();
   private final Shaper shaper;
   private final String resumeAttribute;
   private final RateLimitedLog asyncLog;
@@ -66,12 +68,12 @@ final class Engine {
     this.renderer = new ResponseRenderer(b.config.http());
     this.address = b.address;
     this.guards = b.guards;
-    guards.values().forEach(guard -> byPolicy.put(guard.policy, guard));
+    guards.values().forEach(guard -> bound.put(guard, limiter.bind(guard.policy)));
     List<Route> configured = b.config.routes();
     this.routes = configured.toArray(new Route[0]);
     this.routeGuards = new Matched[routes.length];
     for (int i = 0; i < routes.length; i++) {
-      routeGuards[i] = Matched.of(configured.get(i).policies().stream().map(guards::get).toList());
+      routeGuards[i] = Matched.of(configured.get(i).policies().stream().map(guards::get).toList(), bound);
     }
     this.shaper = guards.values().stream().anyMatch(g -> g.shapes) ? new Shaper(b.name) : null;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + b.name;
@@ -190,8 +192,7 @@ final class Engine {
       }
       keys[i] = key;
     }
-    Function<Policy, String> keyFor = n == 1 ? policy -> keys[0] : policy -> keys[indexOf(matched, policy)];
-    Decisions decisions = limiter.decideEach(match.policies, keyFor, permitsFor, enforced);
+    Decisions decisions = Limiter.decideEach(match.limiters, i -> keys[i], match.permitsAt, match.enforcedAt);
     for (int i = 0; i < n; i++) {
       Decision decision = decisions.get(i);
       if (decision != null && !decision.isAllowed() && i != decisions.rejectedAt()) {
@@ -253,7 +254,7 @@ final class Engine {
         }
       }
     }
-    return union != null ? Matched.of(union) : first != null ? first : NONE;
+    return union != null ? Matched.of(union, bound) : first != null ? first : NONE;
   }
 
   private static String key(Guard guard, HttpServletRequest request) {
@@ -263,15 +264,6 @@ final class Engine {
       // Bad input must never become a 500: no key, and on-missing-key decides.
       return null;
     }
-  }
-
-  private static int indexOf(Guard[] matched, Policy policy) {
-    for (int i = 0; i < matched.length; i++) {
-      if (matched[i].policy == policy) {
-        return i;
-      }
-    }
-    throw new IllegalArgumentException("not a matched policy: " + policy.name());
   }
 
   private void wouldReject(Guard guard, Decision decision) {

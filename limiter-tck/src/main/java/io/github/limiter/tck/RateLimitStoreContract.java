@@ -9,10 +9,13 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
+import io.github.limiter.spi.PolicyStore;
 import io.github.limiter.spi.RateLimitStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -337,12 +340,16 @@ public abstract class RateLimitStoreContract {
     try {
       CountDownLatch start = new CountDownLatch(1);
       List<Future<Integer>> admitted = new ArrayList<>();
+      PolicyStore bound = store.bind(policy);
       for (int t = 0; t < threads; t++) {
+        // Half the threads decide through the bound policy, half through the store: one state.
+        boolean viaBound = t % 2 == 0;
         Callable<Integer> worker = () -> {
           start.await();
           int n = 0;
           for (int i = 0; i < perThread; i++) {
-            if (store.decide(policy, "hot", 1).isAllowed()) {
+            Decision d = viaBound ? bound.decide("hot", 1) : store.decide(policy, "hot", 1);
+            if (d.isAllowed()) {
               n++;
             }
           }
@@ -390,6 +397,8 @@ public abstract class RateLimitStoreContract {
     final RateLimitStore store;
     final ReferenceStore reference;
     final long start;
+    /** Every other step decides through the policy bound once, so both forms must agree with the reference. */
+    final Map<Policy, PolicyStore> bound = new IdentityHashMap<>();
     int steps;
     int rejections;
 
@@ -403,7 +412,9 @@ public abstract class RateLimitStoreContract {
     Decision decide(Policy policy, String key, long permits) {
       steps++;
       Decision expected = reference.decide(policy, key, permits);
-      Decision actual = store.decide(policy, key, permits);
+      Decision actual = steps % 2 == 0
+          ? bound.computeIfAbsent(policy, store::bind).decide(key, permits)
+          : store.decide(policy, key, permits);
       assertThat(actual)
           .as("step %d: %s key '%s' permits %d at +%d ns (%s)",
               steps, policy, key, permits, clock.nanos() - start, clock)
@@ -416,7 +427,11 @@ public abstract class RateLimitStoreContract {
 
     void refund(Policy policy, String key, long permits) {
       reference.refund(policy, key, permits);
-      store.refund(policy, key, permits);
+      if (steps % 2 == 0) {
+        bound.computeIfAbsent(policy, store::bind).refund(key, permits);
+      } else {
+        store.refund(policy, key, permits);
+      }
     }
 
     /** Lines of {@code +<advance> <key> <permits>}; the advance is 0, {@code <n>t} ticks, or a duration. */

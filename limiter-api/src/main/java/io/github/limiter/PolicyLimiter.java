@@ -1,0 +1,78 @@
+package io.github.limiter;
+
+import io.github.limiter.spi.PolicyStore;
+import java.util.Objects;
+
+/**
+ * A {@link Limiter} bound to one policy, from {@link Limiter#bind}: the same decisions, without
+ * finding the policy's state on every call. Bind each policy once, at start-up, and keep the
+ * result; it is thread-safe.
+ *
+ * <pre>{@code
+ * PolicyLimiter api = limiter.bind(Policy.tokenBucket("api", Limit.bucket(10, Duration.ofSeconds(1), 20)));
+ * Decision decision = api.decide(clientAddress);
+ * }</pre>
+ */
+public final class PolicyLimiter {
+
+  private final PolicyStore store;
+
+  PolicyLimiter(PolicyStore store) {
+    this.store = store;
+  }
+
+  /** The policy this limiter decides. */
+  public Policy policy() {
+    return store.policy();
+  }
+
+  /** Decides a request of one permit. */
+  public Decision decide(String key) {
+    return store.decide(Limiter.boundedKey(key), 1);
+  }
+
+  /**
+   * As {@link Limiter#decide(Policy, String, long)} under this policy.
+   *
+   * @throws IllegalArgumentException if {@code permits} is below 1
+   */
+  public Decision decide(String key, long permits) {
+    return store.decide(Limiter.boundedKey(key), checked(permits));
+  }
+
+  /** As {@link #tryAcquire(String, long)} for one permit. */
+  public long tryAcquire(String key) {
+    return store.tryAcquire(Limiter.boundedKey(key), 1);
+  }
+
+  /**
+   * As {@link Limiter#tryAcquire(Policy, String, long)} under this policy: 0 if admitted, else the
+   * nanoseconds until the same request would be ({@link Long#MAX_VALUE}: never).
+   *
+   * @throws IllegalArgumentException if {@code permits} is below 1
+   */
+  public long tryAcquire(String key, long permits) {
+    return store.tryAcquire(Limiter.boundedKey(key), checked(permits));
+  }
+
+  /** Gives back permits charged for an already bounded key; for {@link Limiter#decideEach}. */
+  void refund(String boundedKey, long permits) {
+    store.refund(boundedKey, permits);
+  }
+
+  static long checked(long permits) {
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be at least 1, was " + permits);
+    }
+    return permits;
+  }
+
+  @Override
+  public String toString() {
+    return "PolicyLimiter[" + store.policy() + "]";
+  }
+
+  static PolicyLimiter of(PolicyStore store) {
+    return new PolicyLimiter(Objects.requireNonNull(store, "store"));
+  }
+}
