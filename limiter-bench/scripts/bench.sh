@@ -33,7 +33,7 @@ case "$mode" in
     # Warm-up long enough for C2 to finish Limiter's deeper call chain even on a loaded machine;
     # at 2 threads only the peers the goals name.
     jmh_single=(-f 1 -wi 2 -w 500ms -i 3 -r 300ms)
-    single_t2='SingleKeyBenchmark.(limiterTokenBucket|limiterLeakyBucket|bucket4j|bucket4jMap|rawCasGcra|rawCasGcraMap)$'
+    single_t2='SingleKeyBenchmark.(boundTokenBucket|boundTryAcquireTokenBucket|bucket4j|bucket4jMap|rawCasGcra|rawCasGcraMap)$'
     jmh_many=(-f 1 -wi 1 -w 500ms -i 5 -r 200ms -p refill=slow)
     single_threads=(1 2); many_threads=(1); cost=no
     memory_subjects=(token-bucket leaky-bucket bucket4j); memory_keys=1000000; memory_flags=()

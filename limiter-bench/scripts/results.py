@@ -106,10 +106,13 @@ if single:
         return single.get((method, (("path", path),), t))
 
     peers = [
-        ("limiterTokenBucket", "Limiter#decide, token bucket"),
-        ("limiterLeakyBucket", "Limiter#decide, leaky bucket (GCRA)"),
-        ("storeTokenBucket", "InMemoryStore#decide, token bucket"),
-        ("storeLeakyBucket", "InMemoryStore#decide, leaky bucket"),
+        ("boundTokenBucket", "PolicyLimiter#decide (bound), token bucket"),
+        ("boundLeakyBucket", "PolicyLimiter#decide (bound), leaky bucket (GCRA)"),
+        ("boundTryAcquireTokenBucket", "PolicyLimiter#tryAcquire (bound, yes/no), token bucket"),
+        ("boundTryAcquireLeakyBucket", "PolicyLimiter#tryAcquire (bound, yes/no), leaky bucket"),
+        ("limiterTokenBucket", "Limiter#decide(policy, ...), token bucket"),
+        ("limiterLeakyBucket", "Limiter#decide(policy, ...), leaky bucket (GCRA)"),
+        ("limiterTryAcquireTokenBucket", "Limiter#tryAcquire(policy, ...), token bucket"),
         ("bucket4j", "Bucket4j tryConsume"),
         ("bucket4jProbe", "Bucket4j tryConsumeAndReturnRemaining"),
         ("bucket4jMap", "Bucket4j tryConsume, bucket found in a ConcurrentHashMap"),
@@ -152,21 +155,25 @@ if single:
     out("")
     out("| Limiter call | vs | " + " | ".join(f"{p}, {t} thr" for p, t in cols) + " |")
     out("|---|---|" + "---:|" * len(cols))
-    for mine in ("limiterTokenBucket", "limiterLeakyBucket", "storeTokenBucket", "storeLeakyBucket"):
+    for mine in ("boundTokenBucket", "boundLeakyBucket", "boundTryAcquireTokenBucket", "boundTryAcquireLeakyBucket",
+                 "limiterTokenBucket", "limiterLeakyBucket"):
         for other in ("bucket4j", "bucket4jProbe", "bucket4jMap", "rawCasGcra", "rawCasGcraMap"):
             out(f"| {mine} | {other} | "
                 + " | ".join(fmt_ratio(ratio(r_of(mine, p, t), r_of(other, p, t))) for p, t in cols) + " |")
     out("")
 
     for path in ("admit", "reject"):
-        for mine, label in (("limiterTokenBucket", "token bucket"), ("limiterLeakyBucket", "leaky bucket")):
+        for mine, label in (("boundTokenBucket", "token bucket, PolicyLimiter#decide"),
+                            ("boundLeakyBucket", "leaky bucket, PolicyLimiter#decide"),
+                            ("boundTryAcquireTokenBucket", "token bucket, PolicyLimiter#tryAcquire"),
+                            ("boundTryAcquireLeakyBucket", "leaky bucket, PolicyLimiter#tryAcquire")):
             for other, name, goal in (("bucket4j", "Bucket4j", 1.0), ("bucket4jMap", "Bucket4j in a map (like for like)", 1.0),
                                       ("rawCasGcra", "raw CAS GCRA", 0.7),
                                       ("rawCasGcraMap", "raw CAS GCRA in a map (like for like)", 0.7)):
                 r = ratio(s(mine, path, 1), s(other, path, 1))
                 rb = ratio(b(mine, path, 1), b(other, path, 1))
                 rc = ratio(c(mine, path, 1), c(other, path, 1))
-                goals.append((f"Local {path}, {label} (Limiter#decide), 1 thread: ≥ {goal}× {name}",
+                goals.append((f"Local {path}, {label}, 1 thread: ≥ {goal}× {name}",
                               fmt_ratio(rc if rc else r), verdict(rc if rc else r, goal), fmt_ratio(r), fmt_ratio(rb)))
 
 # ---- Local, 100k keys -----------------------------------------------------------------------
@@ -181,13 +188,13 @@ if many:
     def m(method, refill, t):
         return many.get((method, (("refill", refill),), t))
 
-    for method, label in (("limiterStore", "InMemoryStore#decide"), ("limiter", "Limiter#decide"),
+    for method, label in (("bound", "PolicyLimiter#decide (bound)"), ("limiter", "Limiter#decide(policy, ...)"),
                           ("bucket4jMap", "ConcurrentHashMap<String, Bucket4j Bucket>")):
         out(f"| {label} | " + " | ".join(fmt_m(m(method, r, t)) for r, t in settings) + " |")
     def mc(method, refill, t):
         return cpu_rate("jmh-many-t*.json", (method, (("refill", refill),), t))
 
-    for method in ("limiterStore", "limiter"):
+    for method in ("bound", "limiter"):
         out(f"| {method} ÷ bucket4jMap, wall clock | "
             + " | ".join(fmt_ratio(ratio(m(method, r, t), m("bucket4jMap", r, t))) for r, t in settings) + " |")
         out(f"| {method} ÷ bucket4jMap, CPU time | "
@@ -196,11 +203,11 @@ if many:
     out("`slow`: no bucket is ever full again, every call admitted (steady state). "
         "`fast`: buckets are full again 1 ms after a call, so the store forgets and re-creates keys.")
     out("")
-    r = ratio(m("limiter", "slow", 1), m("bucket4jMap", "slow", 1))
-    mine, theirs = ("limiter", (("refill", "slow"),), 1), ("bucket4jMap", (("refill", "slow"),), 1)
+    r = ratio(m("bound", "slow", 1), m("bucket4jMap", "slow", 1))
+    mine, theirs = ("bound", (("refill", "slow"),), 1), ("bucket4jMap", (("refill", "slow"),), 1)
     rb = ratio(best("jmh-many-t*.json", mine), best("jmh-many-t*.json", theirs))
     rc = ratio(cpu_rate("jmh-many-t*.json", mine), cpu_rate("jmh-many-t*.json", theirs))
-    goals.append(("100k keys (Limiter#decide, steady state, 1 thread): ≥ 1.5× Bucket4j map",
+    goals.append(("100k keys (PolicyLimiter#decide, steady state, 1 thread): ≥ 1.5× Bucket4j map",
                   fmt_ratio(rc if rc else r), verdict(rc if rc else r, 1.5), fmt_ratio(r), fmt_ratio(rb)))
 
 # ---- Cost breakdown -------------------------------------------------------------------------

@@ -92,7 +92,6 @@ public class SingleKeyBenchmark {
     Peers.expect("limiter token bucket", branch, limiter.decide(tokenBucket, KEY).isAllowed());
     Peers.expect("limiter leaky bucket", branch, limiter.decide(leakyBucket, KEY).isAllowed());
     Peers.expect("limiter tryAcquire token bucket", branch, limiter.tryAcquire(tokenBucket, KEY, 1) == 0);
-    Peers.expect("limiter tryAcquire leaky bucket", branch, limiter.tryAcquire(leakyBucket, KEY, 1) == 0);
     Peers.expect("bound token bucket", branch, boundTokenBucket.decide(KEY).isAllowed());
     Peers.expect("bound leaky bucket", branch, boundLeakyBucket.decide(KEY).isAllowed());
     Peers.expect("bound tryAcquire token bucket", branch, boundTokenBucket.tryAcquire(KEY) == 0);
@@ -143,23 +142,6 @@ public class SingleKeyBenchmark {
     return limiter.tryAcquire(tokenBucket, KEY, 1);
   }
 
-  @Benchmark
-  public long limiterTryAcquireLeakyBucket() {
-    return limiter.tryAcquire(leakyBucket, KEY, 1);
-  }
-
-  /** The store without the facade's argument checks and key bounding. */
-  @Benchmark
-  public Decision storeTokenBucket() {
-    return store.decide(tokenBucket, KEY, 1);
-  }
-
-  @Benchmark
-  public Decision storeLeakyBucket() {
-    return store.decide(leakyBucket, KEY, 1);
-  }
-
-  /** Bucket4j's plain yes/no, its fastest call. */
   @Benchmark
   public boolean bucket4j() {
     return bucket4j.tryConsume(1);
