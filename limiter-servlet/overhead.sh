@@ -5,14 +5,18 @@
 #
 # Paths (see src/test/java/io/github/limiter/servlet/OverheadServer.java):
 #   /bare/x       the trivial servlet, no filter                      (the baseline)
+#   /bare/json    a small JSON endpoint (1 kB from 20 items), no filter: a servlet worth protecting
 #   /app/plain    the same servlet behind the filter, matching no route
 #   /app/limited  behind the filter, admitted (a limit it never reaches), headers sent
 #   /app/rejected behind the filter, every request but the first rejected with the 429
 #   /quiet/limited as /app/limited, with limiter.http.headers=false: what the two headers cost
-# Each round runs every path once, in turn, so that machine noise spreads evenly; the medians are
-# reported. Then (unless PROFILE=0) a second server runs under Java Flight Recorder, and the share
-# of the container's worker CPU spent inside the filter is printed for /app/plain and /app/limited:
-# a figure that, unlike throughput, does not move with the load of a shared machine.
+# Each round runs every path once, in turn, each on a fresh server warmed up on that path alone
+# (WARM_UP_SECONDS, default 10), so that machine noise spreads evenly and the JIT compiles the
+# container for one path, as in a real deployment. Reported: the medians of throughput and of the
+# server's CPU time (user + system, from /proc) per request, which counts the kernel's network
+# work too and moves less with the load of the machine. Then (unless PROFILE=0) a server runs
+# under Java Flight Recorder per filtered path, and the share of the container's worker Java
+# samples spent inside the filter is printed, with what it was spent on.
 # Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,17 +25,23 @@ ROUNDS=${2:-3}
 THREADS=${WRK_THREADS:-1}
 CONNECTIONS=${WRK_CONNECTIONS:-32}
 PROFILE_SECONDS=${PROFILE_SECONDS:-30}
+# PIN=1 gives the server one core and wrk the other. Off by default: in this VM it made the
+# server slower and noisier (every request then crosses cores).
+SERVER_CPU=; CLIENT_CPU=
+if [ "${PIN:-0}" = 1 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+  SERVER_CPU="taskset -c 1"; CLIENT_CPU="taskset -c 0"
+fi
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get update && apt-get install -y wrk" >&2; exit 1; }
 
-../mvnw -q -o -f pom.xml test-compile
-../mvnw -q -o -f pom.xml dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/overhead.classpath
+../mvnw -q -f pom.xml test-compile
+../mvnw -q -f pom.xml dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/overhead.classpath
 CP="target/test-classes:target/classes:$(cat target/overhead.classpath)"
 
 LOG=target/overhead-server.log
 SERVER=
 trap '[ -z "$SERVER" ] || kill "$SERVER" 2>/dev/null || true' EXIT
 start_server() { # start_server [java options...]: sets SERVER and BASE
-  java -Xms256m -Xmx256m "$@" -cp "$CP" io.github.limiter.servlet.OverheadServer > "$LOG" 2>&1 &
+  $SERVER_CPU java -Xms256m -Xmx256m "$@" -cp "$CP" io.github.limiter.servlet.OverheadServer > "$LOG" 2>&1 &
   SERVER=$!
   for _ in $(seq 300); do grep -q '^port=' "$LOG" 2>/dev/null && break; sleep 0.1; done
   PORT=$(sed -n 's/^port=//p' "$LOG")
@@ -39,43 +49,64 @@ start_server() { # start_server [java options...]: sets SERVER and BASE
   BASE="http://127.0.0.1:$PORT"
 }
 stop_server() { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=; }
+PATHS=${PATHS:-"/bare/x /bare/json /app/plain /app/limited /quiet/limited /app/rejected"}
+WARM_UP_SECONDS=${WARM_UP_SECONDS:-10}
+
 start_server
-PATHS="/bare/x /app/plain /app/limited /quiet/limited /app/rejected"
-
 curl -s -o /dev/null -w '%{http_code} ' "$BASE/app/rejected"; curl -s -D - -o /dev/null "$BASE/app/rejected" | head -1
-echo "warm-up..."
-for p in $PATHS; do wrk -t"$THREADS" -c"$CONNECTIONS" -d5s "$BASE$p" > /dev/null; done
+stop_server
 
-declare -A RESULTS
+# Every run gets a fresh server, warmed up on its path alone: as in a real deployment, the JIT
+# compiles the container for the one way it is used, instead of for a mix of paths whose order
+# would then favour some of them.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
+TICKS_PER_SECOND=$(getconf CLK_TCK)
+declare -A RESULTS CPU
 for round in $(seq "$ROUNDS"); do
   for p in $PATHS; do
-    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" "$BASE$p")
+    start_server
+    $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM_UP_SECONDS}s" "$BASE$p" > /dev/null
+    before=$(cpu_ticks)
+    out=$($CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" "$BASE$p")
+    after=$(cpu_ticks)
+    stop_server
     rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+    requests=$(echo "$out" | awk '/requests in/ {print $1}')
     non2xx=$(echo "$out" | awk '/Non-2xx/ {print $5}')
+    us=$(awk -v t=$((after - before)) -v n="$requests" -v hz="$TICKS_PER_SECOND" 'BEGIN {printf "%.2f", t * 1e6 / hz / n}')
     RESULTS[$p]="${RESULTS[$p]:-} $rps"
-    echo "round $round $p: $rps req/s ${non2xx:+(non-2xx: $non2xx)}"
+    CPU[$p]="${CPU[$p]:-} $us"
+    echo "round $round $p: $rps req/s, $us µs server CPU per request ${non2xx:+(non-2xx: $non2xx)}"
   done
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 BARE=$(echo "${RESULTS[/bare/x]}" | median)
+BARE_CPU=$(echo "${CPU[/bare/x]}" | median)
 echo
-echo "median req/s over $ROUNDS rounds of ${SECONDS_PER_RUN}s, wrk -t$THREADS -c$CONNECTIONS:"
+echo "medians over $ROUNDS rounds of ${SECONDS_PER_RUN}s, wrk -t$THREADS -c$CONNECTIONS (load average: $(cut -d' ' -f1-3 /proc/loadavg)):"
+printf "  %-14s %10s %10s  %s\n" path req/s "CPU µs/req" "filter cost: CPU per request vs /bare/x (throughput change)"
 for p in $PATHS; do
   m=$(echo "${RESULTS[$p]}" | median)
-  awk -v p="$p" -v m="$m" -v b="$BARE" 'BEGIN {printf "  %-14s %10.0f  (%+.1f%% vs /bare/x)\n", p, m, (m - b) * 100 / b}'
+  c=$(echo "${CPU[$p]}" | median)
+  awk -v p="$p" -v m="$m" -v b="$BARE" -v c="$c" -v bc="$BARE_CPU" \
+    'BEGIN {printf "  %-14s %10.0f %10.2f  %+.1f%% (%+.1f%%)\n", p, m, c, (c - bc) * 100 / bc, (m - b) * 100 / b}'
 done
-stop_server
 
 [ "${PROFILE:-1}" = 0 ] && exit 0
+# JFR's profile settings, sampling Java code every millisecond instead of every 10 ms.
+JAVA_HOME_DIR=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+sed 's|<setting name="period" control="method-sampling-java-interval">10 ms</setting>|<setting name="period" control="method-sampling-java-interval">1 ms</setting>|' \
+  "$JAVA_HOME_DIR/lib/jfr/profile.jfc" > target/overhead.jfc
 echo
-echo "share of the container's worker CPU inside the filter (JFR, wrk ${PROFILE_SECONDS}s after a 5s warm-up):"
-for p in /app/plain /app/limited; do
+echo "share of the container's worker Java CPU samples inside the filter (JFR, wrk ${PROFILE_SECONDS}s after a 5s warm-up;"
+echo "kernel time is not sampled, so this overstates the filter's share of the whole request):"
+for p in /app/plain /app/limited /app/rejected; do
   rm -f target/overhead.jfr
   start_server
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d5s "$BASE$p" > /dev/null
-  jcmd "$SERVER" JFR.start name=load settings=profile > /dev/null
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${PROFILE_SECONDS}s" "$BASE$p" > /dev/null
+  $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d5s "$BASE$p" > /dev/null
+  jcmd "$SERVER" JFR.start name=load settings="$PWD/target/overhead.jfc" > /dev/null
+  $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${PROFILE_SECONDS}s" "$BASE$p" > /dev/null
   jcmd "$SERVER" JFR.dump name=load filename="$PWD/target/overhead.jfr" > /dev/null
   stop_server
   java -cp "$CP" io.github.limiter.servlet.FilterCpuShare target/overhead.jfr "$p"

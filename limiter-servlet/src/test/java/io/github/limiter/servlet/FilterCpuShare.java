@@ -22,6 +22,7 @@ public final class FilterCpuShare {
     int workers = 0;
     int inFilter = 0;
     Map<String, Integer> byFrame = new HashMap<>();
+    Map<String, Integer> byLeaf = new HashMap<>();
     for (RecordedEvent event : RecordingFile.readAllEvents(Path.of(args[0]))) {
       if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
         continue;
@@ -47,10 +48,18 @@ public final class FilterCpuShare {
       String own = frames.subList(0, filter + 1).stream().map(FilterCpuShare::name)
           .filter(n -> n.startsWith("io.github.limiter")).findFirst().orElse("?");
       byFrame.merge(own, 1, Integer::sum);
+      byLeaf.merge(name(frames.get(0)), 1, Integer::sum);
     }
     System.out.printf("%s: %d worker samples, %d inside the filter = %.1f%%%n",
         args.length > 1 ? args[1] : args[0], workers, inFilter, 100.0 * inFilter / Math.max(1, workers));
-    byFrame.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(8)
+    System.out.println("  by the innermost Limiter frame:");
+    top(byFrame, 8);
+    System.out.println("  by the leaf frame (what the time was spent on):");
+    top(byLeaf, 12);
+  }
+
+  private static void top(Map<String, Integer> counts, int n) {
+    counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(n)
         .forEach(e -> System.out.printf("    %4d %s%n", e.getValue(), e.getKey()));
   }
 

@@ -15,7 +15,7 @@ import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * The server that {@code overhead.sh} loads with wrk (not a test): a trivial servlet at {@code
- * /bare/x} without the filter, and the same servlet under the filter at {@code /app/plain}
+ * /bare/x} without the filter, a small JSON endpoint at {@code /bare/json} (what a 429 protects), and the same servlet under the filter at {@code /app/plain}
  * (unmatched), {@code /app/limited} (admitted: a limit never reached) and {@code /app/rejected}
  * (every request but the first gets the 429), and {@code /quiet/limited} as {@code /app/limited}
  * with {@code limiter.http.headers=false}, to show what the headers cost. In-memory store, keyed
@@ -37,6 +37,28 @@ public final class OverheadServer {
     }
   }
 
+  /**
+   * A small but real endpoint, for the 429's cost beside what it protects: renders a list of 20
+   * items as a 1 kB JSON document, as an API's read endpoint would once its data is in memory.
+   */
+  public static final class Json extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      StringBuilder json = new StringBuilder(1200).append("{\"items\":[");
+      for (int i = 0; i < 20; i++) {
+        json.append(i == 0 ? "" : ",").append("{\"id\":").append(i).append(",\"name\":\"item-").append(i)
+            .append("\",\"price\":").append(100 + 7 * i).append('.').append(i % 10).append("9,\"stock\":")
+            .append(i * 3 % 17).append('}');
+      }
+      byte[] body = json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+      response.setContentType("application/json");
+      response.setContentLength(body.length);
+      response.getOutputStream().write(body);
+    }
+  }
+
   private OverheadServer() {}
 
   public static void main(String[] args) throws Exception {
@@ -50,6 +72,7 @@ public final class OverheadServer {
         "limiter.route.rejected.pattern", "/rejected/*",
         "limiter.route.rejected.policies", "rejected");
     ServletContextHandler bare = new ServletContextHandler("/bare");
+    bare.addServlet(new ServletHolder(new Json()), "/json");
     bare.addServlet(new ServletHolder(new Trivial()), "/*");
     ServletContextHandler app = new ServletContextHandler("/app");
     app.addServlet(new ServletHolder(new Trivial()), "/*");
