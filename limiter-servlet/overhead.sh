@@ -81,16 +81,25 @@ for round in $(seq "$ROUNDS"); do
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-BARE=$(echo "${RESULTS[/bare/x]}" | median)
-BARE_CPU=$(echo "${CPU[/bare/x]}" | median)
+# Per path: the median of its per-round ratios to /bare/x of the same round (a pair run back to
+# back shares the machine's state), and the range of those ratios.
+paired() { # paired "<values of a path>" "<values of /bare/x>": median, min and max of a/b - 1 in %
+  awk -v a="$1" -v b="$2" 'BEGIN {
+    n = split(a, x, " "); split(b, y, " ")
+    for (i = 1; i <= n; i++) r[i] = (x[i] - y[i]) * 100 / y[i]
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+    m = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+    printf "%+.1f%% [%+.1f%%, %+.1f%%]", m, r[1], r[n] }'
+}
 echo
-echo "medians over $ROUNDS rounds of ${SECONDS_PER_RUN}s, wrk -t$THREADS -c$CONNECTIONS (load average: $(cut -d' ' -f1-3 /proc/loadavg)):"
-printf "  %-14s %10s %10s  %s\n" path req/s "CPU µs/req" "filter cost: CPU per request vs /bare/x (throughput change)"
+echo "over $ROUNDS rounds of ${SECONDS_PER_RUN}s, wrk -t$THREADS -c$CONNECTIONS (load average: $(cut -d' ' -f1-3 /proc/loadavg));"
+echo "change against /bare/x in the same round: median [least, most]"
+printf "  %-14s %9s %11s  %-30s %s\n" path "req/s" "CPU µs/req" "server CPU per request" "throughput"
 for p in $PATHS; do
   m=$(echo "${RESULTS[$p]}" | median)
   c=$(echo "${CPU[$p]}" | median)
-  awk -v p="$p" -v m="$m" -v b="$BARE" -v c="$c" -v bc="$BARE_CPU" \
-    'BEGIN {printf "  %-14s %10.0f %10.2f  %+.1f%% (%+.1f%%)\n", p, m, c, (c - bc) * 100 / bc, (m - b) * 100 / b}'
+  printf "  %-14s %9.0f %11.2f  %-30s %s\n" "$p" "$m" "$c" "$(paired "${CPU[$p]}" "${CPU[/bare/x]}")" \
+    "$(paired "${RESULTS[$p]}" "${RESULTS[/bare/x]}")"
 done
 
 [ "${PROFILE:-1}" = 0 ] && exit 0
