@@ -12,8 +12,11 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * The Lua scripts, read once from the {@code lua/} resources: per algorithm, the shared prelude,
- * the algorithm's part and a driver (decide or refund), joined into one script.
+ * The Lua scripts, read once from the {@code lua/} resources. Per algorithm, the shared prelude
+ * (arguments and clock), the shared helpers, the algorithm's part and a driver (decide or refund),
+ * joined into one script; except that an algorithm with a {@code <name>-decide.lua} of its own
+ * decides with the prelude and that alone, written without helpers or hooks to keep the hot path
+ * free of per-call closures and tables.
  */
 final class Scripts {
 
@@ -24,13 +27,16 @@ final class Scripts {
   private static final Map<Algorithm, Script> REFUND = new EnumMap<>(Algorithm.class);
 
   static {
-    String prelude = resource("common");
+    String prelude = resource("prelude");
+    String common = resource("common");
     String decide = resource("decide");
     String refund = resource("refund");
     for (Algorithm algorithm : Algorithm.values()) {
-      String part = resource(algorithm.configName());
-      DECIDE.put(algorithm, script(algorithm.configName() + "/decide", prelude + part + decide));
-      REFUND.put(algorithm, script(algorithm.configName() + "/refund", prelude + part + refund));
+      String name = algorithm.configName();
+      String part = resource(name);
+      String own = optionalResource(name + "-decide");
+      DECIDE.put(algorithm, script(name + "/decide", own != null ? prelude + own : prelude + common + part + decide));
+      REFUND.put(algorithm, script(name + "/refund", prelude + common + part + refund));
     }
   }
 
@@ -54,10 +60,19 @@ final class Scripts {
   }
 
   private static String resource(String name) {
+    String text = optionalResource(name);
+    if (text == null) {
+      throw new IllegalStateException("missing resource io/github/limiter/redis/lua/" + name + ".lua");
+    }
+    return text;
+  }
+
+  /** The resource's text, or null if there is none. */
+  private static String optionalResource(String name) {
     String path = "lua/" + name + ".lua";
     try (InputStream in = Scripts.class.getResourceAsStream(path)) {
       if (in == null) {
-        throw new IllegalStateException("missing resource io/github/limiter/redis/" + path);
+        return null;
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n";
     } catch (IOException e) {
