@@ -91,6 +91,7 @@ paired() { # paired "<values of a path>" "<values of /bare/x>": median, min and 
     m = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
     printf "%+.1f%% [%+.1f%%, %+.1f%%]", m, r[1], r[n] }'
 }
+if [ "$ROUNDS" -gt 0 ]; then
 echo
 echo "over $ROUNDS rounds of ${SECONDS_PER_RUN}s, wrk -t$THREADS -c$CONNECTIONS (load average: $(cut -d' ' -f1-3 /proc/loadavg));"
 echo "change against /bare/x in the same round: median [least, most]"
@@ -101,6 +102,33 @@ for p in $PATHS; do
   printf "  %-14s %9.0f %11.2f  %-30s %s\n" "$p" "$m" "$c" "$(paired "${CPU[$p]}" "${CPU[/bare/x]}")" \
     "$(paired "${RESULTS[$p]}" "${RESULTS[/bare/x]}")"
 done
+fi
+
+# Interleaved: one server, every wrk connection sending the paths in turn, so that they share the
+# machine's state at every moment; CpuMeter sums the handling thread's CPU time per path. The
+# difference to /bare/x is what the filter adds to a request, set against the server's whole CPU
+# time per request (user + system, all threads, from /proc): the share of throughput it costs.
+MIX_SECONDS=${MIX_SECONDS:-20}
+echo
+echo "interleaved, ${MIX_SECONDS}s after a ${WARM_UP_SECONDS}s warm-up, wrk -t$THREADS -c$CONNECTIONS:"
+start_server
+MIX="$PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM_UP_SECONDS}s" -s src/test/resources/overhead-mix.lua "$BASE" > /dev/null
+curl -s "$BASE/meter?reset" > /dev/null
+before=$(cpu_ticks)
+out=$(MIX="$PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${MIX_SECONDS}s" -s src/test/resources/overhead-mix.lua "$BASE")
+after=$(cpu_ticks)
+meter=$(curl -s "$BASE/meter")
+stop_server
+requests=$(echo "$out" | awk '/requests in/ {print $1}')
+total=$(awk -v t=$((after - before)) -v n="$requests" -v hz="$TICKS_PER_SECOND" 'BEGIN {printf "%.2f", t * 1e6 / hz / n}')
+echo "  server CPU per request, every path and thread, kernel included: $total µs ($requests requests)"
+echo "$meter" | awk -v total="$total" '
+  { n[$1] = $2; cpu[$1] = $3 / $2 / 1000 }
+  END {
+    printf "  %-14s %9s %16s %18s\n", "path", "requests", "handler CPU µs", "vs /bare/x"
+    for (p in n) printf "  %-14s %9d %16.2f %+10.2f µs = %+.1f%% of a request\n", p, n[p], cpu[p],
+      cpu[p] - cpu["/bare/x"], (cpu[p] - cpu["/bare/x"]) * 100 / total
+  }' | sort
 
 [ "${PROFILE:-1}" = 0 ] && exit 0
 # JFR's profile settings, sampling Java code every millisecond instead of every 10 ms.

@@ -86,7 +86,7 @@ public final class OverheadServer {
     connector.setHost("127.0.0.1");
     connector.setPort(args.length > 0 ? Integer.parseInt(args[0]) : 0);
     server.addConnector(connector);
-    server.setHandler(new Handler.Sequence(bare, app, quiet));
+    server.setHandler(new CpuMeter(new Handler.Sequence(bare, app, quiet)));
     server.start();
     System.out.println("port=" + connector.getLocalPort());
     System.out.flush();
