@@ -60,6 +60,8 @@ public final class InMemoryStore implements RateLimitStore {
   public static final int DEFAULT_MAX_KEYS = 100_000;
 
   private static final long TOMBSTONE = Long.MIN_VALUE;
+  /** What an attempt answers when another thread changed the state first; never a retry time. */
+  private static final long LOST = -1;
   private static final long[] DEAD = new long[0];
   private static final int SWEEP_BATCH = 32;
   private static final int SWEEP_EVERY = 64;
@@ -316,24 +318,17 @@ public final class InMemoryStore implements RateLimitStore {
       return policy;
     }
 
-    // decide and tryAcquire try the common case once, in a body small enough to inline into the
-    // caller (so that a caller reading a few fields of the Decision may not allocate it at all);
-    // a new key, a dead entry, a lost race or a snapshot policy takes the full loop.
+    // decide and tryAcquire try the common case once (a live one-long entry, one attempt) in a body
+    // small enough to inline into the caller; a new key, a dead entry, a lost race or a snapshot
+    // policy takes the full loop, which makes the same attempts.
 
     @Override
     public Decision decide(String key, long permits) {
       if (single != null && entries.get(key) instanceof LongEntry entry) {
         long state = entry.state;
-        if (state != TOMBSTONE) {
-          long now = now();
-          long retry = single.retryAfter(state, now, permits);
-          if (retry != 0) {
-            return function.rejected(single, state, now, retry);
-          }
-          long next = single.admit(state, now, permits);
-          if (entry.compareAndSet(state, next)) {
-            return function.admitted(single, next, now);
-          }
+        Decision decided = state == TOMBSTONE ? null : attempt(entry, state, permits);
+        if (decided != null) {
+          return decided;
         }
       }
       return single != null ? decideLong(key, permits) : decideSnapshot(key, permits);
@@ -343,15 +338,30 @@ public final class InMemoryStore implements RateLimitStore {
     public long tryAcquire(String key, long permits) {
       if (single != null && entries.get(key) instanceof LongEntry entry) {
         long state = entry.state;
-        if (state != TOMBSTONE) {
-          long now = now();
-          long retry = single.retryAfter(state, now, permits);
-          if (retry != 0 || entry.compareAndSet(state, single.admit(state, now, permits))) {
-            return retry;
-          }
+        long retry = state == TOMBSTONE ? LOST : tryAttempt(entry, state, permits);
+        if (retry != LOST) {
+          return retry;
         }
       }
       return single != null ? tryAcquireLong(key, permits) : primitive(decideSnapshot(key, permits));
+    }
+
+    /** One compare-and-set on a live state: the decision, or null if another thread moved it first. */
+    private Decision attempt(LongEntry entry, long state, long permits) {
+      long now = now();
+      long retry = single.retryAfter(state, now, permits);
+      if (retry != 0) {
+        return function.rejected(single, state, now, retry);
+      }
+      long next = single.admit(state, now, permits);
+      return entry.compareAndSet(state, next) ? function.admitted(single, next, now) : null;
+    }
+
+    /** As {@link #attempt}, answering the retry (0: admitted), or {@link #LOST}. */
+    private long tryAttempt(LongEntry entry, long state, long permits) {
+      long now = now();
+      long retry = single.retryAfter(state, now, permits);
+      return retry != 0 || entry.compareAndSet(state, single.admit(state, now, permits)) ? retry : LOST;
     }
 
     private Decision decideLong(String key, long permits) {
@@ -365,19 +375,13 @@ public final class InMemoryStore implements RateLimitStore {
           entry = (LongEntry) replaceDead(this, key, entry);
           continue;
         }
-        long now = now();
-        long retry = single.retryAfter(state, now, permits);
-        if (retry != 0) {
-          return function.rejected(single, state, now, retry);
-        }
-        long next = single.admit(state, now, permits);
-        if (entry.compareAndSet(state, next)) {
-          return function.admitted(single, next, now);
+        Decision decided = attempt(entry, state, permits);
+        if (decided != null) {
+          return decided;
         }
       }
     }
 
-    /** The twin of decideLong's loop, returning the retry instead of building a Decision. */
     private long tryAcquireLong(String key, long permits) {
       LongEntry entry = (LongEntry) liveEntry(this, key);
       for (;;) {
@@ -389,9 +393,8 @@ public final class InMemoryStore implements RateLimitStore {
           entry = (LongEntry) replaceDead(this, key, entry);
           continue;
         }
-        long now = now();
-        long retry = single.retryAfter(state, now, permits);
-        if (retry != 0 || entry.compareAndSet(state, single.admit(state, now, permits))) {
+        long retry = tryAttempt(entry, state, permits);
+        if (retry != LOST) {
           return retry;
         }
       }
