@@ -121,11 +121,13 @@ public final class Limiter implements AutoCloseable {
         if (key == null) {
           continue;
         }
+        // Bounded once: a long key's digest serves the decision and a refund alike.
+        String bounded = boundedKey(key);
         long cost = permitsAt.applyAsLong(i);
-        Decision decision = policies.get(i).decide(key, cost);
+        Decision decision = policies.get(i).decide(bounded, cost);
         each[i] = decision;
         if (decision.isAllowed()) {
-          charged[i] = boundedKey(key);
+          charged[i] = bounded;
           permits[i] = cost;
         } else if (enforcedAt.test(i)) {
           refund(policies, charged, permits, i);
