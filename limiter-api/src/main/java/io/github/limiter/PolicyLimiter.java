@@ -17,7 +17,7 @@ public final class PolicyLimiter {
 
   private final PolicyStore store;
 
-  PolicyLimiter(PolicyStore store) {
+  private PolicyLimiter(PolicyStore store) {
     this.store = store;
   }
 
