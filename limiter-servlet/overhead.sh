@@ -6,6 +6,7 @@
 # Paths (see src/test/java/io/github/limiter/servlet/OverheadServer.java):
 #   /bare/x       the trivial servlet, no filter                      (the baseline)
 #   /bare/json    a small JSON endpoint (1 kB from 20 items), no filter: a servlet worth protecting
+#   /bare/problem the filter's 429, written by a servlet from constants: what the response itself costs
 #   /app/plain    the same servlet behind the filter, matching no route
 #   /app/limited  behind the filter, admitted (a limit it never reaches), headers sent
 #   /app/rejected behind the filter, every request but the first rejected with the 429
@@ -16,7 +17,8 @@
 # server's CPU time (user + system, from /proc) per request, which counts the kernel's network
 # work too and moves less with the load of the machine. Then (unless PROFILE=0) a server runs
 # under Java Flight Recorder per filtered path, and the share of the container's worker Java
-# samples spent inside the filter is printed, with what it was spent on.
+# samples spent inside the filter is printed, with what it was spent on (PROFILE_PATHS chooses
+# the paths). JAVA_OPTS adds options to the server's JVM.
 # Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -41,7 +43,7 @@ LOG=target/overhead-server.log
 SERVER=
 trap '[ -z "$SERVER" ] || kill "$SERVER" 2>/dev/null || true' EXIT
 start_server() { # start_server [java options...]: sets SERVER and BASE
-  $SERVER_CPU java -Xms256m -Xmx256m "$@" -cp "$CP" io.github.limiter.servlet.OverheadServer > "$LOG" 2>&1 &
+  $SERVER_CPU java -Xms256m -Xmx256m ${JAVA_OPTS:-} "$@" -cp "$CP" io.github.limiter.servlet.OverheadServer > "$LOG" 2>&1 &
   SERVER=$!
   for _ in $(seq 300); do grep -q '^port=' "$LOG" 2>/dev/null && break; sleep 0.1; done
   PORT=$(sed -n 's/^port=//p' "$LOG")
@@ -49,7 +51,7 @@ start_server() { # start_server [java options...]: sets SERVER and BASE
   BASE="http://127.0.0.1:$PORT"
 }
 stop_server() { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=; }
-PATHS=${PATHS:-"/bare/x /bare/json /app/plain /app/limited /quiet/limited /app/rejected"}
+PATHS=${PATHS:-"/bare/x /bare/json /bare/problem /app/plain /app/limited /quiet/limited /app/rejected"}
 WARM_UP_SECONDS=${WARM_UP_SECONDS:-10}
 
 start_server
@@ -138,7 +140,7 @@ sed 's|<setting name="period" control="method-sampling-java-interval">10 ms</set
 echo
 echo "share of the container's worker Java CPU samples inside the filter (JFR, wrk ${PROFILE_SECONDS}s after a 5s warm-up;"
 echo "kernel time is not sampled, so this overstates the filter's share of the whole request):"
-for p in /app/plain /app/limited /app/rejected; do
+for p in ${PROFILE_PATHS:-/app/plain /app/limited /app/rejected}; do
   rm -f target/overhead.jfr
   start_server
   $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d5s "$BASE$p" > /dev/null

@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A rejection as plain data: the servlet filter and the JAX-RS mapper only copy it onto their
- * response, so a 429 is written in one place.
+ * A rejection as plain data, for an adapter that builds a response object (the JAX-RS mapper);
+ * the servlet filter has {@link ResponseRenderer#reject} write straight to its response. Either
+ * way the renderer writes the 429, in one place.
  *
  * @param status 429 (or as configured), or 503 for a fail-closed store outage
  * @param headers header names and values, in order

@@ -5,6 +5,9 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.config.HttpSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -33,6 +36,10 @@ public final class ResponseRenderer {
   public static final String PROBLEM_JSON = "application/problem+json";
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
   private static final int MAX_CACHED = 1024;
+  private static final String RATE_LIMITED = "urn:limiter:problem:rate-limited";
+  private static final String TOO_MANY_REQUESTS = "Too Many Requests";
+  /** Stands for the seconds in a cached body; no policy name or status can contain it. */
+  private static final String SECONDS = "\u0000";
 
   private final HttpSettings settings;
   /**
@@ -47,8 +54,11 @@ public final class ResponseRenderer {
     /** {@code "api";r=} for each limit, to which the remaining permits are appended. */
     final String[] itemPrefixes;
     final long[] quotas;
+    /** The usual problem body around its one variable, the seconds to wait: rendered once. */
+    final byte[] limitedHead;
+    final byte[] limitedTail;
 
-    Rendered(Policy policy) {
+    Rendered(Policy policy, int status) {
       List<Limit> limits = policy.limits();
       StringBuilder header = new StringBuilder();
       itemPrefixes = new String[limits.size()];
@@ -64,6 +74,11 @@ public final class ResponseRenderer {
         itemPrefixes[i] = "\"" + itemName(policy, i) + "\";r=";
       }
       policyHeader = header.toString();
+      String[] limited = problem(RATE_LIMITED, TOO_MANY_REQUESTS, status,
+          "Rate limit of policy '" + policy.name() + "' exceeded; retry after " + SECONDS + " s.", policy.name())
+          .split(SECONDS, -1);
+      limitedHead = limited[0].getBytes(StandardCharsets.UTF_8);
+      limitedTail = limited[1].getBytes(StandardCharsets.UTF_8);
     }
   }
 
@@ -74,13 +89,13 @@ public final class ResponseRenderer {
   private Rendered rendered(Policy policy) {
     Rendered found = rendered.get(policy);
     if (found == null && rendered.size() >= MAX_CACHED) {
-      return new Rendered(policy); // policies made per request: rendered each time, never kept
+      return new Rendered(policy, settings.rejectionStatus()); // policies made per request: never kept
     }
     if (found == null) {
       synchronized (this) {
         found = rendered.get(policy);
         if (found == null) {
-          found = new Rendered(policy);
+          found = new Rendered(policy, settings.rejectionStatus());
           IdentityHashMap<Policy, Rendered> copy = new IdentityHashMap<>(rendered);
           copy.put(policy, found);
           rendered = copy;
@@ -136,52 +151,99 @@ public final class ResponseRenderer {
     }
   }
 
-  /** The whole response for a rejected {@code decision}. */
+  /** Where {@link #reject} writes a rejection: the adapter's response. */
+  public interface RejectionSink {
+    void status(int status);
+
+    void header(String name, String value);
+
+    void body(String contentType, byte[] body) throws IOException;
+  }
+
+  /** The whole response for a rejected {@code decision}, as data (for adapters that build a response object). */
   public RateLimitResponse rejection(Policy policy, Decision decision) {
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    int[] status = new int[1];
+    String[] body = new String[2];
+    RejectionSink collect = new RejectionSink() {
+      @Override
+      public void status(int code) {
+        status[0] = code;
+      }
+
+      @Override
+      public void header(String name, String value) {
+        headers.add(Map.entry(name, value));
+      }
+
+      @Override
+      public void body(String contentType, byte[] bytes) {
+        body[0] = contentType;
+        body[1] = new String(bytes, StandardCharsets.UTF_8);
+      }
+    };
+    try {
+      reject(policy, decision, collect);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // collecting into memory does not fail
+    }
+    return new RateLimitResponse(status[0], headers, body[0], body[1]);
+  }
+
+  /**
+   * Writes the whole response for a rejected {@code decision} to {@code sink}: status, headers,
+   * then the body. The one place a rejection is rendered; the usual one, over the limit, is
+   * assembled from parts rendered once per policy.
+   */
+  public void reject(Policy policy, Decision decision, RejectionSink sink) throws IOException {
     if (decision.isAllowed()) {
       throw new IllegalArgumentException("not a rejection: " + decision);
     }
-    List<Map.Entry<String, String>> headers = new ArrayList<>();
-    boolean unavailable = decision.outcome() == Decision.Outcome.UNAVAILABLE;
+    Decision.Outcome outcome = decision.outcome();
+    boolean unavailable = outcome == Decision.Outcome.UNAVAILABLE;
     int status = unavailable ? settings.unavailableStatus() : settings.rejectionStatus();
-    String type;
-    String title;
-    String detail;
-    switch (decision.outcome()) {
-      case EXCEEDS_CAPACITY -> {
-        type = "urn:limiter:problem:exceeds-capacity";
-        title = "Too Many Requests";
-        detail = "The request costs more than policy '" + policy.name() + "' can ever admit.";
-      }
-      case MISSING_KEY -> {
-        type = "urn:limiter:problem:missing-key";
-        title = "Too Many Requests";
-        detail = "The request has no key under policy '" + policy.name()
-            + "', which rejects requests without one (on-missing-key=reject).";
-      }
-      case UNAVAILABLE -> {
-        type = "urn:limiter:problem:unavailable";
-        title = "Service Unavailable";
-        detail = "The rate limiter cannot decide right now; retry later.";
-      }
-      default -> { // LIMITED
-        type = "urn:limiter:problem:rate-limited";
-        title = "Too Many Requests";
-        detail = "Rate limit of policy '" + policy.name() + "' exceeded; retry after "
-            + retryAfterSeconds(decision.retryAfterNanos()) + " s.";
-      }
-    }
+    sink.status(status);
     // A request that can never pass gets no Retry-After: any time would be a false promise.
-    decision.retryAfter().ifPresent(wait ->
-        headers.add(Map.entry("Retry-After", Long.toString(retryAfterSeconds(wait.toNanos())))));
-    headers.add(Map.entry("Cache-Control", "no-store"));
-    // No client state stands behind an outage or a missing key: no RateLimit headers.
-    if (!unavailable && decision.outcome() != Decision.Outcome.MISSING_KEY) {
-      headers(policy, decision, (name, value) -> headers.add(Map.entry(name, value)));
+    long retryAfter = decision.neverPasses() ? -1 : retryAfterSeconds(decision.retryAfterNanos());
+    if (retryAfter > 0) {
+      sink.header("Retry-After", Long.toString(retryAfter));
     }
-    String body = "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status
-        + ",\"detail\":\"" + detail + "\",\"policies\":[\"" + policy.name() + "\"]}";
-    return new RateLimitResponse(status, headers, PROBLEM_JSON, body);
+    sink.header("Cache-Control", "no-store");
+    // No client state stands behind an outage or a missing key: no RateLimit headers.
+    if (!unavailable && outcome != Decision.Outcome.MISSING_KEY) {
+      headers(policy, decision, sink::header);
+    }
+    sink.body(PROBLEM_JSON, switch (outcome) {
+      case EXCEEDS_CAPACITY -> problemBytes("urn:limiter:problem:exceeds-capacity", TOO_MANY_REQUESTS, status,
+          "The request costs more than policy '" + policy.name() + "' can ever admit.", policy.name());
+      case MISSING_KEY -> problemBytes("urn:limiter:problem:missing-key", TOO_MANY_REQUESTS, status,
+          "The request has no key under policy '" + policy.name()
+              + "', which rejects requests without one (on-missing-key=reject).", policy.name());
+      case UNAVAILABLE -> problemBytes("urn:limiter:problem:unavailable", "Service Unavailable", status,
+          "The rate limiter cannot decide right now; retry later.", policy.name());
+      default -> limitedBody(rendered(policy), retryAfter); // LIMITED
+    });
+  }
+
+  private static byte[] limitedBody(Rendered fixed, long seconds) {
+    String digits = Long.toString(seconds);
+    byte[] body = new byte[fixed.limitedHead.length + digits.length() + fixed.limitedTail.length];
+    System.arraycopy(fixed.limitedHead, 0, body, 0, fixed.limitedHead.length);
+    for (int i = 0; i < digits.length(); i++) {
+      body[fixed.limitedHead.length + i] = (byte) digits.charAt(i);
+    }
+    System.arraycopy(fixed.limitedTail, 0, body, fixed.limitedHead.length + digits.length(), fixed.limitedTail.length);
+    return body;
+  }
+
+  private static byte[] problemBytes(String type, String title, int status, String detail, String policy) {
+    return problem(type, title, status, detail, policy).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** An RFC 9457 problem document; policy names are JSON-safe by their syntax, so nothing needs escaping. */
+  private static String problem(String type, String title, int status, String detail, String policy) {
+    return "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status
+        + ",\"detail\":\"" + detail + "\",\"policies\":[\"" + policy + "\"]}";
   }
 
   /** The index of {@code limit} among {@code limits}: usually the same object, else an equal one, else 0. */

@@ -258,6 +258,45 @@ class ResponseRendererTest {
   }
 
   @Test
+  void aRejectionIsWrittenStatusFirstBodyLastAndItsBodyTellsEachWaitExactly() throws Exception {
+    // Given one renderer, with a custom status, rendering one policy's rejections again and again
+    ResponseRenderer custom = new ResponseRenderer(new HttpSettings(420, 503, true, false, List.of(), 64));
+    for (long seconds : new long[] {1, 18, 3600, 9_223_372_036L}) {
+      Decision decision = Decision.limited("api", HUNDRED_PER_MINUTE, seconds * S, seconds * S - 1);
+      List<String> calls = new ArrayList<>();
+      String[] body = new String[1];
+
+      // When written to a sink
+      custom.reject(API, decision, new ResponseRenderer.RejectionSink() {
+        @Override
+        public void status(int status) {
+          calls.add("status " + status);
+        }
+
+        @Override
+        public void header(String name, String value) {
+          calls.add(name + ": " + value);
+        }
+
+        @Override
+        public void body(String contentType, byte[] bytes) {
+          calls.add("body " + contentType);
+          body[0] = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        }
+      });
+
+      // Then the calls come in the order of an HTTP response, and the body states this wait
+      assertThat(calls).containsExactly("status 420", "Retry-After: " + seconds, "Cache-Control: no-store",
+          "RateLimit-Policy: \"api\";q=100;w=60", "RateLimit: \"api\";r=0;t=" + seconds,
+          "body application/problem+json");
+      Map<String, Object> problem = json(body[0]);
+      assertThat(problem.get("status")).isEqualTo(420L);
+      assertThat(problem.get("detail")).isEqualTo("Rate limit of policy 'api' exceeded; retry after " + seconds + " s.");
+      assertThat(custom.rejection(API, decision).body()).isEqualTo(body[0]);
+    }
+  }
+
+  @Test
   void anAdmissionIsNotARejection() {
     Decision admitted = Decision.allowed("api", HUNDRED_PER_MINUTE, 1, 0, 0);
 

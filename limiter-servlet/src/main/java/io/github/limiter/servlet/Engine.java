@@ -9,14 +9,12 @@ import io.github.limiter.config.PolicyConfig;
 import io.github.limiter.config.Route;
 import io.github.limiter.http.ChargedPolicies;
 import io.github.limiter.http.ClientAddress;
-import io.github.limiter.http.RateLimitResponse;
 import io.github.limiter.http.ResponseRenderer;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -274,18 +272,26 @@ final class Engine {
 
   private void reject(Guard guard, Decision decision, HttpServletResponse response) throws IOException {
     guard.rejected.increment();
-    RateLimitResponse rejection = renderer.rejection(guard.policy, decision);
-    if (response.isCommitted()) {
-      return;
+    if (!response.isCommitted()) {
+      renderer.reject(guard.policy, decision, new ResponseRenderer.RejectionSink() {
+        @Override
+        public void status(int status) {
+          response.setStatus(status);
+        }
+
+        @Override
+        public void header(String name, String value) {
+          response.setHeader(name, value);
+        }
+
+        @Override
+        public void body(String contentType, byte[] body) throws IOException {
+          response.setContentType(contentType);
+          response.setContentLength(body.length);
+          response.getOutputStream().write(body);
+        }
+      });
     }
-    response.setStatus(rejection.status());
-    for (Map.Entry<String, String> header : rejection.headers()) {
-      response.setHeader(header.getKey(), header.getValue());
-    }
-    byte[] body = rejection.body().getBytes(StandardCharsets.UTF_8);
-    response.setContentType(rejection.contentType());
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
   }
 
   /** Sends every decided policy's headers; returns the longest shaping wait among them. */

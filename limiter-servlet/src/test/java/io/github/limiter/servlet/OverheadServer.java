@@ -14,13 +14,14 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * The server that {@code overhead.sh} loads with wrk (not a test): a trivial servlet at {@code
- * /bare/x} without the filter, a small JSON endpoint at {@code /bare/json} (what a 429 protects), and the same servlet under the filter at {@code /app/plain}
- * (unmatched), {@code /app/limited} (admitted: a limit never reached) and {@code /app/rejected}
- * (every request but the first gets the 429), and {@code /quiet/limited} as {@code /app/limited}
- * with {@code limiter.http.headers=false}, to show what the headers cost. In-memory store, keyed
- * by client address. Prints
- * {@code port=N} and serves until killed.
+ * The server that {@code overhead.sh} loads with wrk (not a test). Without the filter: a trivial
+ * servlet at {@code /bare/x}, a small JSON endpoint at {@code /bare/json} (what a 429 protects),
+ * and the filter's 429 written from constants at {@code /bare/problem}. Behind the filter, the
+ * trivial servlet at {@code /app/plain} (unmatched), {@code /app/limited} (admitted: a limit never
+ * reached) and {@code /app/rejected} (every request but the first gets the 429), and at {@code
+ * /quiet/limited} as {@code /app/limited} with {@code limiter.http.headers=false}, to show what
+ * the headers cost. In-memory store, keyed by client address. Prints {@code port=N} and serves
+ * until killed.
  */
 public final class OverheadServer {
 
@@ -59,6 +60,29 @@ public final class OverheadServer {
     }
   }
 
+  /**
+   * The filter's 429 as a servlet writes it, from constants: what the response itself costs the
+   * container, apart from the filter's deciding and rendering.
+   */
+  public static final class Problem extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final byte[] BODY = ("{\"type\":\"urn:limiter:problem:rate-limited\",\"title\":\"Too Many Requests\","
+        + "\"status\":429,\"detail\":\"Rate limit of policy 'rejected' exceeded; retry after 3600 s.\","
+        + "\"policies\":[\"rejected\"]}").getBytes(StandardCharsets.UTF_8);
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      response.setStatus(429);
+      response.setHeader("Retry-After", "3600");
+      response.setHeader("Cache-Control", "no-store");
+      response.setHeader("RateLimit-Policy", "\"rejected\";q=1;w=3600");
+      response.setHeader("RateLimit", "\"rejected\";r=0;t=3600");
+      response.setContentType("application/problem+json");
+      response.setContentLength(BODY.length);
+      response.getOutputStream().write(BODY);
+    }
+  }
+
   private OverheadServer() {}
 
   public static void main(String[] args) throws Exception {
@@ -73,6 +97,7 @@ public final class OverheadServer {
         "limiter.route.rejected.policies", "rejected");
     ServletContextHandler bare = new ServletContextHandler("/bare");
     bare.addServlet(new ServletHolder(new Json()), "/json");
+    bare.addServlet(new ServletHolder(new Problem()), "/problem");
     bare.addServlet(new ServletHolder(new Trivial()), "/*");
     ServletContextHandler app = new ServletContextHandler("/app");
     app.addServlet(new ServletHolder(new Trivial()), "/*");
