@@ -204,9 +204,9 @@ public final class ResponseRenderer {
     int status = unavailable ? settings.unavailableStatus() : settings.rejectionStatus();
     sink.status(status);
     // A request that can never pass gets no Retry-After: any time would be a false promise.
-    long retryAfter = decision.neverPasses() ? -1 : retryAfterSeconds(decision.retryAfterNanos());
-    if (retryAfter > 0) {
-      sink.header("Retry-After", Long.toString(retryAfter));
+    String retryAfter = decision.neverPasses() ? null : Long.toString(retryAfterSeconds(decision.retryAfterNanos()));
+    if (retryAfter != null) {
+      sink.header("Retry-After", retryAfter);
     }
     sink.header("Cache-Control", "no-store");
     // No client state stands behind an outage or a missing key: no RateLimit headers.
@@ -225,8 +225,7 @@ public final class ResponseRenderer {
     });
   }
 
-  private static byte[] limitedBody(Rendered fixed, long seconds) {
-    String digits = Long.toString(seconds);
+  private static byte[] limitedBody(Rendered fixed, String digits) {
     byte[] body = new byte[fixed.limitedHead.length + digits.length() + fixed.limitedTail.length];
     System.arraycopy(fixed.limitedHead, 0, body, 0, fixed.limitedHead.length);
     for (int i = 0; i < digits.length(); i++) {
