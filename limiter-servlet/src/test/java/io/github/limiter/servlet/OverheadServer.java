@@ -1,5 +1,11 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.config.HttpSettings;
+import io.github.limiter.http.RateLimitResponse;
+import io.github.limiter.http.ResponseRenderer;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -61,23 +67,24 @@ public final class OverheadServer {
   }
 
   /**
-   * The filter's 429 as a servlet writes it, from constants: what the response itself costs the
-   * container, apart from the filter's deciding and rendering.
+   * The filter's 429 as a servlet writes it, from constants rendered once at start: what the
+   * response itself costs the container, apart from the filter's deciding and rendering.
    */
   public static final class Problem extends HttpServlet {
     private static final long serialVersionUID = 1L;
-    private static final byte[] BODY = ("{\"type\":\"urn:limiter:problem:rate-limited\",\"title\":\"Too Many Requests\","
-        + "\"status\":429,\"detail\":\"Rate limit of policy 'rejected' exceeded; retry after 3600 s.\","
-        + "\"policies\":[\"rejected\"]}").getBytes(StandardCharsets.UTF_8);
+    private static final long HOUR_NANOS = 3_600_000_000_000L;
+    private static final RateLimitResponse REJECTION = new ResponseRenderer(HttpSettings.DEFAULTS).rejection(
+        Policy.tokenBucket("rejected", Limit.parse("1/h")),
+        Decision.limited("rejected", Limit.parse("1/h"), HOUR_NANOS, HOUR_NANOS));
+    private static final byte[] BODY = REJECTION.body().getBytes(StandardCharsets.UTF_8);
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-      response.setStatus(429);
-      response.setHeader("Retry-After", "3600");
-      response.setHeader("Cache-Control", "no-store");
-      response.setHeader("RateLimit-Policy", "\"rejected\";q=1;w=3600");
-      response.setHeader("RateLimit", "\"rejected\";r=0;t=3600");
-      response.setContentType("application/problem+json");
+      response.setStatus(REJECTION.status());
+      for (Map.Entry<String, String> header : REJECTION.headers()) {
+        response.setHeader(header.getKey(), header.getValue());
+      }
+      response.setContentType(REJECTION.contentType());
       response.setContentLength(BODY.length);
       response.getOutputStream().write(BODY);
     }
