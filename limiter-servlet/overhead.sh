@@ -7,6 +7,7 @@
 #   /bare/x       the trivial servlet, no filter                      (the baseline)
 #   /bare/json    a small JSON endpoint (1 kB from 20 items), no filter: a servlet worth protecting
 #   /bare/problem the filter's 429, written by a servlet from constants: what the response itself costs
+#   /bare/headers the trivial servlet sending the two rate-limit headers, as constants: what they cost the container
 #   /app/plain    the same servlet behind the filter, matching no route
 #   /app/limited  behind the filter, admitted (a limit it never reaches), headers sent
 #   /app/rejected behind the filter, every request but the first rejected with the 429
@@ -51,7 +52,7 @@ start_server() { # start_server [java options...]: sets SERVER and BASE
   BASE="http://127.0.0.1:$PORT"
 }
 stop_server() { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=; }
-PATHS=${PATHS:-"/bare/x /bare/json /bare/problem /app/plain /app/limited /quiet/limited /app/rejected"}
+PATHS=${PATHS:-"/bare/x /bare/json /bare/problem /bare/headers /app/plain /app/limited /quiet/limited /app/rejected"}
 WARM_UP_SECONDS=${WARM_UP_SECONDS:-10}
 
 start_server

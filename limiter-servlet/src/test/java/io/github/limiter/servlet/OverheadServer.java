@@ -22,7 +22,8 @@ import org.eclipse.jetty.server.ServerConnector;
 /**
  * The server that {@code overhead.sh} loads with wrk (not a test). Without the filter: a trivial
  * servlet at {@code /bare/x}, a small JSON endpoint at {@code /bare/json} (what a 429 protects),
- * and the filter's 429 written from constants at {@code /bare/problem}. Behind the filter, the
+ * the trivial servlet with the two rate-limit headers as constants at {@code /bare/headers}, and
+ * the filter's 429 written from constants at {@code /bare/problem}. Behind the filter, the
  * trivial servlet at {@code /app/plain} (unmatched), {@code /app/limited} (admitted: a limit never
  * reached) and {@code /app/rejected} (every request but the first gets the 429), and at {@code
  * /quiet/limited} as {@code /app/limited} with {@code limiter.http.headers=false}, to show what
@@ -90,6 +91,24 @@ public final class OverheadServer {
     }
   }
 
+  /**
+   * The trivial servlet with the two rate-limit headers an admitted request gets, as constants:
+   * what the container charges for sending them, apart from the filter's deciding and rendering.
+   */
+  public static final class Headers extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      response.addHeader("RateLimit-Policy", "\"limited\";q=1000000;w=1");
+      response.addHeader("RateLimit", "\"limited\";r=999999;t=1");
+      response.setContentType("text/plain");
+      response.setContentLength(OK.length);
+      response.getOutputStream().write(OK);
+    }
+  }
+
   private OverheadServer() {}
 
   public static void main(String[] args) throws Exception {
@@ -105,6 +124,7 @@ public final class OverheadServer {
     ServletContextHandler bare = new ServletContextHandler("/bare");
     bare.addServlet(new ServletHolder(new Json()), "/json");
     bare.addServlet(new ServletHolder(new Problem()), "/problem");
+    bare.addServlet(new ServletHolder(new Headers()), "/headers");
     bare.addServlet(new ServletHolder(new Trivial()), "/*");
     ServletContextHandler app = new ServletContextHandler("/app");
     app.addServlet(new ServletHolder(new Trivial()), "/*");
