@@ -35,7 +35,7 @@ public final class Policy {
   public Policy(String name, Algorithm algorithm, List<Limit> limits, FailureMode failureMode) {
     Objects.requireNonNull(algorithm, "algorithm");
     Objects.requireNonNull(failureMode, "failureMode");
-    if (name == null || !NAME.matcher(name).matches()) {
+    if (!isValidName(name)) {
       throw new IllegalArgumentException(
           "policy name: expected 1-64 letters, digits, '.', '_' or '-', starting with a letter or"
               + " digit, was '"
@@ -60,6 +60,11 @@ public final class Policy {
     }
     this.function = PolicyFunction.of(name, algorithm, this.limits);
     this.hash = Objects.hash(name, algorithm, this.limits, failureMode);
+  }
+
+  /** Whether {@code name} can name a policy: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit. */
+  public static boolean isValidName(String name) {
+    return name != null && NAME.matcher(name).matches();
   }
 
   public static Policy fixedWindow(String name, Limit... limits) {

@@ -2,12 +2,14 @@ package io.github.limiter.config;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Typed access to configuration keys, every error a {@link ConfigException} that names the key and
@@ -38,6 +40,44 @@ public final class ConfigReader {
       names.add(rest.substring(0, dot));
     }
     return names;
+  }
+
+  /**
+   * The names listed in {@code key} (comma-separated, each one {@code valid}): for sources that
+   * cannot list the names of their keys, such as environment variables.
+   */
+  public Set<String> listedNames(String key, Predicate<String> valid, String expected) {
+    Set<String> names = new TreeSet<>();
+    for (String name : list(text(key).orElse(""))) {
+      if (!valid.test(name)) {
+        throw new ConfigException(key, "expected a comma-separated list of " + expected + ", was '" + name + "'");
+      }
+      names.add(name);
+    }
+    return names;
+  }
+
+  /**
+   * Checks the environment variables under {@code prefix}. MicroProfile Config finds {@code
+   * limiter.policy.api.limits} in {@code LIMITER_POLICY_API_LIMITS}, but a variable cannot be mapped
+   * back to its key, so one that is the form of none of the {@code known} keys is a typo (or names
+   * something that {@code hint} says how to declare), and fails like an unknown key.
+   */
+  public void checkEnvironmentForms(String prefix, Collection<String> known, String hint) {
+    String variablePrefix = environmentForm(prefix);
+    Set<String> forms = new TreeSet<>();
+    known.forEach(key -> forms.add(environmentForm(key)));
+    for (String name : config.names()) {
+      if (name.startsWith(variablePrefix) && !forms.contains(name)) {
+        throw new ConfigException(name, "matches no known key; expected the environment form of a key under "
+            + prefix + " (" + hint + "), was '" + config.get(name).orElse("") + "'");
+      }
+    }
+  }
+
+  /** The name MicroProfile Config looks up in the environment for {@code key}: {@code LIMITER_POLICY_API_LIMITS}. */
+  public static String environmentForm(String key) {
+    return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
   }
 
   /** Checks that every key under {@code prefix} is {@code prefix} followed by one of {@code known}. */

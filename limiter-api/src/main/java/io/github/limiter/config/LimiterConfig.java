@@ -29,6 +29,8 @@ import java.util.function.Function;
  * limiter.store                          memory | redis | a custom StoreFactory name   (memory)
  * limiter.memory.max-keys                int                                           (100000)
  * limiter.memory.overflow                evict | reject-new-keys                       (evict)
+ * limiter.policies                       names of policies set only in environment variables (none)
+ * limiter.routes                         names of routes set only in environment variables   (none)
  * limiter.policy.NAME.algorithm          fixed-window | sliding-window-counter | sliding-window-log
  *                                        | token-bucket | leaky-bucket                 (required)
  * limiter.policy.NAME.limits             e.g. 10/s burst=20, 1000/h                    (required)
@@ -57,7 +59,8 @@ import java.util.function.Function;
  * Store-specific keys (such as {@code limiter.redis.*}) belong to their {@link
  * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
  * limiter.route.NAME.}, {@code limiter.http.} or {@code limiter.events.} is an error, so that a
- * typo fails the deployment.
+ * typo fails the deployment; so is an environment variable under {@code LIMITER_POLICY_}, {@code
+ * LIMITER_ROUTE_}, {@code LIMITER_HTTP_} or {@code LIMITER_EVENTS_} that is the form of no such key.
  *
  * @param store the name of the store
  * @param policies the policies by name, in name order
@@ -73,6 +76,10 @@ public record LimiterConfig(
   public static final String ROUTE_PREFIX = "limiter.route.";
   public static final String HTTP_PREFIX = "limiter.http.";
   public static final String EVENTS_PREFIX = "limiter.events.";
+  /** Names policies whose keys are found only by looking them up, as in environment variables. */
+  public static final String POLICIES_KEY = "limiter.policies";
+  /** Names routes likewise. */
+  public static final String ROUTES_KEY = "limiter.routes";
 
   private static final Set<String> POLICY_KEYS = Set.of(
       "algorithm", "limits", "key", "on-missing-key", "permits", "failure", "dry-run", "nodelay",
@@ -108,12 +115,25 @@ public record LimiterConfig(
    */
   public static LimiterConfig from(ConfigLookup config) {
     ConfigReader reader = new ConfigReader(config);
+    // Found by their keys' names, or listed: environment variables cannot be listed by key name.
+    Set<String> policyNames = reader.names(POLICY_PREFIX, POLICY_KEYS);
+    policyNames.addAll(reader.listedNames(POLICIES_KEY, Policy::isValidName,
+        "policy names (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)"));
+    Set<String> routeNames = reader.names(ROUTE_PREFIX, ROUTE_KEYS);
+    routeNames.addAll(reader.listedNames(ROUTES_KEY, name -> name.matches("[A-Za-z0-9._-]+"),
+        "route names (letters, digits, '.', '_' or '-')"));
+    reader.checkEnvironmentForms(POLICY_PREFIX, keys(POLICY_PREFIX, policyNames, POLICY_KEYS),
+        "a policy known by a limiter.policy.NAME.* key or listed in " + POLICIES_KEY);
+    reader.checkEnvironmentForms(ROUTE_PREFIX, keys(ROUTE_PREFIX, routeNames, ROUTE_KEYS),
+        "a route known by a limiter.route.NAME.* key or listed in " + ROUTES_KEY);
+    reader.checkEnvironmentForms(HTTP_PREFIX, keys(HTTP_PREFIX, HTTP_KEYS), "one of " + new TreeSet<>(HTTP_KEYS));
+    reader.checkEnvironmentForms(EVENTS_PREFIX, keys(EVENTS_PREFIX, EVENTS_KEYS), "one of " + EVENTS_KEYS);
     Map<String, PolicyConfig> policies = new LinkedHashMap<>();
-    for (String name : reader.names(POLICY_PREFIX, POLICY_KEYS)) {
+    for (String name : policyNames) {
       policies.put(name, policy(reader, name));
     }
     List<Route> routes = new ArrayList<>();
-    for (String name : reader.names(ROUTE_PREFIX, ROUTE_KEYS)) {
+    for (String name : routeNames) {
       routes.add(route(reader, name, policies.keySet()));
     }
     reader.checkKeys(HTTP_PREFIX, HTTP_KEYS);
@@ -123,6 +143,18 @@ public record LimiterConfig(
         reader.optional(EVENTS_PREFIX + "near-limit", EventSettings::parseFraction, EventSettings.DEFAULTS.nearLimit()));
     String store = reader.text("limiter.store").orElse("memory");
     return new LimiterConfig(store, policies, routes, http, events);
+  }
+
+  /** Every {@code prefix + name + "." + key}. */
+  private static List<String> keys(String prefix, Set<String> names, Set<String> keys) {
+    List<String> all = new ArrayList<>();
+    names.forEach(name -> keys.forEach(key -> all.add(prefix + name + "." + key)));
+    return all;
+  }
+
+  /** Every {@code prefix + key}. */
+  private static List<String> keys(String prefix, Set<String> keys) {
+    return keys.stream().map(key -> prefix + key).toList();
   }
 
   private static PolicyConfig policy(ConfigReader reader, String name) {

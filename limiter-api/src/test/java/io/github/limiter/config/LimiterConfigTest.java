@@ -425,4 +425,84 @@ class LimiterConfigTest {
         .hasMessageContaining("permits").hasMessageContaining("0");
     assertThat(PolicyConfig.of(policy).permits()).isEqualTo(1);
   }
+  /**
+   * Environment variables cannot be listed by key name, so policies and routes set only there are
+   * named in limiter.policies and limiter.routes, then their keys are looked up as any other.
+   */
+  @Test
+  void listedPoliciesAndRoutesNeedNoListedKeys() {
+    // A lookup that finds keys it does not list, as MicroProfile Config finds LIMITER_POLICY_API_LIMITS
+    Map<String, String> hidden = Map.of(
+        "limiter.policy.api.algorithm", "token-bucket",
+        "limiter.policy.api.limits", "10/s",
+        "limiter.route.all.pattern", "/*",
+        "limiter.route.all.policies", "api");
+    Map<String, String> listed = Map.of("limiter.policies", "api", "limiter.routes", " all ");
+    ConfigLookup lookup = new ConfigLookup() {
+      @Override
+      public java.util.Optional<String> get(String key) {
+        return java.util.Optional.ofNullable(listed.getOrDefault(key, hidden.get(key)));
+      }
+
+      @Override
+      public Iterable<String> names() {
+        return listed.keySet();
+      }
+    };
+
+    LimiterConfig config = LimiterConfig.from(lookup);
+
+    assertThat(config.policies().keySet()).containsExactly("api");
+    assertThat(config.policy("api").orElseThrow().policy().limits()).containsExactly(Limit.parse("10/s"));
+    assertThat(config.routes()).extracting(Route::name).containsExactly("all");
+    assertThat(config.routes().get(0).policies()).containsExactly("api");
+  }
+
+  @Test
+  void aListedPolicyNeedsItsKeysAndAValidName() {
+    failure(Map.of("limiter.policies", "api"), "limiter.policy.api.algorithm", "");
+    failure(Map.of("limiter.policies", "api, bad name"), "limiter.policies", "bad name");
+    failure(Map.of("limiter.routes", "r/1"), "limiter.routes", "r/1");
+    // Listed and found by its keys alike: one policy, not two.
+    assertThat(LimiterConfig.from(ConfigLookup.of(with(api("fixed-window", "5/s"), "limiter.policies", "api")))
+        .policies()).hasSize(1);
+  }
+
+  /** An environment variable of no known key is a typo, or a policy missing from limiter.policies. */
+  @ParameterizedTest
+  @CsvSource({
+      "LIMITER_POLICY_API_LIMTS, 10/s",
+      "LIMITER_POLICY_LOGIN_LIMITS, 5/m",
+      "LIMITER_ROUTE_ALL_PATERN, /*",
+      "LIMITER_HTTP_HEADRES, false",
+      "LIMITER_EVENTS_NEAR_LIMT, 0.2"})
+  void anEnvironmentVariableOfNoKeyFails(String variable, String value) {
+    Map<String, String> properties = with(api("token-bucket", "10/s"), variable, value);
+    ConfigException e = failure(properties, variable, value);
+    assertThat(e).hasMessageContaining("environment form");
+  }
+
+  @Test
+  void environmentVariablesOfKnownKeysPass() {
+    Map<String, String> properties = with(api("token-bucket", "10/s"),
+        "LIMITER_POLICY_API_LIMITS", "20/s",
+        "LIMITER_POLICY_MY_API_KEY", "constant",
+        "limiter.policies", "my-api",
+        "LIMITER_HTTP_LEGACY_HEADERS", "true",
+        "LIMITER_EVENTS_NEAR_LIMIT", "0.2",
+        "LIMITER_POLICIES", "my-api",
+        "LIMITER_STORE", "memory");
+    properties.put("limiter.policy.my-api.algorithm", "fixed-window");
+    properties.put("limiter.policy.my-api.limits", "1/s");
+
+    assertThat(read(properties).policies().keySet()).containsExactly("api", "my-api");
+  }
+
+  private static Map<String, String> with(Map<String, String> base, String... pairs) {
+    Map<String, String> copy = new HashMap<>(base);
+    for (int i = 0; i < pairs.length; i += 2) {
+      copy.put(pairs[i], pairs[i + 1]);
+    }
+    return copy;
+  }
 }
