@@ -1,9 +1,13 @@
 package io.github.limiter.microprofile;
 
 import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.config.ConfigReader;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
  * The {@code limiter.*} keys from MicroProfile Config, with its usual sources and ordinals
@@ -42,8 +46,24 @@ public final class MicroProfileConfigLookup implements ConfigLookup {
     return config.getOptionalValue(key, String.class);
   }
 
+  /**
+   * The names every source lists, less those a source derives from its own environment variables:
+   * SmallRye lists {@code LIMITER_HTTP_TRUSTED_PROXIES} again as {@code
+   * limiter.http.trusted.proxies}, a guess that cannot tell '.' from '-'. So a key set in the
+   * environment is only ever looked up by its real name, in every implementation alike.
+   */
   @Override
   public Iterable<String> names() {
-    return config.getPropertyNames();
+    Set<String> names = new TreeSet<>();
+    for (ConfigSource source : config.getConfigSources()) {
+      Set<String> listed = source.getPropertyNames();
+      for (String name : listed) {
+        String variable = ConfigReader.environmentForm(name);
+        if (variable.equals(name) || !listed.contains(variable)) {
+          names.add(name);
+        }
+      }
+    }
+    return names;
   }
 }

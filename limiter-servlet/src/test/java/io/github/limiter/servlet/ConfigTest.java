@@ -3,6 +3,7 @@ package io.github.limiter.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.net.URL;
@@ -75,6 +76,53 @@ class ConfigTest {
       }
     } finally {
       resolver.releaseConfig(config);
+    }
+  }
+
+  /**
+   * A policy and route set only in environment variables (as in a container image) work once
+   * limiter.policies and limiter.routes name them; a variable of no known key fails the deployment.
+   */
+  @Test
+  void environmentVariablesThroughMicroProfileConfig() throws Exception {
+    Map<String, String> environment = Map.of(
+        "LIMITER_POLICIES", "api",
+        "LIMITER_ROUTES", "all",
+        "LIMITER_POLICY_API_ALGORITHM", "fixed-window",
+        "LIMITER_POLICY_API_LIMITS", "2/1m",
+        "LIMITER_ROUTE_ALL_PATTERN", "/*",
+        "LIMITER_ROUTE_ALL_POLICIES", "api",
+        // Keys with a dash, which SmallRye would otherwise also list as limiter.http.trusted.proxies
+        "LIMITER_HTTP_TRUSTED_PROXIES", "10.0.0.0/8",
+        "LIMITER_POLICY_API_ON_MISSING_KEY", "allow");
+    try (TestServer server = withEnvironment(environment)) {
+      assertThat(Http.get(server.uri("/x")).statusCode()).isEqualTo(200);
+      assertThat(Http.get(server.uri("/x")).statusCode()).isEqualTo(200);
+      assertThat(Http.get(server.uri("/x")).statusCode()).isEqualTo(429);
+    }
+    Map<String, String> unlisted = new java.util.HashMap<>(environment);
+    unlisted.remove("LIMITER_POLICIES");
+    assertThatThrownBy(() -> withEnvironment(unlisted).close())
+        .hasStackTraceContaining("LIMITER_POLICY_API_")
+        .hasStackTraceContaining("listed in limiter.policies");
+    Map<String, String> typo = Props.with(environment, "LIMITER_POLICY_API_LIMTS", "5/1m");
+    assertThatThrownBy(() -> withEnvironment(typo).close())
+        .hasStackTraceContaining("LIMITER_POLICY_API_LIMTS: matches no known key")
+        .hasStackTraceContaining("'5/1m'");
+  }
+
+  /** A server whose filter reads MicroProfile Config made of {@code environment} as SmallRye's own environment source. */
+  private static TestServer withEnvironment(Map<String, String> environment) throws Exception {
+    ClassLoader app = new URLClassLoader(new URL[0], ConfigTest.class.getClassLoader());
+    ConfigProviderResolver resolver = ConfigProviderResolver.instance();
+    Config config = new SmallRyeConfigBuilder().withSources(new EnvConfigSource(environment, 300)).build();
+    resolver.registerConfig(config, app);
+    try {
+      ServletContextHandler context = TestServer.context(TestServer.filter(Map.of()));
+      context.setClassLoader(app);
+      return TestServer.start(context);
+    } finally {
+      resolver.releaseConfig(config); // the filter read its configuration in init
     }
   }
 
