@@ -40,6 +40,16 @@ class DemoTwoNodesIT {
   private static final int REQUESTS = 120;
   private static final int CLIENTS = 4;
 
+  /** A policy and route that exist only in environment variables, set on node memory-b alone. */
+  private static final Map<String, String> FROM_ENVIRONMENT = Map.of(
+      "LIMITER_POLICIES", "from-env",
+      "LIMITER_POLICY_FROM_ENV_ALGORITHM", "fixed-window",
+      "LIMITER_POLICY_FROM_ENV_LIMITS", "1/h",
+      "LIMITER_POLICY_FROM_ENV_ON_MISSING_KEY", "allow",
+      "LIMITER_ROUTES", "from-env",
+      "LIMITER_ROUTE_FROM_ENV_PATTERN", "/from-env/*",
+      "LIMITER_ROUTE_FROM_ENV_POLICIES", "from-env");
+
   private static RedisServer redis;
   private static PayaraNode redisA;
   private static PayaraNode redisB;
@@ -56,7 +66,7 @@ class DemoTwoNodesIT {
     redisA = PayaraNode.start("redis-a", war, "/demo", redisStore);
     redisB = PayaraNode.start("redis-b", war, "/demo", redisStore);
     memoryA = PayaraNode.start("memory-a", war, "/demo", Map.of());
-    memoryB = PayaraNode.start("memory-b", war, "/demo", Map.of());
+    memoryB = PayaraNode.start("memory-b", war, "/demo", FROM_ENVIRONMENT);
     for (PayaraNode node : nodes()) {
       node.awaitReady(Duration.ofSeconds(180));
     }
@@ -161,6 +171,23 @@ class DemoTwoNodesIT {
     assertThat(rejected.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 10L));
     assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
     assertThat(rejected.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+  }
+
+  /** Payara's MicroProfile Config finds a policy set only in the environment once limiter.policies names it. */
+  @Test
+  @Order(6)
+  void aPolicyFromEnvironmentVariablesOnly() {
+    URI limited = memoryB.base().resolve("from-env/x");
+    HttpResponse<String> first = Http.get(limited);
+    HttpResponse<String> second = Http.get(limited);
+
+    assertThat(first.statusCode()).isNotEqualTo(429);
+    assertThat(first.headers().firstValue("RateLimit-Policy")).hasValue("\"from-env\";q=1;w=3600");
+    assertThat(second.statusCode()).isEqualTo(429);
+    // The node without those variables knows no such policy.
+    URI unlimited = memoryA.base().resolve("from-env/x");
+    assertThat(Http.get(unlimited).headers().firstValue("RateLimit-Policy")).isEmpty();
+    assertThat(Http.get(unlimited).statusCode()).isNotEqualTo(429);
   }
 
   /**
