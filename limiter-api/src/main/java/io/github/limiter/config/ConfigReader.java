@@ -75,6 +75,26 @@ public final class ConfigReader {
     }
   }
 
+  /**
+   * Checks the keys directly under {@code prefix} ({@code limiter.store}, not {@code
+   * limiter.redis.url}) and their environment forms ({@code LIMITER_STORE}): each must be one of
+   * {@code known}, so that {@code limiter.stor=redis} fails instead of leaving the default store.
+   */
+  public void checkTopLevel(String prefix, Set<String> known) {
+    String variablePrefix = environmentForm(prefix);
+    Set<String> forms = new TreeSet<>();
+    known.forEach(key -> forms.add(environmentForm(key)));
+    for (String name : config.names()) {
+      boolean dotted = name.startsWith(prefix) && name.indexOf('.', prefix.length()) < 0;
+      boolean variable = name.startsWith(variablePrefix) && name.indexOf('_', variablePrefix.length()) < 0;
+      if (dotted && !known.contains(name) || variable && !dotted && !forms.contains(name)) {
+        throw new ConfigException(name, "unknown key; expected one of " + new TreeSet<>(known)
+            + (dotted ? "" : " (here in their environment form)") + " or a key under a section such as "
+            + prefix + "policy., was '" + config.get(name).orElse("") + "'");
+      }
+    }
+  }
+
   /** The name MicroProfile Config looks up in the environment for {@code key}: {@code LIMITER_POLICY_API_LIMITS}. */
   public static String environmentForm(String key) {
     return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);

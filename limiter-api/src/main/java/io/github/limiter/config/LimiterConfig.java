@@ -59,8 +59,10 @@ import java.util.function.Function;
  * Store-specific keys (such as {@code limiter.redis.*}) belong to their {@link
  * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
  * limiter.route.NAME.}, {@code limiter.http.} or {@code limiter.events.} is an error, so that a
- * typo fails the deployment; so is an environment variable under {@code LIMITER_POLICY_}, {@code
+ * typo fails the deployment; so is an unknown key directly under {@code limiter.} ({@code
+ * limiter.stor}), and an environment variable under {@code LIMITER_POLICY_}, {@code
  * LIMITER_ROUTE_}, {@code LIMITER_HTTP_} or {@code LIMITER_EVENTS_} that is the form of no such key.
+ * {@link io.github.limiter.spi.Stores#check} does the same for the stores' sections.
  *
  * @param store the name of the store
  * @param policies the policies by name, in name order
@@ -76,6 +78,9 @@ public record LimiterConfig(
   public static final String ROUTE_PREFIX = "limiter.route.";
   public static final String HTTP_PREFIX = "limiter.http.";
   public static final String EVENTS_PREFIX = "limiter.events.";
+  /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
+  public static final List<String> CORE_SECTIONS = List.of("policy", "route", "http", "events");
+  public static final String STORE_KEY = "limiter.store";
   /** Names policies whose keys are found only by looking them up, as in environment variables. */
   public static final String POLICIES_KEY = "limiter.policies";
   /** Names routes likewise. */
@@ -115,6 +120,7 @@ public record LimiterConfig(
    */
   public static LimiterConfig from(ConfigLookup config) {
     ConfigReader reader = new ConfigReader(config);
+    reader.checkTopLevel(PREFIX, Set.of(STORE_KEY, POLICIES_KEY, ROUTES_KEY));
     // Found by their keys' names, or listed: environment variables cannot be listed by key name.
     Set<String> policyNames = reader.names(POLICY_PREFIX, POLICY_KEYS);
     policyNames.addAll(reader.listedNames(POLICIES_KEY, Policy::isValidName,
@@ -141,7 +147,7 @@ public record LimiterConfig(
     HttpSettings http = http(reader);
     EventSettings events = new EventSettings(
         reader.optional(EVENTS_PREFIX + "near-limit", EventSettings::parseFraction, EventSettings.DEFAULTS.nearLimit()));
-    String store = reader.text("limiter.store").orElse("memory");
+    String store = reader.text(STORE_KEY).orElse("memory");
     return new LimiterConfig(store, policies, routes, http, events);
   }
 

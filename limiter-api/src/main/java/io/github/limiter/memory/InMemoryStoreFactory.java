@@ -5,6 +5,7 @@ import io.github.limiter.config.ConfigReader;
 import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.spi.StoreFactory;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * {@code limiter.store=memory}, the default. Keys: {@code limiter.memory.max-keys} (default
@@ -20,11 +21,19 @@ public final class InMemoryStoreFactory implements StoreFactory {
     return NAME;
   }
 
+  public static final String MAX_KEYS = "limiter.memory.max-keys";
+  public static final String OVERFLOW = "limiter.memory.overflow";
+
+  @Override
+  public Set<String> keys() {
+    return Set.of(MAX_KEYS, OVERFLOW);
+  }
+
   @Override
   public RateLimitStore create(ConfigLookup config) {
     ConfigReader reader = new ConfigReader(config);
-    int maxKeys = (int) reader.integer("limiter.memory.max-keys", InMemoryStore.DEFAULT_MAX_KEYS, 1, Integer.MAX_VALUE);
-    InMemoryStore.Overflow overflow = reader.optional("limiter.memory.overflow", InMemoryStoreFactory::overflow,
+    int maxKeys = (int) reader.integer(MAX_KEYS, InMemoryStore.DEFAULT_MAX_KEYS, 1, Integer.MAX_VALUE);
+    InMemoryStore.Overflow overflow = reader.optional(OVERFLOW, InMemoryStoreFactory::overflow,
         InMemoryStore.Overflow.EVICT);
     return InMemoryStore.builder().maxKeys(maxKeys).overflow(overflow).build();
   }

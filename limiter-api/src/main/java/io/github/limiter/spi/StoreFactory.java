@@ -1,11 +1,12 @@
 package io.github.limiter.spi;
 
 import io.github.limiter.config.ConfigLookup;
+import java.util.Set;
 
 /**
  * Creates a store named in configuration ({@code limiter.store=memory}, {@code redis}, or a user's
- * own). Factories are found through {@link java.util.ServiceLoader}, or as CDI beans where CDI is
- * present, so that adapters never import a store implementation.
+ * own). Factories are found through {@link java.util.ServiceLoader}, so that adapters never
+ * import a store implementation.
  */
 public interface StoreFactory {
 
@@ -18,4 +19,13 @@ public interface StoreFactory {
    * @throws io.github.limiter.config.ConfigException naming the key and the bad value
    */
   RateLimitStore create(ConfigLookup config);
+
+  /**
+   * Every key this factory reads, whole ({@code limiter.redis.url}), so that a misspelt key under
+   * {@code limiter.<name>.} fails at start-up like any unknown key instead of leaving a default in
+   * place. Empty, the default, leaves its keys unchecked.
+   */
+  default Set<String> keys() {
+    return Set.of();
+  }
 }

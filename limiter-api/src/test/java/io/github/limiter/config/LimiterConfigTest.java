@@ -498,6 +498,13 @@ class LimiterConfigTest {
     assertThat(read(properties).policies().keySet()).containsExactly("api", "my-api");
   }
 
+  /** limiter.stor=redis would leave the in-memory default in place, unnoticed: it fails. */
+  @ParameterizedTest
+  @CsvSource({"limiter.stor, redis", "LIMITER_STOR, redis", "limiter.policy, api", "LIMITER_POLICY, api"})
+  void anUnknownTopLevelKeyFails(String key, String value) {
+    failure(Map.of(key, value), key, value);
+  }
+
   private static Map<String, String> with(Map<String, String> base, String... pairs) {
     Map<String, String> copy = new HashMap<>(base);
     for (int i = 0; i < pairs.length; i += 2) {

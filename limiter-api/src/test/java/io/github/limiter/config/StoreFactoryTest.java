@@ -59,4 +59,32 @@ class StoreFactoryTest {
     assertThat(e.key()).isEqualTo("limiter.store");
     assertThat(e.getMessage()).contains("'redis'").contains("memory").contains("limiter-redis");
   }
+  /** A misspelt store key, or one of a store not on the class path, fails instead of leaving a default. */
+  @ParameterizedTest
+  @CsvSource({
+      "limiter.memory.max-key, 10, store 'memory' reads [limiter.memory.max-keys, limiter.memory.overflow]",
+      "LIMITER_MEMORY_MAXKEYS, 10, (here in their environment form)",
+      "limiter.redis.url, redis://127.0.0.1:6379, no store named 'redis' on the class path (found [memory])",
+      "limiter.memroy.max-keys, 10, no store named 'memroy'"})
+  void anUnknownStoreKeyNamesTheKeyAndTheValue(String key, String value, String says) {
+    ConfigException e = catchThrowableOfType(ConfigException.class,
+        () -> Stores.create("memory", ConfigLookup.of(Map.of(key, value)), LOADER));
+
+    assertThat(e).as(key).isNotNull();
+    assertThat(e.key()).isEqualTo(key);
+    assertThat(e.getMessage()).startsWith(key + ": unknown key").contains(says).contains("'" + value + "'");
+  }
+
+  @Test
+  void storeKeysInEitherFormAndTheCoresKeysPass() {
+    ConfigLookup config = ConfigLookup.of(Map.of(
+        "limiter.memory.max-keys", "10",
+        "LIMITER_MEMORY_OVERFLOW", "evict",
+        "limiter.policy.api.limits", "10/s",
+        "limiter.http.headers", "false",
+        "limiter.store", "memory",
+        "LIMITER_STORE", "memory"));
+
+    assertThat(Stores.check("memory", config, LOADER).name()).isEqualTo("memory");
+  }
 }
