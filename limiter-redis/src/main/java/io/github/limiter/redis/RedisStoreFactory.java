@@ -9,6 +9,7 @@ import java.io.File;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import redis.clients.jedis.SslOptions;
@@ -39,6 +40,13 @@ public final class RedisStoreFactory implements StoreFactory {
   @Override
   public String name() {
     return "redis";
+  }
+
+  @Override
+  public Set<String> keys() {
+    return Set.of(URL, CLUSTER_NODES, USER, PASSWORD, TLS, TRUSTSTORE, TRUSTSTORE_PASSWORD, KEY_PREFIX,
+        CONNECT_TIMEOUT, SOCKET_TIMEOUT, DECISION_TIMEOUT, POOL_MAX_TOTAL, LOCAL_NODES, BREAKER_FAILURE_THRESHOLD,
+        BREAKER_OPEN_DURATION);
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.spi.StoreFactory;
+import io.github.limiter.spi.Stores;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
@@ -93,6 +94,19 @@ class RedisStoreFactoryTest {
         .hasMessageStartingWith(key + ": ")
         .hasMessageContaining(value)
         .satisfies(e -> assertThat(((ConfigException) e).key()).isEqualTo(key));
+  }
+
+  /** A misspelt key would leave its default (here a 250 ms budget instead of 50 ms) in place: it fails. */
+  @Test
+  void aMisspeltKeyFailsNamingTheKeysTheStoreReads() {
+    Map<String, String> config = Map.of("limiter.redis.url", "redis://127.0.0.1:1", "limiter.redis.decision-timout", "50ms");
+    assertThatThrownBy(() -> Stores.create("redis", ConfigLookup.of(config), getClass().getClassLoader()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("limiter.redis.decision-timout: unknown key; store 'redis' reads [")
+        .hasMessageContaining("limiter.redis.decision-timeout")
+        .hasMessageContaining("'50ms'");
+    // Every key the factory declares is one it reads: the README's table, whole.
+    assertThat(new RedisStoreFactory().keys()).hasSize(15).allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
   }
 
   @Test
