@@ -179,6 +179,18 @@ class DeploymentProblemsTest {
   }
 
   @Test
+  void misspeltStoreKey() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.memory.max-key", "10",
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "10/s");
+    Throwable failure = deploy(config, false, Valid.class);
+    assertThat(failure).isInstanceOf(DeploymentException.class);
+    assertThat(failure.getMessage()).contains("limiter.memory.max-key: unknown key; store 'memory' reads [")
+        .contains("'10'");
+  }
+
+  @Test
   void everyProblemIsReportedAtOnce() {
     assertThat(deploymentProblem(POLICIES, UnknownPolicy.class, BadParameterName.class, BadParameterIndex.class))
         .contains("no policy named 'apii'")

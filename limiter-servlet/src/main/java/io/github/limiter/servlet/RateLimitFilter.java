@@ -6,7 +6,6 @@ import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.http.ClientAddress;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
-import io.github.limiter.spi.StoreFactory;
 import io.github.limiter.spi.Stores;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -25,7 +24,6 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.logging.Logger;
 
@@ -140,7 +138,7 @@ public class RateLimitFilter implements Filter {
    * Checks the configuration a filter called {@code name} with {@code params} would read, without
    * starting anything: for {@link RateLimitInitializer}, so that a container that only logs a
    * filter's failed init (Payara does) still fails the deployment. Resolvers that may be CDI beans
-   * and the store's own keys are left to {@link #init}.
+   * and the values of the store's own keys are left to {@link #init}.
    */
   static void validate(String name, Map<String, String> params, ClassLoader loader) throws ServletException {
     if (hasMicroProfileApi(loader) && !MicroProfileConfigLookup.isAvailable(loader)) {
@@ -151,7 +149,7 @@ public class RateLimitFilter implements Filter {
       ConfigLookup lookup = lookup(params, loader);
       LimiterConfig config = LimiterConfig.from(lookup);
       KeyResolvers.checkWithoutCdi(config, loader);
-      checkStoreName(config.store(), loader);
+      Stores.check(config.store(), lookup, loader);
     } catch (ConfigException e) {
       throw new ServletException("RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
     }
@@ -164,17 +162,6 @@ public class RateLimitFilter implements Filter {
     } catch (ClassNotFoundException | LinkageError e) {
       return false;
     }
-  }
-
-  private static void checkStoreName(String store, ClassLoader loader) {
-    Set<String> known = new LinkedHashSet<>();
-    for (StoreFactory factory : ServiceLoader.load(StoreFactory.class, loader)) {
-      if (factory.name().equals(store)) {
-        return;
-      }
-      known.add(factory.name());
-    }
-    throw new ConfigException("limiter.store", "no store named '" + store + "' on the class path (found " + known + ")");
   }
 
   /** Init-params, layered over MicroProfile Config when the application has it. */

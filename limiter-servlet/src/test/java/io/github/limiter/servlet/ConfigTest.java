@@ -43,6 +43,8 @@ class ConfigTest {
         "limiter.http.forwarded-header", "x-real-ip");
     assertDeploymentFails(Props.with(VALID, "limiter.route.api.policies", "nosuch"),
         "limiter.route.api.policies", "nosuch");
+    assertDeploymentFails(Props.with(VALID, "limiter.memory.max-key", "10"), "limiter.memory.max-key", "10");
+    assertDeploymentFails(Props.with(VALID, "limiter.stor", "redis"), "limiter.stor", "redis");
     assertThatThrownBy(() -> TestServer.withFilter(Props.with(VALID, "limiter.policy.api.colour", "blue")).close())
         .hasStackTraceContaining("limiter.policy.api.colour: unknown key");
     assertThatThrownBy(() -> TestServer.withFilter(Props.with(VALID, "limiter.store", "nosuch")).close())
