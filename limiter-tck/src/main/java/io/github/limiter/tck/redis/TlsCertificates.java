@@ -14,13 +14,15 @@ import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A throw-away certificate authority and a server certificate for 127.0.0.1 and localhost,
- * made with {@code openssl} from the PATH, plus a PKCS12 trust store holding the authority: what a
- * TLS redis-server ({@link RedisServer#startTls}) and its clients need in a test.
+ * A throw-away certificate authority, a server certificate for 127.0.0.1 and localhost and a
+ * client certificate, made with {@code openssl} from the PATH, plus a PKCS12 trust store holding
+ * the authority and a PKCS12 key store holding the client's key: what a TLS redis-server ({@link
+ * RedisServer#startTls}) and its clients need in a test.
  */
 public final class TlsCertificates {
 
@@ -53,6 +55,14 @@ public final class TlsCertificates {
           "-keyout", "server.key", "-out", "server.csr");
       openssl(dir, "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
           "-days", "2", "-extfile", "server.ext", "-out", "server.crt");
+      // A client certificate too, for servers that require one (--tls-auth-clients yes).
+      Files.writeString(dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n", StandardCharsets.US_ASCII);
+      openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=limiter test client",
+          "-keyout", "client.key", "-out", "client.csr");
+      openssl(dir, "x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+          "-days", "2", "-extfile", "client.ext", "-out", "client.crt");
+      openssl(dir, "pkcs12", "-export", "-in", "client.crt", "-inkey", "client.key", "-name", "limiter-test-client",
+          "-passout", "pass:" + TRUSTSTORE_PASSWORD, "-out", "client.p12");
       KeyStore truststore = KeyStore.getInstance("PKCS12");
       truststore.load(null, null);
       truststore.setCertificateEntry("limiter-test-ca", certificate(dir.resolve("ca.crt")));
@@ -61,8 +71,14 @@ public final class TlsCertificates {
       }
       TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       trust.init(truststore);
+      KeyStore keystore = KeyStore.getInstance("PKCS12");
+      try (InputStream in = Files.newInputStream(dir.resolve("client.p12"))) {
+        keystore.load(in, TRUSTSTORE_PASSWORD.toCharArray());
+      }
+      KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keys.init(keystore, TRUSTSTORE_PASSWORD.toCharArray());
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, trust.getTrustManagers(), null);
+      context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
       return new TlsCertificates(dir, context);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write certificates to " + dir, e);
@@ -123,12 +139,27 @@ public final class TlsCertificates {
     return TRUSTSTORE_PASSWORD;
   }
 
-  /** A client context that trusts the authority and nothing else. */
+  /**
+   * A PKCS12 key store holding the client's key and its certificate from the authority, protected
+   * by {@link #keystorePassword()}.
+   */
+  public Path keystore() {
+    return dir.resolve("client.p12");
+  }
+
+  public String keystorePassword() {
+    return TRUSTSTORE_PASSWORD;
+  }
+
+  /** A client context that trusts the authority and nothing else, and presents the client certificate. */
   public SSLContext sslContext() {
     return sslContext;
   }
 
-  /** The redis-server options that serve these certificates; clients need none of their own. */
+  /**
+   * The redis-server options that serve these certificates; clients need none of their own unless
+   * {@code --tls-auth-clients yes} follows.
+   */
   List<String> serverArgs() {
     return List.of(
         "--tls-cert-file", serverCertificate().toString(),
