@@ -6,7 +6,14 @@ import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.spi.StoreFactory;
 import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.KeyStoreException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -28,6 +35,8 @@ public final class RedisStoreFactory implements StoreFactory {
   public static final String TLS = PREFIX + "tls";
   public static final String TRUSTSTORE = PREFIX + "tls.truststore";
   public static final String TRUSTSTORE_PASSWORD = PREFIX + "tls.truststore-password";
+  public static final String KEYSTORE = PREFIX + "tls.keystore";
+  public static final String KEYSTORE_PASSWORD = PREFIX + "tls.keystore-password";
   public static final String KEY_PREFIX = PREFIX + "key-prefix";
   public static final String CONNECT_TIMEOUT = PREFIX + "connect-timeout";
   public static final String SOCKET_TIMEOUT = PREFIX + "socket-timeout";
@@ -44,9 +53,9 @@ public final class RedisStoreFactory implements StoreFactory {
 
   @Override
   public Set<String> keys() {
-    return Set.of(URL, CLUSTER_NODES, USER, PASSWORD, TLS, TRUSTSTORE, TRUSTSTORE_PASSWORD, KEY_PREFIX,
-        CONNECT_TIMEOUT, SOCKET_TIMEOUT, DECISION_TIMEOUT, POOL_MAX_TOTAL, LOCAL_NODES, BREAKER_FAILURE_THRESHOLD,
-        BREAKER_OPEN_DURATION);
+    return Set.of(URL, CLUSTER_NODES, USER, PASSWORD, TLS, TRUSTSTORE, TRUSTSTORE_PASSWORD, KEYSTORE,
+        KEYSTORE_PASSWORD, KEY_PREFIX, CONNECT_TIMEOUT, SOCKET_TIMEOUT, DECISION_TIMEOUT, POOL_MAX_TOTAL, LOCAL_NODES,
+        BREAKER_FAILURE_THRESHOLD, BREAKER_OPEN_DURATION);
   }
 
   @Override
@@ -71,14 +80,20 @@ public final class RedisStoreFactory implements StoreFactory {
     value(config, USER).ifPresent(v -> apply(USER, v, b::user));
     config.get(PASSWORD).ifPresent(b::password);
     value(config, TLS).ifPresent(v -> b.tls(bool(TLS, v)));
-    value(config, TRUSTSTORE).ifPresent(path -> {
-      File file = new File(path);
-      if (!file.isFile()) {
-        throw new ConfigException(TRUSTSTORE, "expected a readable trust store file, was '" + path + "'");
-      }
-      char[] password = config.get(TRUSTSTORE_PASSWORD).map(String::toCharArray).orElse(null);
-      b.sslOptions(SslOptions.builder().truststore(file, password).build());
-    });
+    Optional<String> truststore = value(config, TRUSTSTORE);
+    Optional<String> keystore = value(config, KEYSTORE);
+    if (truststore.isPresent() || keystore.isPresent()) {
+      SslOptions.Builder ssl = SslOptions.builder();
+      truststore.ifPresent(path -> {
+        char[] password = config.get(TRUSTSTORE_PASSWORD).map(String::toCharArray).orElse(null);
+        ssl.truststore(store(TRUSTSTORE, TRUSTSTORE_PASSWORD, path, password, false), password);
+      });
+      keystore.ifPresent(path -> {
+        char[] password = config.get(KEYSTORE_PASSWORD).map(String::toCharArray).orElse(null);
+        ssl.keystore(store(KEYSTORE, KEYSTORE_PASSWORD, path, password, true), password);
+      });
+      b.sslOptions(ssl.build());
+    }
     config.get(KEY_PREFIX).ifPresent(v -> apply(KEY_PREFIX, v, b::keyPrefix));
     duration(config, CONNECT_TIMEOUT, b::connectTimeout);
     duration(config, SOCKET_TIMEOUT, b::socketTimeout);
@@ -88,6 +103,37 @@ public final class RedisStoreFactory implements StoreFactory {
     integer(config, BREAKER_FAILURE_THRESHOLD, b::breakerFailureThreshold);
     duration(config, BREAKER_OPEN_DURATION, b::breakerOpenDuration);
     return b;
+  }
+
+  /**
+   * The trust or key store file at {@code path}, opened once here so that a missing file, a wrong
+   * password or a key store without a key fails at start-up, not at the first connection.
+   */
+  private static File store(String key, String passwordKey, String path, char[] password, boolean needsKey) {
+    File file = new File(path);
+    String what = needsKey ? "key store" : "trust store";
+    if (!file.isFile()) {
+      throw new ConfigException(key, "expected a readable " + what + " file (PKCS12 or JKS), was '" + path + "'");
+    }
+    KeyStore store;
+    try (InputStream in = new FileInputStream(file)) {
+      store = KeyStore.getInstance(KeyStore.getDefaultType());
+      store.load(in, password);
+    } catch (IOException | GeneralSecurityException e) {
+      throw new ConfigException(key, "cannot read the " + what + " with " + passwordKey + " (" + e.getMessage()
+          + "), was '" + path + "'", e);
+    }
+    try {
+      for (String alias : Collections.list(store.aliases())) {
+        if (needsKey ? store.isKeyEntry(alias) : store.isCertificateEntry(alias)) {
+          return file;
+        }
+      }
+    } catch (KeyStoreException e) {
+      throw new ConfigException(key, "cannot read the " + what + " (" + e.getMessage() + "), was '" + path + "'", e);
+    }
+    throw new ConfigException(key, "the " + what + " holds no " + (needsKey ? "private key and certificate" :
+        "trusted certificate (Java trusts only those imported with keytool -importcert)") + ", was '" + path + "'");
   }
 
   private static Optional<String> value(ConfigLookup config, String key) {

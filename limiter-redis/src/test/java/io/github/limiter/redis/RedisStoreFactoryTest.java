@@ -106,7 +106,7 @@ class RedisStoreFactoryTest {
         .hasMessageContaining("limiter.redis.decision-timeout")
         .hasMessageContaining("'50ms'");
     // Every key the factory declares is one it reads: the README's table, whole.
-    assertThat(new RedisStoreFactory().keys()).hasSize(15).allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
+    assertThat(new RedisStoreFactory().keys()).hasSize(17).allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
   }
 
   @Test

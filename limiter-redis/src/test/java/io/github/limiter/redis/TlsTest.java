@@ -1,10 +1,12 @@
 package io.github.limiter.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.tck.redis.Pause;
@@ -112,5 +114,46 @@ class TlsTest {
       assertThat(verified(store, "d", Duration.ofSeconds(1))).isFalse();
       assertThat(store.health().lastError()).isPresent();
     }
+  }
+  /** Mutual TLS: a server that requires a client certificate decides only for a client that presents one. */
+  @Test
+  void aServerThatRequiresClientCertificatesDecidesWithTheKeyStore() {
+    try (RedisServer mutual = RedisServer.startTls("mtls", certificates, "--tls-auth-clients", "yes")) {
+      Map<String, String> withKey = trusting(mutual.url());
+      withKey.put("limiter.redis.tls.keystore", certificates.keystore().toString());
+      withKey.put("limiter.redis.tls.keystore-password", certificates.keystorePassword());
+      try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(withKey))) {
+        assertThat(verified(store, "e", Duration.ofSeconds(3))).isTrue();
+      }
+      try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(trusting(mutual.url())))) {
+        assertThat(verified(store, "f", Duration.ofSeconds(1))).isFalse();
+        assertThat(store.health().lastError()).isPresent();
+      }
+    }
+  }
+
+  /** A key store is opened at start-up: a wrong password, or a store without a key, fails there. */
+  @Test
+  void aKeyStoreThatCannotServeFailsAtStartUp() {
+    Map<String, String> wrongPassword = trusting(server.url());
+    wrongPassword.put("limiter.redis.tls.keystore", certificates.keystore().toString());
+    wrongPassword.put("limiter.redis.tls.keystore-password", "wrong");
+    assertThatThrownBy(() -> new RedisStoreFactory().create(ConfigLookup.of(wrongPassword)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("limiter.redis.tls.keystore: cannot read the key store with"
+            + " limiter.redis.tls.keystore-password")
+        .hasMessageContaining(certificates.keystore().toString());
+    Map<String, String> noKey = trusting(server.url());
+    noKey.put("limiter.redis.tls.keystore", certificates.truststore().toString());
+    noKey.put("limiter.redis.tls.keystore-password", certificates.truststorePassword());
+    assertThatThrownBy(() -> new RedisStoreFactory().create(ConfigLookup.of(noKey)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("limiter.redis.tls.keystore: the key store holds no private key");
+    Map<String, String> noCertificate = config(server.url());
+    noCertificate.put("limiter.redis.tls.truststore", certificates.keystore().toString());
+    noCertificate.put("limiter.redis.tls.truststore-password", certificates.keystorePassword());
+    assertThatThrownBy(() -> new RedisStoreFactory().create(ConfigLookup.of(noCertificate)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("limiter.redis.tls.truststore: the trust store holds no trusted certificate");
   }
 }
