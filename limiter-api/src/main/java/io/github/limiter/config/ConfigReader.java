@@ -65,8 +65,7 @@ public final class ConfigReader {
    */
   public void checkEnvironmentForms(String prefix, Collection<String> known, String hint) {
     String variablePrefix = environmentForm(prefix);
-    Set<String> forms = new TreeSet<>();
-    known.forEach(key -> forms.add(environmentForm(key)));
+    Set<String> forms = environmentForms(known);
     for (String name : config.names()) {
       if (name.startsWith(variablePrefix) && !forms.contains(name)) {
         throw new ConfigException(name, "matches no known key; expected the environment form of a key under "
@@ -82,12 +81,11 @@ public final class ConfigReader {
    */
   public void checkTopLevel(String prefix, Set<String> known) {
     String variablePrefix = environmentForm(prefix);
-    Set<String> forms = new TreeSet<>();
-    known.forEach(key -> forms.add(environmentForm(key)));
+    Set<String> forms = environmentForms(known);
     for (String name : config.names()) {
       boolean dotted = name.startsWith(prefix) && name.indexOf('.', prefix.length()) < 0;
       boolean variable = name.startsWith(variablePrefix) && name.indexOf('_', variablePrefix.length()) < 0;
-      if (dotted && !known.contains(name) || variable && !dotted && !forms.contains(name)) {
+      if (dotted && !known.contains(name) || variable && !forms.contains(name)) {
         throw new ConfigException(name, "unknown key; expected one of " + new TreeSet<>(known)
             + (dotted ? "" : " (here in their environment form)") + " or a key under a section such as "
             + prefix + "policy., was '" + config.get(name).orElse("") + "'");
@@ -98,6 +96,13 @@ public final class ConfigReader {
   /** The name MicroProfile Config looks up in the environment for {@code key}: {@code LIMITER_POLICY_API_LIMITS}. */
   public static String environmentForm(String key) {
     return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+  }
+
+  /** The {@link #environmentForm} of each of {@code keys}. */
+  public static Set<String> environmentForms(Collection<String> keys) {
+    Set<String> forms = new TreeSet<>();
+    keys.forEach(key -> forms.add(environmentForm(key)));
+    return forms;
   }
 
   /** Checks that every key under {@code prefix} is {@code prefix} followed by one of {@code known}. */

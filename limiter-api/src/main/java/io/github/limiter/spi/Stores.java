@@ -10,7 +10,6 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 /** Finds the store named by {@code limiter.store} among the {@link StoreFactory} services. */
 public final class Stores {
@@ -67,7 +66,7 @@ public final class Stores {
   private record Variables(String prefix, Set<String> names, StoreFactory factory) {
     static Variables of(StoreFactory factory) {
       return new Variables(ConfigReader.environmentForm(LimiterConfig.PREFIX + factory.name() + "."),
-          factory.keys().stream().map(ConfigReader::environmentForm).collect(Collectors.toSet()), factory);
+          ConfigReader.environmentForms(factory.keys()), factory);
     }
   }
 
