@@ -171,10 +171,7 @@ class DeploymentProblemsTest {
         "limiter.store", "redsi",
         "limiter.policy.api.algorithm", "fixed-window",
         "limiter.policy.api.limits", "10/s");
-    // no TestStore: the configured store is the one in use
-    Throwable failure = deploy(config, false, Valid.class);
-    assertThat(failure).isInstanceOf(DeploymentException.class);
-    assertThat(failure.getMessage()).contains("limiter.store: no store named 'redsi' on the class path (found [")
+    assertThat(storeProblem(config)).contains("limiter.store: no store named 'redsi' on the class path (found [")
         .contains("memory");
   }
 
@@ -184,10 +181,15 @@ class DeploymentProblemsTest {
         "limiter.memory.max-key", "10",
         "limiter.policy.api.algorithm", "fixed-window",
         "limiter.policy.api.limits", "10/s");
+    assertThat(storeProblem(config)).contains("limiter.memory.max-key: unknown key; store 'memory' reads [")
+        .contains("'10'");
+  }
+
+  /** Deploys without the TestStore, so that the configured store is the one in use; returns the problem's text. */
+  private static String storeProblem(Map<String, String> config) {
     Throwable failure = deploy(config, false, Valid.class);
     assertThat(failure).isInstanceOf(DeploymentException.class);
-    assertThat(failure.getMessage()).contains("limiter.memory.max-key: unknown key; store 'memory' reads [")
-        .contains("'10'");
+    return failure.getMessage();
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -119,9 +120,8 @@ class TlsTest {
   @Test
   void aServerThatRequiresClientCertificatesDecidesWithTheKeyStore() {
     try (RedisServer mutual = RedisServer.startTls("mtls", certificates, "--tls-auth-clients", "yes")) {
-      Map<String, String> withKey = trusting(mutual.url());
-      withKey.put("limiter.redis.tls.keystore", certificates.keystore().toString());
-      withKey.put("limiter.redis.tls.keystore-password", certificates.keystorePassword());
+      Map<String, String> withKey = withKeystore(trusting(mutual.url()), certificates.keystore(),
+          certificates.keystorePassword());
       try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(withKey))) {
         assertThat(verified(store, "e", Duration.ofSeconds(3))).isTrue();
       }
@@ -135,25 +135,27 @@ class TlsTest {
   /** A key store is opened at start-up: a wrong password, or a store without a key, fails there. */
   @Test
   void aKeyStoreThatCannotServeFailsAtStartUp() {
-    Map<String, String> wrongPassword = trusting(server.url());
-    wrongPassword.put("limiter.redis.tls.keystore", certificates.keystore().toString());
-    wrongPassword.put("limiter.redis.tls.keystore-password", "wrong");
-    assertThatThrownBy(() -> new RedisStoreFactory().create(ConfigLookup.of(wrongPassword)))
-        .isInstanceOf(ConfigException.class)
+    assertStartUpFails(withKeystore(trusting(server.url()), certificates.keystore(), "wrong"))
         .hasMessageStartingWith("limiter.redis.tls.keystore: cannot read the key store with"
             + " limiter.redis.tls.keystore-password")
         .hasMessageContaining(certificates.keystore().toString());
-    Map<String, String> noKey = trusting(server.url());
-    noKey.put("limiter.redis.tls.keystore", certificates.truststore().toString());
-    noKey.put("limiter.redis.tls.keystore-password", certificates.truststorePassword());
-    assertThatThrownBy(() -> new RedisStoreFactory().create(ConfigLookup.of(noKey)))
-        .isInstanceOf(ConfigException.class)
+    assertStartUpFails(withKeystore(trusting(server.url()), certificates.truststore(), certificates.truststorePassword()))
         .hasMessageStartingWith("limiter.redis.tls.keystore: the key store holds no private key");
     Map<String, String> noCertificate = config(server.url());
     noCertificate.put("limiter.redis.tls.truststore", certificates.keystore().toString());
     noCertificate.put("limiter.redis.tls.truststore-password", certificates.keystorePassword());
-    assertThatThrownBy(() -> new RedisStoreFactory().create(ConfigLookup.of(noCertificate)))
-        .isInstanceOf(ConfigException.class)
+    assertStartUpFails(noCertificate)
         .hasMessageStartingWith("limiter.redis.tls.truststore: the trust store holds no trusted certificate");
+  }
+
+  private static Map<String, String> withKeystore(Map<String, String> config, Path keystore, String password) {
+    config.put("limiter.redis.tls.keystore", keystore.toString());
+    config.put("limiter.redis.tls.keystore-password", password);
+    return config;
+  }
+
+  private static AbstractThrowableAssert<?, ? extends Throwable> assertStartUpFails(Map<String, String> config) {
+    return assertThatThrownBy(() -> new RedisStoreFactory().create(ConfigLookup.of(config)))
+        .isInstanceOf(ConfigException.class);
   }
 }
