@@ -16,6 +16,11 @@ import java.io.File;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -28,7 +33,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * {@code @Limited} on a CDI bean called from a servlet, and on a JAX-RS resource whose rejections
  * the Limiter's ExceptionMapper writes; policies from META-INF/microprofile-config.properties
- * (src/test/webapps/cdi-limited).
+ * (src/test/webapps/cdi-limited). The filter there also shapes in front of the request-scoped
+ * resource.
  */
 @ExtendWith({ArquillianExtension.class, PrintServerLogOnFailure.class})
 @RunAsClient
@@ -106,5 +112,48 @@ class CdiLimitedIT {
     }
 
     assertRejected(Http.get(uri("rest/items/shared/4"), "X-Client", "shared"), "shared", 60);
+  }
+
+  @Test
+  void heldRequestsReachARequestScopedResourceAfterTheirShapingWait() throws Exception {
+    // Jersey starts on its first request: not during the burst, whose timing it would blur.
+    Http.get(uri("rest/items"), "X-Client", "shape-warm-up");
+    URI shaped = uri("rest/items/shaped");
+    List<Long> finishedMillis = new ArrayList<>();
+    List<HttpResponse<String>> responses = new ArrayList<>();
+    ExecutorService clients = Executors.newFixedThreadPool(5);
+    try {
+      long start = System.nanoTime();
+      List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        sent.add(CompletableFuture.supplyAsync(() -> {
+          HttpResponse<String> response = Http.get(shaped, "X-Client", "shape");
+          synchronized (finishedMillis) {
+            finishedMillis.add((System.nanoTime() - start) / 1_000_000);
+          }
+          return response;
+        }, clients));
+      }
+      for (CompletableFuture<HttpResponse<String>> each : sent) {
+        responses.add(each.get());
+      }
+    } finally {
+      clients.shutdownNow();
+    }
+
+    // Every one reaches the resource: the one that found the queue empty and the four it held.
+    for (HttpResponse<String> response : responses) {
+      assertThat(response.statusCode()).as("status; body: %s", response.body()).isEqualTo(200);
+      assertThat(response.body()).isEqualTo("shaped");
+    }
+    // 2/s leaks one every 500 ms: the held four leave 0.5, 1, 1.5 and 2 s after the first.
+    List<Long> finished = finishedMillis.stream().sorted().toList();
+    System.out.println("shaping before a @RequestScoped resource: responses at " + finished + " ms");
+    for (int i = 1; i < finished.size(); i++) {
+      assertThat(finished.get(i) - finished.get(i - 1))
+          .as("ms between the %d. and the %d. response, all at %s", i, i + 1, finished)
+          .isGreaterThanOrEqualTo(300);
+    }
+    assertThat(finished.get(4) - finished.get(0)).as("spread of %s", finished).isBetween(1_700L, 5_000L);
   }
 }

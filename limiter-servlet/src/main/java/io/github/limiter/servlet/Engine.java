@@ -57,6 +57,9 @@ final class Engine {
   private final Map<String, Guard> guards;
   private final Map<Guard, PolicyLimiter> bound = new IdentityHashMap<>();
   private final Shaper shaper;
+  private final ClassLoader loader;
+  /** Found on the first hold, on a request thread, where CDI.current() surely answers. */
+  private volatile RequestScope requestScope;
   private final String resumeAttribute;
   private final RateLimitedLog asyncLog;
 
@@ -74,6 +77,7 @@ final class Engine {
       routeGuards[i] = Matched.of(configured.get(i).policies().stream().map(guards::get).toList(), bound);
     }
     this.shaper = guards.values().stream().anyMatch(g -> g.shapes) ? new Shaper(b.name) : null;
+    this.loader = b.loader;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + b.name;
     this.asyncLog = new RateLimitedLog(b.logger);
   }
@@ -85,6 +89,7 @@ final class Engine {
     final Map<String, Guard> guards = new LinkedHashMap<>();
     final String name;
     final Logger logger;
+    final ClassLoader loader;
     Limiter limiter;
     boolean ownsLimiter;
 
@@ -93,6 +98,7 @@ final class Engine {
       this.address = address;
       this.name = name;
       this.logger = logger;
+      this.loader = loader;
       KeyResolvers[] resolvers = new KeyResolvers[1];
       java.util.Set<String> routed = KeyResolvers.routedPolicies(config);
       for (PolicyConfig policy : config.policies().values()) {
@@ -132,7 +138,10 @@ final class Engine {
     }
   }
 
-  /** A request resumed after its shaping wait: it was decided already, so it only passes. */
+  /**
+   * A request resumed after its shaping wait: it was decided already, so it only passes, in a
+   * request context as an unheld request would be (Payara has none active on an async dispatch).
+   */
   boolean resume(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     Object charged = request.getAttribute(resumeAttribute);
@@ -142,7 +151,7 @@ final class Engine {
     request.removeAttribute(resumeAttribute);
     @SuppressWarnings("unchecked")
     List<String> policies = (List<String>) names;
-    pass(policies, request, response, chain);
+    requestScope.around(() -> pass(policies, request, response, chain));
     return true;
   }
 
@@ -211,6 +220,9 @@ final class Engine {
     List<String> charged = chargedNames(match, decisions);
     if (wait > 0) {
       if (request.isAsyncSupported() && !request.isAsyncStarted()) {
+        if (requestScope == null) {
+          requestScope = RequestScope.find(loader);
+        }
         request.setAttribute(resumeAttribute, charged);
         shaper.hold(request, response, wait);
         return;

@@ -108,7 +108,7 @@ final class KeyResolvers {
     return hasCdi(loader) ? CdiKeyResolvers.find() : List.of();
   }
 
-  private static boolean hasCdi(ClassLoader loader) {
+  static boolean hasCdi(ClassLoader loader) {
     try {
       Class.forName(CDI_CLASS, false, KeyResolvers.class.getClassLoader());
       Class.forName(CDI_CLASS, false, loader);

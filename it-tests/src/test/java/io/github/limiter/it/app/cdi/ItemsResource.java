@@ -29,4 +29,15 @@ public class ItemsResource {
   public String shared(@PathParam("id") String id) {
     return "item " + id;
   }
+
+  /**
+   * No {@code @Limited}: behind the shaping route {@code shape} only, so a held request reaches
+   * this request-scoped resource through the filter's async dispatch.
+   */
+  @GET
+  @Path("shaped")
+  @Produces(MediaType.TEXT_PLAIN)
+  public String shaped() {
+    return "shaped";
+  }
 }
