@@ -47,6 +47,13 @@ class BadConfigIT {
             "META-INF/microprofile-config.properties");
   }
 
+  @Deployment(name = "sync-shaping-filter", managed = false)
+  static WebArchive syncShapingFilter() {
+    return ShrinkWrap.create(WebArchive.class, "sync-shaping-filter.war")
+        .addClass(EchoServlet.class)
+        .setWebXML(new File("src/test/webapps/sync-shaping-filter/WEB-INF/web.xml"));
+  }
+
   @ArquillianResource
   Deployer deployer;
 
@@ -62,6 +69,14 @@ class BadConfigIT {
     String failure = deployExpectingFailure("bad-policy", "greet?user=x");
 
     assertThat(failure).contains("limiter.policy.bean.algorithm").contains("token-bukket");
+  }
+
+  /** Issue 17.5: such a filter used to deploy and let every request pass at once, unshaped. */
+  @Test
+  void aShapingPolicyOnAFilterWithoutAsyncSupportFailsTheDeploymentNamingBoth() {
+    String failure = deployExpectingFailure("sync-shaping-filter", "shaped/x");
+
+    assertThat(failure).contains("RateLimitFilter 'sync-limiter' is not async-supported, but its policy 'shape' shapes");
   }
 
   /**

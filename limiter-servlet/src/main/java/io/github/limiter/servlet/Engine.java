@@ -58,6 +58,7 @@ final class Engine {
   private final Map<Guard, PolicyLimiter> bound = new IdentityHashMap<>();
   private final Shaper shaper;
   private final ClassLoader loader;
+  private final String name;
   /** Found on the first hold, on a request thread, where CDI.current() surely answers. */
   private volatile RequestScope requestScope;
   private final String resumeAttribute;
@@ -78,6 +79,7 @@ final class Engine {
     }
     this.shaper = guards.values().stream().anyMatch(g -> g.shapes) ? new Shaper(b.name) : null;
     this.loader = b.loader;
+    this.name = b.name;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + b.name;
     this.asyncLog = new RateLimitedLog(b.logger);
   }
@@ -227,9 +229,12 @@ final class Engine {
         shaper.hold(request, response, wait);
         return;
       }
-      asyncLog.log(Level.WARNING, "A leaky-bucket request on " + request.getRequestURI() + " passes without its"
-          + " shaping wait: a filter before RateLimitFilter is not async-supported, or the request"
-          + " is async already");
+      String passes = "RateLimitFilter '" + name + "' lets a leaky-bucket request on " + request.getRequestURI()
+          + " pass without its shaping wait: ";
+      asyncLog.log(Level.WARNING, request.isAsyncStarted() ? passes + "the request is async already"
+          : passes + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
+              + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
+              + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");
     }
     pass(charged, request, response, chain);
   }

@@ -139,17 +139,20 @@ public class RateLimitFilter implements Filter {
    * starting anything: for {@link RateLimitInitializer}, so that a container that only logs a
    * filter's failed init (Payara does) still fails the deployment. Resolvers that may be CDI beans
    * and the values of the store's own keys are left to {@link #init}.
+   *
+   * @return the configuration, or null when it cannot be known this early
    */
-  static void validate(String name, Map<String, String> params, ClassLoader loader) throws ServletException {
+  static LimiterConfig validate(String name, Map<String, String> params, ClassLoader loader) throws ServletException {
     if (hasMicroProfileApi(loader) && !MicroProfileConfigLookup.isAvailable(loader)) {
       // MicroProfile Config is not ready this early: part of the configuration is unknown, init checks it all.
-      return;
+      return null;
     }
     try {
       ConfigLookup lookup = lookup(params, loader);
       LimiterConfig config = LimiterConfig.from(lookup);
       KeyResolvers.checkWithoutCdi(config, loader);
       Stores.check(config.store(), lookup, loader);
+      return config;
     } catch (ConfigException e) {
       throw new ServletException("RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
     }

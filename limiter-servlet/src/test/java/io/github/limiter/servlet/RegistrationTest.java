@@ -98,6 +98,69 @@ class RegistrationTest {
         .hasStackTraceContaining("'10 per sec'");
   }
 
+  /** A web.xml whose filter shapes under {@code shaped}, declared with {@code filterOptions} (and no async-supported). */
+  private static WebAppContext shapingWebapp(String name, String filterOptions, String policyOptions) throws Exception {
+    Path base = testClasses().resolveSibling("webapps-" + name);
+    Files.createDirectories(base.resolve("WEB-INF"));
+    Files.writeString(base.resolve("WEB-INF/web.xml"), """
+        <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0" metadata-complete="true">
+          <servlet>
+            <servlet-name>ok</servlet-name>
+            <servlet-class>io.github.limiter.servlet.OkServlet</servlet-class>
+            <async-supported>true</async-supported>
+          </servlet>
+          <servlet-mapping><servlet-name>ok</servlet-name><url-pattern>/*</url-pattern></servlet-mapping>
+          <filter>
+            <filter-name>shaper</filter-name>
+            <filter-class>io.github.limiter.servlet.RateLimitFilter</filter-class>
+            %s
+            <init-param><param-name>limiter.policy.shaped.algorithm</param-name><param-value>leaky-bucket</param-value></init-param>
+            <init-param><param-name>limiter.policy.shaped.limits</param-name><param-value>2/s burst=4</param-value></init-param>
+            %s
+            <init-param><param-name>limiter.route.shaped.pattern</param-name><param-value>/shaped/*</param-value></init-param>
+            <init-param><param-name>limiter.route.shaped.policies</param-name><param-value>shaped</param-value></init-param>
+          </filter>
+          <filter-mapping><filter-name>shaper</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+        </web-app>
+        """.formatted(filterOptions, policyOptions));
+    WebAppContext webapp = webapp(base, name);
+    webapp.addConfiguration(new AnnotationConfiguration()); // Jetty runs ServletContainerInitializers with it
+    return webapp;
+  }
+
+  /**
+   * A shaping policy needs an async-supported filter: without it every request would pass at once,
+   * so the deployment fails, naming the filter and the policy (issue 17.5).
+   */
+  @Test
+  void aShapingFilterThatIsNotAsyncSupportedFailsTheDeployment() throws Exception {
+    WebAppContext webapp = shapingWebapp("sync-shaping", "", "");
+
+    assertThatThrownBy(() -> TestServer.start(webapp).close())
+        .hasStackTraceContaining("RateLimitInitializer.onStartup")
+        .hasStackTraceContaining("RateLimitFilter 'shaper' is not async-supported, but its policy 'shaped' shapes")
+        .hasStackTraceContaining("limiter.policy.shaped.nodelay=true");
+  }
+
+  @Test
+  void aFilterThatIsNotAsyncSupportedStartsWhenNoPolicyShapes() throws Exception {
+    WebAppContext webapp = shapingWebapp("sync-nodelay", "<async-supported>false</async-supported>",
+        "<init-param><param-name>limiter.policy.shaped.nodelay</param-name><param-value>true</param-value></init-param>");
+
+    try (TestServer server = TestServer.start(webapp)) {
+      assertThat(Http.get(server.uri("/shaped/x")).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void anAsyncSupportedShapingFilterStarts() throws Exception {
+    WebAppContext webapp = shapingWebapp("async-shaping", "<async-supported> true </async-supported>", "");
+
+    try (TestServer server = TestServer.start(webapp)) {
+      assertThat(Http.get(server.uri("/shaped/x")).statusCode()).isEqualTo(200);
+    }
+  }
+
   @Test
   void addedProgrammaticallyWithAReadyConfigAndLimiter() throws Exception {
     LimiterConfig config = LimiterConfig.from(ConfigLookup.of(Props.of(

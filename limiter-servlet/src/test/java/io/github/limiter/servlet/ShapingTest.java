@@ -149,16 +149,81 @@ class ShapingTest {
       sync.addMappingForUrlPatterns(null, false, "/*");
       TestServer.filter(leaky()).accept(ctx);
     };
-    try (TestServer server = TestServer.start(8, TestServer.context(setup))) {
-      List<HttpResponse<String>> responses = new ArrayList<>();
-      List<Long> times = burst(server, 10, responses);
-      assertThat(responses).allSatisfy(r -> {
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).contains("dispatch=REQUEST charged=[shaped]");
-      });
-      assertThat(times).allSatisfy(t -> assertThat(t).isLessThan(1500));
-      assertThat(server.stats().counts("shaped").admitted()).isEqualTo(10);
+    List<String> warnings = warnings(() -> {
+      try (TestServer server = TestServer.start(8, TestServer.context(setup))) {
+        List<HttpResponse<String>> responses = new ArrayList<>();
+        List<Long> times = burst(server, 10, responses);
+        assertThat(responses).allSatisfy(r -> {
+          assertThat(r.statusCode()).isEqualTo(200);
+          assertThat(r.body()).contains("dispatch=REQUEST charged=[shaped]");
+        });
+        assertThat(times).allSatisfy(t -> assertThat(t).isLessThan(1500));
+        assertThat(server.stats().counts("shaped").admitted()).isEqualTo(10);
+      }
+    });
+
+    assertThat(warnings).singleElement().asString()
+        .contains("RateLimitFilter 'limiter' lets a leaky-bucket request on /app/shaped/x pass without its shaping wait")
+        .contains("not async-supported");
+  }
+
+  /**
+   * The filter itself added by code without async support: the initializer cannot see that, so the
+   * requests pass at once, and the warning names the filter first (issue 17.5).
+   */
+  @Test
+  void aFilterAddedByCodeWithoutAsyncSupportWarnsNamingItself() throws Exception {
+    java.util.function.Consumer<jakarta.servlet.ServletContext> setup = ctx -> {
+      jakarta.servlet.FilterRegistration.Dynamic registration = ctx.addFilter("sync-limiter", RateLimitFilter.class);
+      registration.setAsyncSupported(false);
+      leaky().forEach(registration::setInitParameter);
+      registration.addMappingForUrlPatterns(null, false, "/*");
+    };
+    List<String> warnings = warnings(() -> {
+      try (TestServer server = TestServer.start(8, TestServer.context(setup))) {
+        List<HttpResponse<String>> responses = new ArrayList<>();
+        List<Long> times = burst(server, 5, responses);
+        assertThat(responses).allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(200));
+        assertThat(times).allSatisfy(t -> assertThat(t).isLessThan(1500));
+      }
+    });
+
+    assertThat(warnings).singleElement().asString()
+        .contains("RateLimitFilter 'sync-limiter' lets a leaky-bucket request")
+        .contains("The filter itself, a filter mapped before it, or on some servers the servlet is not")
+        .doesNotContain("async already");
+  }
+
+  @FunctionalInterface
+  private interface Body {
+    void run() throws Exception;
+  }
+
+  /** The warnings RateLimitFilter logs while {@code body} runs. */
+  private static List<String> warnings(Body body) throws Exception {
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(RateLimitFilter.class.getName());
+    List<String> warnings = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord record) {
+        if (record.getLevel() == java.util.logging.Level.WARNING) {
+          warnings.add(record.getMessage());
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    logger.addHandler(handler);
+    try {
+      body.run();
+    } finally {
+      logger.removeHandler(handler);
     }
+    return warnings;
   }
 
   private static long shapingThreads() {
