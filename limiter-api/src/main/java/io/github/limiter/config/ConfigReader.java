@@ -1,6 +1,7 @@
 package io.github.limiter.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.function.Predicate;
 
 /**
  * Typed access to configuration keys, every error a {@link ConfigException} that names the key and
- * the value. Store factories use it for their own keys.
+ * the value. Store factories use it for their own keys. A check over many keys reports every bad
+ * one at once ({@link ConfigException#all}).
  */
 public final class ConfigReader {
 
@@ -24,9 +26,10 @@ public final class ConfigReader {
   }
 
 
-  /** The NAMEs used under {@code prefix}, checking that each suffix is a known key. */
+  /** The NAMEs used under {@code prefix}, checking that each suffix is a known key; reports every unknown one. */
   public Set<String> names(String prefix, Set<String> known) {
     Set<String> names = new TreeSet<>();
+    List<ConfigException> problems = new ArrayList<>();
     for (String key : config.names()) {
       if (!key.startsWith(prefix)) {
         continue;
@@ -35,10 +38,12 @@ public final class ConfigReader {
       int dot = rest.lastIndexOf('.');
       String suffix = dot < 0 ? "" : rest.substring(dot + 1);
       if (dot <= 0 || !known.contains(suffix)) {
-        throw unknown(key, prefix + "<name>.<one of " + new TreeSet<>(known) + ">");
+        problems.add(unknown(key, prefix + "<name>.<one of " + new TreeSet<>(known) + ">"));
+      } else {
+        names.add(rest.substring(0, dot));
       }
-      names.add(rest.substring(0, dot));
     }
+    throwAll(problems);
     return names;
   }
 
@@ -48,12 +53,15 @@ public final class ConfigReader {
    */
   public Set<String> listedNames(String key, Predicate<String> valid, String expected) {
     Set<String> names = new TreeSet<>();
+    List<ConfigException> problems = new ArrayList<>();
     for (String name : list(text(key).orElse(""))) {
-      if (!valid.test(name)) {
-        throw new ConfigException(key, "expected a comma-separated list of " + expected + ", was '" + name + "'");
+      if (valid.test(name)) {
+        names.add(name);
+      } else {
+        problems.add(new ConfigException(key, "expected a comma-separated list of " + expected + ", was '" + name + "'"));
       }
-      names.add(name);
     }
+    throwAll(problems);
     return names;
   }
 
@@ -66,12 +74,14 @@ public final class ConfigReader {
   public void checkEnvironmentForms(String prefix, Collection<String> known, String hint) {
     String variablePrefix = environmentForm(prefix);
     Set<String> forms = environmentForms(known);
+    List<ConfigException> problems = new ArrayList<>();
     for (String name : config.names()) {
       if (name.startsWith(variablePrefix) && !forms.contains(name)) {
-        throw new ConfigException(name, "matches no known key; expected the environment form of a key under "
-            + prefix + " (" + hint + "), was '" + config.get(name).orElse("") + "'");
+        problems.add(new ConfigException(name, "matches no known key; expected the environment form of a key under "
+            + prefix + " (" + hint + "), was '" + config.get(name).orElse("") + "'"));
       }
     }
+    throwAll(problems);
   }
 
   /**
@@ -82,15 +92,17 @@ public final class ConfigReader {
   public void checkTopLevel(String prefix, Set<String> known) {
     String variablePrefix = environmentForm(prefix);
     Set<String> forms = environmentForms(known);
+    List<ConfigException> problems = new ArrayList<>();
     for (String name : config.names()) {
       boolean dotted = name.startsWith(prefix) && name.indexOf('.', prefix.length()) < 0;
       boolean variable = name.startsWith(variablePrefix) && name.indexOf('_', variablePrefix.length()) < 0;
       if (dotted && !known.contains(name) || variable && !forms.contains(name)) {
-        throw new ConfigException(name, "unknown key; expected one of " + new TreeSet<>(known)
+        problems.add(new ConfigException(name, "unknown key; expected one of " + new TreeSet<>(known)
             + (dotted ? "" : " (here in their environment form)") + " or a key under a section such as "
-            + prefix + "policy., was '" + config.get(name).orElse("") + "'");
+            + prefix + "policy., was '" + config.get(name).orElse("") + "'"));
       }
     }
+    throwAll(problems);
   }
 
   /** The name MicroProfile Config looks up in the environment for {@code key}: {@code LIMITER_POLICY_API_LIMITS}. */
@@ -107,10 +119,19 @@ public final class ConfigReader {
 
   /** Checks that every key under {@code prefix} is {@code prefix} followed by one of {@code known}. */
   public void checkKeys(String prefix, Set<String> known) {
+    List<ConfigException> problems = new ArrayList<>();
     for (String key : config.names()) {
       if (key.startsWith(prefix) && !known.contains(key.substring(prefix.length()))) {
-        throw unknown(key, prefix + "<one of " + new TreeSet<>(known) + ">");
+        problems.add(unknown(key, prefix + "<one of " + new TreeSet<>(known) + ">"));
       }
+    }
+    throwAll(problems);
+  }
+
+  /** Throws every one of {@code problems} at once, if there is one. */
+  private static void throwAll(List<ConfigException> problems) {
+    if (!problems.isEmpty()) {
+      throw ConfigException.all(problems);
     }
   }
 

@@ -64,6 +64,8 @@ import java.util.function.Function;
  * LIMITER_ROUTE_}, {@code LIMITER_HTTP_} or {@code LIMITER_EVENTS_} that is the form of no such key.
  * {@link io.github.limiter.spi.Stores#check} does the same for the stores' sections.
  *
+ * <p>Every problem is reported at once: {@link #from} throws one {@link ConfigException} for all.
+ *
  * @param store the name of the store
  * @param policies the policies by name, in name order
  * @param routes the routes, in name order
@@ -116,39 +118,80 @@ public record LimiterConfig(
   /**
    * Reads and validates the whole configuration.
    *
-   * @throws ConfigException naming the first bad key and its value
+   * @throws ConfigException naming every bad key and its value, all at once
    */
   public static LimiterConfig from(ConfigLookup config) {
+    List<ConfigException> problems = new ArrayList<>();
+    LimiterConfig read = read(config, problems);
+    if (!problems.isEmpty()) {
+      throw ConfigException.all(problems);
+    }
+    return read;
+  }
+
+  /**
+   * Reads the configuration and adds every problem to {@code problems}, for an adapter that reports
+   * them together with its own. What was invalid is left out: a policy with a bad value, a route
+   * with one, a bad setting is its default. Run nothing on it unless {@code problems} stayed empty.
+   */
+  public static LimiterConfig read(ConfigLookup config, List<ConfigException> problems) {
     ConfigReader reader = new ConfigReader(config);
-    reader.checkTopLevel(PREFIX, Set.of(STORE_KEY, POLICIES_KEY, ROUTES_KEY));
+    collect(problems, () -> reader.checkTopLevel(PREFIX, Set.of(STORE_KEY, POLICIES_KEY, ROUTES_KEY)));
     // Found by their keys' names, or listed: environment variables cannot be listed by key name.
-    Set<String> policyNames = reader.names(POLICY_PREFIX, POLICY_KEYS);
-    policyNames.addAll(reader.listedNames(POLICIES_KEY, Policy::isValidName,
-        "policy names (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)"));
-    Set<String> routeNames = reader.names(ROUTE_PREFIX, ROUTE_KEYS);
-    routeNames.addAll(reader.listedNames(ROUTES_KEY, name -> name.matches("[A-Za-z0-9._-]+"),
-        "route names (letters, digits, '.', '_' or '-')"));
-    reader.checkEnvironmentForms(POLICY_PREFIX, keys(POLICY_PREFIX, policyNames, POLICY_KEYS),
-        "a policy known by a limiter.policy.NAME.* key or listed in " + POLICIES_KEY);
-    reader.checkEnvironmentForms(ROUTE_PREFIX, keys(ROUTE_PREFIX, routeNames, ROUTE_KEYS),
-        "a route known by a limiter.route.NAME.* key or listed in " + ROUTES_KEY);
-    reader.checkEnvironmentForms(HTTP_PREFIX, keys(HTTP_PREFIX, HTTP_KEYS), "one of " + new TreeSet<>(HTTP_KEYS));
-    reader.checkEnvironmentForms(EVENTS_PREFIX, keys(EVENTS_PREFIX, EVENTS_KEYS), "one of " + EVENTS_KEYS);
+    Set<String> policyNames = new TreeSet<>(collect(problems, () -> reader.names(POLICY_PREFIX, POLICY_KEYS), Set.of()));
+    policyNames.addAll(collect(problems, () -> reader.listedNames(POLICIES_KEY, Policy::isValidName,
+        "policy names (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)"), Set.of()));
+    Set<String> routeNames = new TreeSet<>(collect(problems, () -> reader.names(ROUTE_PREFIX, ROUTE_KEYS), Set.of()));
+    routeNames.addAll(collect(problems, () -> reader.listedNames(ROUTES_KEY, name -> name.matches("[A-Za-z0-9._-]+"),
+        "route names (letters, digits, '.', '_' or '-')"), Set.of()));
+    collect(problems, () -> reader.checkEnvironmentForms(POLICY_PREFIX, keys(POLICY_PREFIX, policyNames, POLICY_KEYS),
+        "a policy known by a limiter.policy.NAME.* key or listed in " + POLICIES_KEY));
+    collect(problems, () -> reader.checkEnvironmentForms(ROUTE_PREFIX, keys(ROUTE_PREFIX, routeNames, ROUTE_KEYS),
+        "a route known by a limiter.route.NAME.* key or listed in " + ROUTES_KEY));
+    collect(problems, () -> reader.checkEnvironmentForms(HTTP_PREFIX, keys(HTTP_PREFIX, HTTP_KEYS),
+        "one of " + new TreeSet<>(HTTP_KEYS)));
+    collect(problems, () -> reader.checkEnvironmentForms(EVENTS_PREFIX, keys(EVENTS_PREFIX, EVENTS_KEYS),
+        "one of " + EVENTS_KEYS));
     Map<String, PolicyConfig> policies = new LinkedHashMap<>();
     for (String name : policyNames) {
-      policies.put(name, policy(reader, name));
+      PolicyConfig policy = policy(reader, name, problems);
+      if (policy != null) {
+        policies.put(name, policy);
+      }
     }
     List<Route> routes = new ArrayList<>();
     for (String name : routeNames) {
-      routes.add(route(reader, name, policies.keySet()));
+      // Checked against every declared policy: one with a bad value is reported once, on its own.
+      Route route = collect(problems, () -> route(reader, name, policyNames), null);
+      if (route != null) {
+        routes.add(route);
+      }
     }
-    reader.checkKeys(HTTP_PREFIX, HTTP_KEYS);
-    reader.checkKeys(EVENTS_PREFIX, EVENTS_KEYS);
-    HttpSettings http = http(reader);
-    EventSettings events = new EventSettings(
-        reader.optional(EVENTS_PREFIX + "near-limit", EventSettings::parseFraction, EventSettings.DEFAULTS.nearLimit()));
+    collect(problems, () -> reader.checkKeys(HTTP_PREFIX, HTTP_KEYS));
+    collect(problems, () -> reader.checkKeys(EVENTS_PREFIX, EVENTS_KEYS));
+    HttpSettings http = collect(problems, () -> http(reader), HttpSettings.DEFAULTS);
+    EventSettings events = collect(problems, () -> new EventSettings(reader.optional(
+        EVENTS_PREFIX + "near-limit", EventSettings::parseFraction, EventSettings.DEFAULTS.nearLimit())),
+        EventSettings.DEFAULTS);
     String store = reader.text(STORE_KEY).orElse("memory");
     return new LimiterConfig(store, policies, routes, http, events);
+  }
+
+  /** The value of {@code step}, or {@code fallback} after adding its problems to {@code problems}. */
+  private static <T> T collect(List<ConfigException> problems, java.util.function.Supplier<T> step, T fallback) {
+    try {
+      return step.get();
+    } catch (ConfigException e) {
+      problems.add(e);
+      return fallback;
+    }
+  }
+
+  private static void collect(List<ConfigException> problems, Runnable check) {
+    collect(problems, () -> {
+      check.run();
+      return null;
+    }, null);
   }
 
   /** Every {@code prefix + name + "." + key}. */
@@ -163,28 +206,39 @@ public record LimiterConfig(
     return keys.stream().map(key -> prefix + key).toList();
   }
 
-  private static PolicyConfig policy(ConfigReader reader, String name) {
+  /** The policy called {@code name}; null after adding each of its problems to {@code problems}. */
+  private static PolicyConfig policy(ConfigReader reader, String name, List<ConfigException> problems) {
     String base = POLICY_PREFIX + name + ".";
-    Algorithm algorithm = reader.parse(base + "algorithm", reader.required(base + "algorithm"), Algorithm::fromConfigName);
-    List<Limit> limits = reader.parse(base + "limits", reader.required(base + "limits"), Limit::parseAll);
-    FailureMode failure = reader.optional(base + "failure", FailureMode::fromConfigName, FailureMode.LOCAL);
-    Policy policy;
-    try {
-      policy = new Policy(name, algorithm, limits, failure);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(base + "limits", e.getMessage() + " (value '" + reader.required(base + "limits") + "')", e);
+    int before = problems.size();
+    Algorithm algorithm = collect(problems,
+        () -> reader.parse(base + "algorithm", reader.required(base + "algorithm"), Algorithm::fromConfigName), null);
+    List<Limit> limits = collect(problems,
+        () -> reader.parse(base + "limits", reader.required(base + "limits"), Limit::parseAll), null);
+    FailureMode failure = collect(problems,
+        () -> reader.optional(base + "failure", FailureMode::fromConfigName, FailureMode.LOCAL), null);
+    KeySource key = collect(problems, () -> reader.optional(base + "key", KeySource::parse, KeySource.REMOTE_ADDRESS), null);
+    MissingKey onMissing = collect(problems,
+        () -> reader.optional(base + "on-missing-key", LimiterConfig::missingKey, MissingKey.REMOTE_ADDRESS), null);
+    Long permits = collect(problems, () -> reader.integer(base + "permits", 1, 1, Long.MAX_VALUE), null);
+    Boolean dryRun = collect(problems, () -> reader.bool(base + "dry-run", false), null);
+    Shaping shaping = algorithm == null ? null : collect(problems, () -> shaping(reader, base, algorithm), null);
+    if (problems.size() > before) {
+      return null;
     }
-    KeySource key = reader.optional(base + "key", KeySource::parse, KeySource.REMOTE_ADDRESS);
-    MissingKey onMissing = reader.optional(base + "on-missing-key", LimiterConfig::missingKey, MissingKey.REMOTE_ADDRESS);
-    long permits = reader.integer(base + "permits", 1, 1, Long.MAX_VALUE);
-    long capacity = limits.stream().mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits()).min().orElseThrow();
-    if (permits > capacity) {
-      throw new ConfigException(base + "permits", "a request would cost more than the smallest limit can ever"
-          + " admit (" + capacity + "), so every request would be rejected, was '" + permits + "'");
-    }
-    boolean dryRun = reader.bool(base + "dry-run", false);
-    Shaping shaping = shaping(reader, base, algorithm);
-    return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping);
+    return collect(problems, () -> {
+      Policy policy;
+      try {
+        policy = new Policy(name, algorithm, limits, failure);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(base + "limits", e.getMessage() + " (value '" + reader.required(base + "limits") + "')", e);
+      }
+      long capacity = limits.stream().mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits()).min().orElseThrow();
+      if (permits > capacity) {
+        throw new ConfigException(base + "permits", "a request would cost more than the smallest limit can ever"
+            + " admit (" + capacity + "), so every request would be rejected, was '" + permits + "'");
+      }
+      return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping);
+    }, null);
   }
 
   private static Shaping shaping(ConfigReader reader, String base, Algorithm algorithm) {

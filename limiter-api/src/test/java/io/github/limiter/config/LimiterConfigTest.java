@@ -134,12 +134,17 @@ class LimiterConfigTest {
     assertThat(config.policy("missing")).isEmpty();
   }
 
-  /** Reads {@code properties} expecting a ConfigException for {@code key} naming {@code value}. */
+  /**
+   * Reads {@code properties} expecting a ConfigException for {@code key} naming {@code value}: the
+   * first of the problems reported, or the only one.
+   */
   static ConfigException failure(Map<String, String> properties, String key, String value) {
     ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
     assertThat(e).as("a ConfigException for %s", key).isNotNull();
     assertThat(e.key()).isEqualTo(key);
-    assertThat(e.getMessage()).startsWith(key + ": ").contains(value);
+    ConfigException first = e.problems().get(0);
+    assertThat(first.getMessage()).startsWith(key + ": ").contains(value);
+    assertThat(e.getMessage()).contains(first.getMessage());
     return e;
   }
 
@@ -458,9 +463,48 @@ class LimiterConfigTest {
     assertThat(config.routes().get(0).policies()).containsExactly("api");
   }
 
+  /** Issue 17.6: the README promises every problem at once, not one per deployment. */
+  @Test
+  void everyProblemIsReportedAtOnce() {
+    Map<String, String> properties = new java.util.LinkedHashMap<>(api("token-bucket", "10 per sec"));
+    properties.putAll(Map.of(
+        "limiter.policy.login.algorithm", "fixed_window",
+        "limiter.policy.login.limits", "5/m",
+        "limiter.policy.login.permits", "0",
+        "limiter.route.r.pattern", "api/*",
+        "limiter.route.r.policies", "api,nope",
+        "limiter.http.headerz", "true",
+        "limiter.stor", "redis"));
+
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
+
+    assertThat(e.problems()).extracting(ConfigException::key).containsExactlyInAnyOrder(
+        "limiter.stor", "limiter.policy.api.limits", "limiter.policy.login.algorithm", "limiter.policy.login.permits",
+        "limiter.route.r.pattern", "limiter.http.headerz");
+    assertThat(e.getMessage()).startsWith("6 configuration problems: ")
+        .contains("'10 per sec'", "'fixed_window'", "'0'", "'api/*'", "'redis'");
+    // A route naming a policy with a bad value is not blamed for it: the policy is reported once.
+    assertThat(e.getMessage()).doesNotContain("no policy named 'api'");
+  }
+
+  @Test
+  void readKeepsWhatIsValidAndAddsEveryProblem() {
+    Map<String, String> properties = new java.util.LinkedHashMap<>(api("token-bucket", "10 per sec"));
+    properties.putAll(api("fixed-window", "5/m").entrySet().stream()
+        .collect(java.util.stream.Collectors.toMap(p -> p.getKey().replace(".api.", ".ok."), Map.Entry::getValue)));
+    List<ConfigException> problems = new java.util.ArrayList<>();
+
+    LimiterConfig config = LimiterConfig.read(ConfigLookup.of(properties), problems);
+
+    assertThat(config.policies().keySet()).containsExactly("ok");
+    assertThat(problems).extracting(ConfigException::key).containsExactly("limiter.policy.api.limits");
+  }
+
   @Test
   void aListedPolicyNeedsItsKeysAndAValidName() {
-    failure(Map.of("limiter.policies", "api"), "limiter.policy.api.algorithm", "");
+    ConfigException noKeys = failure(Map.of("limiter.policies", "api"), "limiter.policy.api.algorithm", "");
+    assertThat(noKeys.problems()).extracting(ConfigException::key)
+        .containsExactly("limiter.policy.api.algorithm", "limiter.policy.api.limits");
     failure(Map.of("limiter.policies", "api, bad name"), "limiter.policies", "bad name");
     failure(Map.of("limiter.routes", "r/1"), "limiter.routes", "r/1");
     // Listed and found by its keys alike: one policy, not two.

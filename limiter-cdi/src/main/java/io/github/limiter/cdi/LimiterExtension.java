@@ -1,6 +1,7 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.config.ConfigException;
+import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.spi.RateLimitStore;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
@@ -18,9 +19,13 @@ import jakarta.enterprise.inject.spi.ProcessManagedBean;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Registers the {@link Limited} interceptor and its beans, finds every use of {@link Limited}, and
@@ -70,15 +75,23 @@ public class LimiterExtension implements Extension {
     // Messages by text, so that a class-level problem is reported once, not once per method.
     Map<String, Throwable> problems = new LinkedHashMap<>();
     LimiterSetup loaded = null;
+    Set<String> declared = null;
     try {
       loaded = setup();
-    } catch (ConfigException | IllegalStateException e) {
+    } catch (ConfigException e) {
+      // Every configuration problem, each on its own, and the policies the configuration names all the same.
+      e.problems().forEach(problem -> problems.put(problem.getMessage(), problem));
+      declared = declaredPolicies(e);
+    } catch (IllegalStateException e) {
       problems.put(e.getMessage(), e);
     }
     PlanBuilder builder = new PlanBuilder(loaded == null ? null : loaded.config(), new Resolvers(beans), WebRequests.NONE);
     List<String> messages = new ArrayList<>();
     for (Site site : sites) {
       builder.build(site, messages);
+      if (declared != null) {
+        unknownPolicies(site, declared, messages);
+      }
     }
     if (messages.isEmpty() && problems.isEmpty()) {
       createStore(beans, problems);
@@ -87,6 +100,38 @@ public class LimiterExtension implements Extension {
       problems.putIfAbsent(message, null);
     }
     problems.forEach((message, cause) -> event.addDeploymentProblem(problem(message, cause)));
+  }
+
+  /**
+   * The policies an invalid configuration declares, valid or not, so that a {@code @Limited} typo is
+   * reported along with its problems rather than after they are fixed.
+   */
+  private static Set<String> declaredPolicies(ConfigException invalid) {
+    Set<String> declared = new TreeSet<>();
+    try {
+      ClassLoader loader = Thread.currentThread().getContextClassLoader();
+      declared.addAll(LimiterConfig.read(LimiterSetup.lookup(loader != null ? loader : LimiterExtension.class.getClassLoader()),
+          new ArrayList<>()).policies().keySet());
+    } catch (RuntimeException e) {
+      return null; // its problems are reported; the names are checked once they are fixed
+    }
+    for (ConfigException problem : invalid.problems()) {
+      String key = problem.key();
+      int dot = key.lastIndexOf('.');
+      if (key.startsWith(LimiterConfig.POLICY_PREFIX) && dot > LimiterConfig.POLICY_PREFIX.length()) {
+        declared.add(key.substring(LimiterConfig.POLICY_PREFIX.length(), dot)); // a policy with a bad value
+      }
+    }
+    return declared;
+  }
+
+  /** What PlanBuilder reports of a name when the configuration is valid: it cannot while it is not. */
+  private static void unknownPolicies(Site site, Set<String> declared, List<String> messages) {
+    for (String name : new LinkedHashSet<>(Arrays.asList(site.limited().value()))) {
+      if (!declared.contains(name)) {
+        messages.add(site.describeDeclaration() + ": no policy named '" + name + "'; configured policies are " + declared);
+      }
+    }
   }
 
   private static DeploymentException problem(String message, Throwable cause) {

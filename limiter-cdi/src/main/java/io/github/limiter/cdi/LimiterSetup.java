@@ -33,18 +33,26 @@ record LimiterSetup(
    * @throws IllegalStateException if MicroProfile Config is not available
    */
   static LimiterSetup load(ClassLoader loader) {
-    ConfigLookup lookup;
+    ConfigLookup lookup = lookup(loader);
+    LimiterConfig config = LimiterConfig.from(lookup);
+    return new LimiterSetup(config, lookup, loader, new ResponseRenderer(config.http()),
+        new ClientAddress(config.http()), config.events().nearLimit());
+  }
+
+  /**
+   * The MicroProfile Config of {@code loader}'s application.
+   *
+   * @throws IllegalStateException if MicroProfile Config is not available
+   */
+  static ConfigLookup lookup(ClassLoader loader) {
     try {
       if (!MicroProfileConfigLookup.isAvailable(loader)) {
         throw new IllegalStateException(unavailable());
       }
-      lookup = MicroProfileConfigLookup.forClassLoader(loader);
+      return MicroProfileConfigLookup.forClassLoader(loader);
     } catch (LinkageError e) {
       throw new IllegalStateException(unavailable(), e);
     }
-    LimiterConfig config = LimiterConfig.from(lookup);
-    return new LimiterSetup(config, lookup, loader, new ResponseRenderer(config.http()),
-        new ClientAddress(config.http()), config.events().nearLimit());
   }
 
   private static String unavailable() {

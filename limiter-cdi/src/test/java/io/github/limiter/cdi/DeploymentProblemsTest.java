@@ -125,6 +125,28 @@ class DeploymentProblemsTest {
         .contains("was '10 per sec'");
   }
 
+  /**
+   * Issue 17.6: two bad values and a {@code @Limited} typo in one deployment are reported together,
+   * not one per deployment; a bean naming the policy whose value is bad is not blamed for it.
+   */
+  @Test
+  void badValuesAndALimitedTypoAreReportedTogether() {
+    Map<String, String> config = TestConfig.of(
+        "limiter.policy.api.algorithm", "fixed-window",
+        "limiter.policy.api.limits", "10 per sec",
+        "limiter.policy.login.algorithm", "token_bucket",
+        "limiter.policy.login.limits", "5/m");
+
+    String message = deploymentProblem(config, Valid.class, UnknownPolicy.class);
+
+    assertThat(message)
+        .contains("limiter.policy.api.limits: ", "was '10 per sec'")
+        .contains("limiter.policy.login.algorithm: ", "'token_bucket'")
+        .contains("@Limited(\"apii\") on " + UnknownPolicy.class.getName()
+            + ".place(): no policy named 'apii'; configured policies are [api, login]")
+        .doesNotContain("no policy named 'api'");
+  }
+
   @Test
   void invalidAlgorithm() {
     Map<String, String> config = TestConfig.of(
