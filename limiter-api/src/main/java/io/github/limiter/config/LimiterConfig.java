@@ -172,7 +172,8 @@ public record LimiterConfig(
     try {
       policy = new Policy(name, algorithm, limits, failure);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(base + "limits", e.getMessage() + " (value '" + reader.required(base + "limits") + "')", e);
+      // Policy's message already shows the offending limit.
+      throw new ConfigException(base + "limits", e.getMessage(), e);
     }
     KeySource key = reader.optional(base + "key", KeySource::parse, KeySource.REMOTE_ADDRESS);
     MissingKey onMissing = reader.optional(base + "on-missing-key", LimiterConfig::missingKey, MissingKey.REMOTE_ADDRESS);
