@@ -40,8 +40,8 @@ redis_cli() {
 }
 
 redis_benchmarks() {
-  if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
-    echo "redis-server or redis-benchmark not installed: skipping the Redis benchmarks" >&2
+  if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null || ! command -v redis-benchmark >/dev/null; then
+    echo "redis-server, redis-cli or redis-benchmark not installed: skipping the Redis benchmarks" >&2
     return 0
   fi
   trap stop_redis EXIT

@@ -230,7 +230,8 @@ public record LimiterConfig(
       try {
         policy = new Policy(name, algorithm, limits, failure);
       } catch (IllegalArgumentException e) {
-        throw new ConfigException(base + "limits", e.getMessage() + " (value '" + reader.required(base + "limits") + "')", e);
+        // Policy's message already shows the offending limit.
+        throw new ConfigException(base + "limits", e.getMessage(), e);
       }
       long capacity = limits.stream().mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits()).min().orElseThrow();
       if (permits > capacity) {

@@ -199,6 +199,17 @@ class LimiterConfigTest {
   }
 
   @Test
+  void burstOnAWindowAlgorithmShowsTheBadLimitOnce() {
+    ConfigException single = failure(api("fixed-window", "3/10s burst=5"), "limiter.policy.api.limits", "3/10s burst=5");
+    ConfigException among = failure(api("fixed-window", "100/h, 3/10s burst=5"), "limiter.policy.api.limits", "3/10s");
+
+    assertThat(single).hasMessage("limiter.policy.api.limits: policy 'api': burst and initial apply to"
+        + " token-bucket and leaky-bucket only, not to fixed-window, was '3/10s burst=5'");
+    assertThat(among).hasMessage("limiter.policy.api.limits: policy 'api': burst and initial apply to"
+        + " token-bucket and leaky-bucket only, not to fixed-window, was '3/10s burst=5'");
+  }
+
+  @Test
   void aBadPolicyNameIsRejected() {
     Map<String, String> properties = Map.of(
         "limiter.policy.bad name.algorithm", "fixed-window", "limiter.policy.bad name.limits", "10/s");

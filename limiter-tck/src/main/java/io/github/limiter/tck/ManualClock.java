@@ -35,7 +35,7 @@ public final class ManualClock implements NanoClock {
     return new ManualClock(new Random(seed).nextLong(), "random(seed " + seed + ")");
   }
 
-  /** A clock {@value #NEAR_MAX_MARGIN} ns below {@link Long#MAX_VALUE}: readings overflow soon. */
+  /** A clock {@link #NEAR_MAX_MARGIN} (10 s) below {@link Long#MAX_VALUE}: readings overflow soon. */
   public static ManualClock nearMaxValue() {
     return new ManualClock(Long.MAX_VALUE - NEAR_MAX_MARGIN, "near Long.MAX_VALUE");
   }

@@ -1,17 +1,14 @@
 package io.github.limiter.tck.redis;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
  * A Redis Cluster of six real redis-server processes on 127.0.0.1: three masters with one replica
- * each, created with {@code redis-cli --cluster create}, and a node timeout of 2 s so that a killed
- * master is replaced within seconds. {@link #start} returns once every slot is served and every
+ * each, set up as {@code redis-cli --cluster create} would but over the harness's own client, and
+ * a node timeout of 2 s so that a killed master is replaced within seconds. {@link #start} returns once every slot is served and every
  * replica has finished its first sync ({@code master_link_status:up}), so that a failover test can
  * kill a master right away.
  */
@@ -19,6 +16,7 @@ public final class RedisCluster implements AutoCloseable {
 
   private static final int MASTERS = 3;
   private static final int NODES = 2 * MASTERS;
+  private static final int SLOTS = 16_384;
 
   private final List<RedisServer> nodes = new ArrayList<>();
 
@@ -49,24 +47,51 @@ public final class RedisCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * What {@code redis-cli --cluster create --cluster-replicas 1} does, over the harness's own
+   * client: distinct config epochs, an even split of the slots over the masters, MEET, then one
+   * replica for each master.
+   */
   private void create() {
-    List<String> command = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
-    for (RedisServer node : nodes) {
-      command.add(node.host() + ":" + node.port());
+    for (int i = 0; i < NODES; i++) {
+      // Distinct epochs from the start spare the cluster resolving collisions after MEET.
+      nodes.get(i).call("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
     }
-    command.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
-    try {
-      Process create = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String output = new String(create.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!create.waitFor(60, TimeUnit.SECONDS) || create.exitValue() != 0) {
-        create.destroyForcibly();
-        throw new IllegalStateException(String.join(" ", command) + " failed:\n" + output);
+    for (int m = 0; m < MASTERS; m++) {
+      List<String> addSlots = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
+      for (int slot = SLOTS * m / MASTERS; slot < SLOTS * (m + 1) / MASTERS; slot++) {
+        addSlots.add(Integer.toString(slot));
       }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run redis-cli (is it on the PATH?)", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted during " + String.join(" ", command), e);
+      nodes.get(m).call(addSlots.toArray(String[]::new));
+    }
+    RedisServer first = nodes.get(0);
+    for (RedisServer node : nodes.subList(1, NODES)) {
+      first.call("CLUSTER", "MEET", node.host(), Integer.toString(node.port()));
+    }
+    awaitAllKnown(Duration.ofSeconds(10));
+    for (int r = MASTERS; r < NODES; r++) {
+      String masterId = (String) nodes.get(r - MASTERS).call("CLUSTER", "MYID");
+      nodes.get(r).call("CLUSTER", "REPLICATE", masterId);
+    }
+  }
+
+  /** Waits until every node lists all six nodes, none of them still in handshake. */
+  private void awaitAllKnown(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (RedisServer node : nodes) {
+      while (true) {
+        List<String> known = ((String) node.call("CLUSTER", "NODES")).lines()
+            .filter(line -> !line.isBlank() && !line.contains("handshake") && !line.contains("noaddr"))
+            .toList();
+        if (known.size() == NODES) {
+          break;
+        }
+        if (System.nanoTime() - deadline > 0) {
+          throw new IllegalStateException(node + " knows " + known.size() + " of " + NODES + " nodes after "
+              + timeout + ": " + known);
+        }
+        Pause.millis(50);
+      }
     }
   }
 

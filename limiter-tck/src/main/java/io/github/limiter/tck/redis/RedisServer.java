@@ -27,8 +27,9 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 /**
- * A real redis-server process from the PATH, on a free 127.0.0.1 port (never 6379), without
- * persistence, for tests. It is started directly, not through a shell, so that the process held
+ * A real redis-server process on a free 127.0.0.1 port (never 6379), without persistence, for
+ * tests. The binary is the PATH's redis-server if there is one, else the Redis 7.0.15 that
+ * {@code org.signal:embedded-redis} ships, extracted to {@code target/redis/bin}. It is started directly, not through a shell, so that the process held
  * is the server and every stop goes to its PID. Its working directory and log are under {@code
  * target/redis/<name>-<port>} of the current directory (the module's, under Maven).
  *
@@ -180,7 +181,8 @@ public final class RedisServer implements AutoCloseable {
   }
 
   private void launch() {
-    List<String> command = new ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1"));
+    Path executable = RedisExecutable.get(ROOT.resolve("bin"));
+    List<String> command = new ArrayList<>(List.of(executable.toString(), "--bind", "127.0.0.1"));
     if (tls == null) {
       command.addAll(List.of("--port", Integer.toString(port)));
     } else {
@@ -196,7 +198,7 @@ public final class RedisServer implements AutoCloseable {
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
           .start();
     } catch (IOException e) {
-      throw new IllegalStateException("cannot start redis-server (is it on the PATH?)", e);
+      throw new IllegalStateException("cannot start " + executable, e);
     }
     RUNNING.add(this);
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();

@@ -5,8 +5,10 @@
  * io.github.limiter.tck.redis.RedisExtension} that shares one of each per run.
  *
  * <p>Servers bind to 127.0.0.1 on free ports (never 6379), keep nothing on disk, and are stopped by
- * their PID. redis-server and redis-cli come from the PATH, openssl too for TLS. The harness talks
- * to them over its own small RESP client, so it brings no Redis client library along.
+ * their PID. redis-server comes from the PATH if there is one, else from {@code
+ * org.signal:embedded-redis} (Redis 7.0.15, extracted to {@code target/redis/bin}); openssl comes
+ * from the PATH for TLS. The harness talks to them over its own small RESP client, so it needs
+ * neither redis-cli nor a Redis client library.
  *
  * <pre>{@code
  * <dependency>

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Measures what RateLimitFilter costs, with wrk against an embedded Jetty on 127.0.0.1 (not a test).
 #
-#   limiter-servlet/overhead.sh [seconds per run, default 10] [rounds, default 3]
+#   limiter-bench/overhead.sh [seconds per run, default 10] [rounds, default 3]
 #
-# Paths (see src/test/java/io/github/limiter/servlet/OverheadServer.java):
+# Paths (see src/test/java/io/github/limiter/bench/overhead/OverheadServer.java):
 #   /bare/x       the trivial servlet, no filter                      (the baseline)
 #   /bare/json    a small JSON endpoint (1 kB from 20 items), no filter: a servlet worth protecting
 #   /bare/problem the filter's 429, written by a servlet from constants: what the response itself costs
@@ -36,15 +36,16 @@ if [ "${PIN:-0}" = 1 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ];
 fi
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get update && apt-get install -y wrk" >&2; exit 1; }
 
-../mvnw -q -f pom.xml test-compile
-../mvnw -q -f pom.xml dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/overhead.classpath
+# Built with the reactor, so that the filter is this checkout's, not one installed in ~/.m2.
+(cd .. && ./mvnw -q -pl limiter-bench -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+  -Dmdep.outputFile=target/overhead.classpath)
 CP="target/test-classes:target/classes:$(cat target/overhead.classpath)"
 
 LOG=target/overhead-server.log
 SERVER=
 trap '[ -z "$SERVER" ] || kill "$SERVER" 2>/dev/null || true' EXIT
 start_server() { # start_server [java options...]: sets SERVER and BASE
-  $SERVER_CPU java -Xms256m -Xmx256m ${JAVA_OPTS:-} "$@" -cp "$CP" io.github.limiter.servlet.OverheadServer > "$LOG" 2>&1 &
+  $SERVER_CPU java -Xms256m -Xmx256m ${JAVA_OPTS:-} "$@" -cp "$CP" io.github.limiter.bench.overhead.OverheadServer > "$LOG" 2>&1 &
   SERVER=$!
   for _ in $(seq 300); do grep -q '^port=' "$LOG" 2>/dev/null && break; sleep 0.1; done
   PORT=$(sed -n 's/^port=//p' "$LOG")
@@ -115,10 +116,10 @@ MIX_SECONDS=${MIX_SECONDS:-20}
 echo
 echo "interleaved, ${MIX_SECONDS}s after a ${WARM_UP_SECONDS}s warm-up, wrk -t$THREADS -c$CONNECTIONS:"
 start_server
-MIX="$PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM_UP_SECONDS}s" -s src/test/resources/overhead-mix.lua "$BASE" > /dev/null
+MIX="$PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM_UP_SECONDS}s" -s scripts/overhead-mix.lua "$BASE" > /dev/null
 curl -s "$BASE/meter?reset" > /dev/null
 before=$(cpu_ticks)
-out=$(MIX="$PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${MIX_SECONDS}s" -s src/test/resources/overhead-mix.lua "$BASE")
+out=$(MIX="$PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${MIX_SECONDS}s" -s scripts/overhead-mix.lua "$BASE")
 after=$(cpu_ticks)
 meter=$(curl -s "$BASE/meter")
 stop_server
@@ -149,5 +150,5 @@ for p in ${PROFILE_PATHS:-/app/plain /app/limited /app/rejected}; do
   $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${PROFILE_SECONDS}s" "$BASE$p" > /dev/null
   jcmd "$SERVER" JFR.dump name=load filename="$PWD/target/overhead.jfr" > /dev/null
   stop_server
-  java -cp "$CP" io.github.limiter.servlet.FilterCpuShare target/overhead.jfr "$p"
+  java -cp "$CP" io.github.limiter.bench.overhead.FilterCpuShare target/overhead.jfr "$p"
 done

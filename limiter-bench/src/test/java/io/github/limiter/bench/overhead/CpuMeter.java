@@ -1,4 +1,4 @@
-package io.github.limiter.servlet;
+package io.github.limiter.bench.overhead;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

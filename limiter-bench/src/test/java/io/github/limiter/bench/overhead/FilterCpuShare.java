@@ -1,4 +1,4 @@
-package io.github.limiter.servlet;
+package io.github.limiter.bench.overhead;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.github.limiter.servlet;
+package io.github.limiter.bench.overhead;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
@@ -6,11 +6,17 @@ import io.github.limiter.Policy;
 import io.github.limiter.config.HttpSettings;
 import io.github.limiter.http.RateLimitResponse;
 import io.github.limiter.http.ResponseRenderer;
+import io.github.limiter.servlet.RateLimitFilter;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -112,7 +118,7 @@ public final class OverheadServer {
   private OverheadServer() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> props = Props.of(
+    Map<String, String> props = Map.of(
         "limiter.policy.limited.algorithm", "token-bucket",
         "limiter.policy.limited.limits", "1000000/s burst=1000000",
         "limiter.policy.rejected.algorithm", "token-bucket",
@@ -128,11 +134,12 @@ public final class OverheadServer {
     bare.addServlet(new ServletHolder(new Trivial()), "/*");
     ServletContextHandler app = new ServletContextHandler("/app");
     app.addServlet(new ServletHolder(new Trivial()), "/*");
-    app.addServletContainerInitializer((classes, ctx) -> TestServer.filter(props).accept(ctx));
+    app.addServletContainerInitializer((classes, ctx) -> addFilter(ctx, props));
     ServletContextHandler quiet = new ServletContextHandler("/quiet");
     quiet.addServlet(new ServletHolder(new Trivial()), "/*");
-    Map<String, String> quietProps = Props.with(props, "limiter.http.headers", "false");
-    quiet.addServletContainerInitializer((classes, ctx) -> TestServer.filter(quietProps).accept(ctx));
+    Map<String, String> quietProps = new HashMap<>(props);
+    quietProps.put("limiter.http.headers", "false");
+    quiet.addServletContainerInitializer((classes, ctx) -> addFilter(ctx, quietProps));
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
@@ -143,5 +150,13 @@ public final class OverheadServer {
     System.out.println("port=" + connector.getLocalPort());
     System.out.flush();
     new CountDownLatch(1).await();
+  }
+
+  /** RateLimitFilter on every path of {@code context}, configured by init-params, as an application registers it. */
+  private static void addFilter(ServletContext context, Map<String, String> initParams) {
+    FilterRegistration.Dynamic registration = context.addFilter("limiter", RateLimitFilter.class);
+    registration.setAsyncSupported(true);
+    initParams.forEach(registration::setInitParameter);
+    registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/*");
   }
 }
