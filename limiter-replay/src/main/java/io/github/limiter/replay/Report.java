@@ -37,7 +37,7 @@ final class Report {
         .append(options.doubleArithmetic ? ", in the article's double arithmetic" : "").append(".</p>\n");
     html.append(legend());
     Timeline timeline = new Timeline(trace, runs);
-    html.append(timeline.svg(summaries, runs, "burst: most admitted in any " + options.window + " s"));
+    html.append(timeline.svg(summaries, runs, "burst: most admitted in any " + options.window + " s", null));
     html.append("<h2>The numbers</h2>\n<table class=\"summary\">\n<tr><th>algorithm</th><th>requests</th>"
         + "<th>admitted</th><th>rejected</th><th>rejected</th><th>keys with a rejection</th><th>worst key rejected</th>"
         + "<th>most admitted in any ").append(esc(options.window)).append(" s</th><th>queue delay p50 / p99 / max</th></tr>\n");
@@ -57,7 +57,7 @@ final class Report {
   }
 
   static void sweep(Replay.Options options, Trace trace, Sweep.Grid grid, List<Sweep.Point> points, Sweep.Point best,
-      Sweep.Point shown, Engine.Run run, String shownSetting) {
+      Sweep.Point shown, Engine.Run run, String shownSetting, boolean[] behaving) {
     StringBuilder html = head("Limiter replay: " + options.algorithm.configName() + " over a grid, on " + traceName(options));
     html.append("<p class=\"lead\">").append(trace.size()).append(" requests from ").append(trace.keyNames().length)
         .append(" keys, replayed through <b>").append(options.algorithm.configName()).append("</b> at each of ")
@@ -73,12 +73,14 @@ final class Report {
     html.append(heatMap(grid, points, best, "All requests rejected", false, options.targetRejection));
     html.append(heatMap(grid, points, best, "Behaving keys' requests rejected", true, options.targetRejection));
     html.append("</div>\n<p class=\"note\">Each cell is one setting; darker means more rejected. The outlined cell "
-        + "is the recommendation. Cells marked ✓ keep the behaving keys within the target.</p>\n");
+        + "is the recommendation. Cells marked ✓ keep the behaving keys within the target; 'none': no key's average "
+        + "rate is within that limit.</p>\n");
     html.append("<h2>").append(best == null ? "The loosest setting" : "The recommended setting").append(" over time: ")
         .append(esc(shownSetting)).append("</h2>\n");
     html.append(legend());
     html.append(new Timeline(trace, List.of(run)).svg(List.of(shown.summary()), List.of(run),
-        "burst: most admitted in any " + Replay.seconds(shown.summary().spanNanos()).replaceAll("\\.?0+$", "") + " s"));
+        "burst: most admitted in any " + Replay.seconds(shown.summary().spanNanos()).replaceAll("\\.?0+$", "") + " s",
+        behaving));
     html.append("<h2>The numbers</h2>\n<table class=\"summary\">\n<tr><th>").append(grid.xName().substring(2))
         .append("</th><th>").append(grid.yName().substring(2)).append("</th><th>requests</th><th>admitted</th>"
             + "<th>rejected</th><th>rejected</th><th>worst key rejected</th><th>behaving keys</th>"
@@ -92,7 +94,7 @@ final class Report {
           .append(s.admitted()).append("</td><td class=\"rejected\">").append(s.rejected()).append("</td><td>")
           .append(TextTable.percent(s.rejectionRate())).append("</td><td>").append(TextTable.percent(s.worstKey()))
           .append("</td><td>").append(p.behavingKeys()).append(" of ").append(s.keys()).append("</td><td>")
-          .append(TextTable.percent(p.behavingRejection())).append("</td></tr>\n");
+          .append(p.behavingKeys() == 0 ? "–" : TextTable.percent(p.behavingRejection())).append("</td></tr>\n");
     }
     html.append("</table>\n");
     write(options, html);
@@ -106,9 +108,11 @@ final class Report {
     final long[] arrivals;
     final long max;
     final long[] nanos;
+    final int[] keyOf;
 
     Timeline(Trace trace, List<Engine.Run> runs) {
       nanos = trace.nanos();
+      keyOf = trace.keys();
       long first = nanos.length == 0 ? 0 : nanos[0];
       long end = nanos.length == 0 ? 1 : nanos[nanos.length - 1];
       for (Engine.Run run : runs) {
@@ -142,7 +146,11 @@ final class Report {
       max = m;
     }
 
-    String svg(List<Summary> summaries, List<Engine.Run> runs, String burstNote) {
+    /**
+     * The lanes; with {@code behaving} (a flag per key), two more lanes split the first run's
+     * decisions between the behaving keys and the others.
+     */
+    String svg(List<Summary> summaries, List<Engine.Run> runs, String burstNote, boolean[] behaving) {
       Engine.Run leaky = null;
       Summary leakySummary = null;
       for (int i = 0; i < summaries.size(); i++) {
@@ -151,7 +159,7 @@ final class Report {
           leakySummary = summaries.get(i);
         }
       }
-      int lanes = 1 + summaries.size() + (leaky == null ? 0 : 1);
+      int lanes = 1 + summaries.size() + (leaky == null ? 0 : 1) + (behaving == null ? 0 : 2);
       int height = lanes * LANE + 44;
       StringBuilder svg = new StringBuilder();
       svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"").append(WIDTH)
@@ -186,6 +194,35 @@ final class Report {
         bars(svg, y, admitted, rejected, ADMITTED, "admitted");
         svg.append("</g>\n");
         y += LANE;
+      }
+      if (behaving != null) {
+        for (boolean side : new boolean[] {true, false}) {
+          long[] admitted = new long[bins];
+          long[] rejected = new long[bins];
+          long in = 0;
+          long out = 0;
+          int keys = 0;
+          for (boolean b : behaving) {
+            keys += b == side ? 1 : 0;
+          }
+          boolean[] allowed = runs.get(0).allowed();
+          for (int r = 0; r < allowed.length; r++) {
+            if (behaving[keyOf[r]] == side) {
+              (allowed[r] ? admitted : rejected)[(int) ((nanos[r] - origin) / bin)]++;
+              if (allowed[r]) {
+                in++;
+              } else {
+                out++;
+              }
+            }
+          }
+          svg.append("<g class=\"lane-part\" data-keys=\"").append(side ? "behaving" : "other").append("\">\n");
+          label(svg, y, (side ? "behaving keys (" : "other keys (") + keys + ")", in + " admitted, " + out + " rejected",
+              TextTable.percent(in + out == 0 ? 0 : (double) out / (in + out)) + " rejected");
+          bars(svg, y, admitted, rejected, ADMITTED, "admitted");
+          svg.append("</g>\n");
+          y += LANE;
+        }
       }
       if (leaky != null) {
         long[] departed = new long[bins];
@@ -250,9 +287,13 @@ final class Report {
         double x = LABEL + (double) t / total * PLOT;
         svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>%n",
             x, y + 2, x, y + 7));
-        text(svg, x, y + 20, "middle", "#333", Replay.seconds(origin + t).replaceAll("\\.?0+$", ""));
+        text(svg, x, y + 20, "middle", "#333", Replay.seconds(t).replaceAll("\\.?0+$", ""));
       }
-      text(svg, LABEL - 10, y + 20, "end", "#333", origin == 0 ? "time (s)" : "seconds since epoch");
+      text(svg, LABEL - 10, y + 20, "end", "#333", origin == 0 ? "time (s)" : "seconds after");
+      if (origin != 0) {
+        text(svg, LABEL - 10, y + 36, "end", "#333", java.time.Instant.ofEpochSecond(origin / 1_000_000_000L)
+            .toString().replace('T', ' ').replace("Z", " UTC"));
+      }
       text(svg, LABEL + PLOT / 2.0, y + 38, "middle", "#555", "each bar is " + span(bin) + " of traffic");
     }
 
@@ -278,15 +319,16 @@ final class Report {
         .append(height).append("\" viewBox=\"0 0 ").append(width).append(' ').append(height).append("\">\n");
     text(svg, left, 18, "start", "#111", title, "bold");
     for (Sweep.Point p : points) {
+      boolean none = behaving && p.behavingKeys() == 0;
       double share = behaving ? p.behavingRejection() : p.summary().rejectionRate();
       int x = left + p.xi() * cell;
       int y = topPad + (rows - 1 - p.yi()) * cell;
       boolean meets = p.behavingKeys() > 0 && p.behavingRejected() <= target * p.behavingRequests();
       svg.append(String.format(Locale.ROOT, "<rect class=\"cell\" data-x=\"%s\" data-y=\"%s\" data-rejected=\"%.6f\" "
           + "x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#fff\"/>%n",
-          grid.xs().get(p.xi()), grid.ys().get(p.yi()), share, x, y, cell, cell, heat(share)));
+          grid.xs().get(p.xi()), grid.ys().get(p.yi()), share, x, y, cell, cell, none ? "#e6e6e6" : heat(share)));
       String ink = Math.sqrt(share) > 0.55 ? "#fff" : "#222";
-      text(svg, x + cell / 2.0, y + cell / 2.0 + (meets ? 0 : 4), "middle", ink, shortPercent(share));
+      text(svg, x + cell / 2.0, y + cell / 2.0 + (meets ? 0 : 4), "middle", ink, none ? "none" : shortPercent(share));
       if (meets) {
         text(svg, x + cell / 2.0, y + cell / 2.0 + 14, "middle", ink, "✓");
       }

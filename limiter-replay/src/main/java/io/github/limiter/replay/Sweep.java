@@ -127,7 +127,7 @@ final class Sweep {
     for (Point p : points) {
       table.row(grid.xs.get(p.xi), grid.ys.get(p.yi), TextTable.percent(p.summary.rejectionRate()),
           TextTable.percent(p.summary.worstKey()), p.behavingKeys + "/" + trace.keyNames().length,
-          TextTable.percent(p.behavingRejection()), p == best ? "<- recommended" : "");
+          p.behavingKeys == 0 ? "-" : TextTable.percent(p.behavingRejection()), p == best ? "<- recommended" : "");
     }
     table.print(out);
     if (best == null) {
@@ -141,7 +141,11 @@ final class Sweep {
     }
     if (options.report != null) {
       Point shown = best != null ? best : points.get(points.size() - 1);
-      Report.sweep(options, trace, grid, points, best, shown, shown.options.run(trace), describe(grid, shown));
+      boolean[] behaving = new boolean[keyRates.length];
+      for (int k = 0; k < keyRates.length; k++) {
+        behaving[k] = keyRates[k] <= shown.rate;
+      }
+      Report.sweep(options, trace, grid, points, best, shown, shown.options.run(trace), describe(grid, shown), behaving);
       out.println("report: " + options.report);
     }
   }
