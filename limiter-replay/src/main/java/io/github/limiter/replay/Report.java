@@ -129,7 +129,7 @@ final class Report {
       for (long candidate : new long[] {1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000,
           60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000}) {
         b = candidate * 1_000_000L;
-        if (width / b < 400) {
+        if (width / b < 250) {
           break;
         }
       }
@@ -168,7 +168,7 @@ final class Report {
       int y = 0;
       svg.append("<g class=\"arrivals\" data-requests=\"").append(sum(arrivals)).append("\">\n");
       label(svg, y, "requests arriving", sum(arrivals) + " in all", "tallest bar: " + max + " in " + span(bin));
-      bars(svg, y, arrivals, null, REQUESTS, "request");
+      bars(svg, y, arrivals, null, REQUESTS, "request", max);
       svg.append("</g>\n");
       y += LANE;
       for (int i = 0; i < summaries.size(); i++) {
@@ -191,7 +191,7 @@ final class Report {
         boolean roomRight = x0 < LABEL + PLOT - 190;
         text(svg, roomRight ? x0 + 4 : Math.min(x1, LABEL + PLOT) - 4, y + 17, roomRight ? "start" : "end", "#8a6a00",
             burstNote.replaceFirst("^burst: ", "") + ": " + s.mostInSpan());
-        bars(svg, y, admitted, rejected, ADMITTED, "admitted");
+        bars(svg, y, admitted, rejected, ADMITTED, "admitted", max);
         svg.append("</g>\n");
         y += LANE;
       }
@@ -219,7 +219,7 @@ final class Report {
           svg.append("<g class=\"lane-part\" data-keys=\"").append(side ? "behaving" : "other").append("\">\n");
           label(svg, y, (side ? "behaving keys (" : "other keys (") + keys + ")", in + " admitted, " + out + " rejected",
               TextTable.percent(in + out == 0 ? 0 : (double) out / (in + out)) + " rejected");
-          bars(svg, y, admitted, rejected, ADMITTED, "admitted");
+          bars(svg, y, admitted, rejected, ADMITTED, "admitted", max);
           svg.append("</g>\n");
           y += LANE;
         }
@@ -235,7 +235,13 @@ final class Report {
         svg.append("<g class=\"departures\" data-algorithm=\"leaky-bucket\">\n");
         label(svg, y, "leaky-bucket departures", d == null ? "none" : "queued, leaving at the rate:",
             d == null ? "" : "delay p50 " + Replay.seconds(d[0]) + " s, max " + Replay.seconds(d[2]) + " s");
-        bars(svg, y, departed, null, DEPARTED, "departed");
+        long most = 1;
+        for (long n : departed) {
+          most = Math.max(most, n);
+        }
+        // a scale of its own, so that a queue draining one by one still shows
+        bars(svg, y, departed, null, DEPARTED, "departed", most);
+        text(svg, LABEL + PLOT, y + 12, "end", "#555", "own scale: tallest bar " + most + " in " + span(bin));
         svg.append("</g>\n");
         y += LANE;
       }
@@ -249,7 +255,7 @@ final class Report {
     }
 
     /** Bars from the lane's baseline; a second series stacks on the first. */
-    private void bars(StringBuilder svg, int top, long[] lower, long[] upper, String color, String kind) {
+    private void bars(StringBuilder svg, int top, long[] lower, long[] upper, String color, String kind, long max) {
       double w = (double) PLOT / bins;
       double scale = (LANE - 22) / (double) max;
       int base = top + LANE - 6;
