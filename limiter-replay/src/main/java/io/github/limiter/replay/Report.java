@@ -2,7 +2,6 @@ package io.github.limiter.replay;
 
 import io.github.limiter.Algorithm;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
@@ -39,7 +38,7 @@ final class Report {
     Timeline timeline = new Timeline(trace, runs);
     html.append(timeline.svg(summaries, runs, "burst: most admitted in any " + options.window + " s", null));
     html.append("<h2>The numbers</h2>\n<table class=\"summary\">\n<tr><th>algorithm</th><th>requests</th>"
-        + "<th>admitted</th><th>rejected</th><th>rejected</th><th>keys with a rejection</th><th>worst key rejected</th>"
+        + "<th>admitted</th><th>rejected</th><th>rejected %</th><th>keys with a rejection</th><th>worst key rejected</th>"
         + "<th>most admitted in any ").append(esc(options.window)).append(" s</th><th>queue delay p50 / p99 / max</th></tr>\n");
     for (Summary s : summaries) {
       long[] d = s.delays();
@@ -60,7 +59,7 @@ final class Report {
       Sweep.Point shown, Engine.Run run, String shownSetting, boolean[] behaving) {
     StringBuilder html = head("Limiter replay: " + options.algorithm.configName() + " over a grid, on " + traceName(options));
     html.append("<p class=\"lead\">").append(trace.size()).append(" requests from ").append(trace.keyNames().length)
-        .append(" keys, replayed through <b>").append(options.algorithm.configName()).append("</b> at each of ")
+        .append(trace.keyNames().length == 1 ? " key" : " keys").append(", replayed through <b>").append(options.algorithm.configName()).append("</b> at each of ")
         .append(points.size()).append(" settings. The goal: reject as much as possible while the <b>behaving keys</b> "
             + "(their own average rate at most the limit's) lose at most <b>")
         .append(TextTable.percent(options.targetRejection)).append("</b> of their requests.</p>\n");
@@ -83,7 +82,7 @@ final class Report {
         behaving));
     html.append("<h2>The numbers</h2>\n<table class=\"summary\">\n<tr><th>").append(grid.xName().substring(2))
         .append("</th><th>").append(grid.yName().substring(2)).append("</th><th>requests</th><th>admitted</th>"
-            + "<th>rejected</th><th>rejected</th><th>worst key rejected</th><th>behaving keys</th>"
+            + "<th>rejected</th><th>rejected %</th><th>worst key rejected</th><th>behaving keys</th>"
             + "<th>behaving keys' requests rejected</th></tr>\n");
     for (Sweep.Point p : points) {
       Summary s = p.summary();
@@ -422,7 +421,7 @@ final class Report {
     try {
       Files.writeString(options.report, html, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write --report " + options.report + ": " + e.getMessage(), e);
+      throw new ReplayException("--report: cannot write '" + options.report + "': " + e);
     }
   }
 
