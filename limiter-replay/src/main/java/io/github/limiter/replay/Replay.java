@@ -197,6 +197,7 @@ public final class Replay {
         o.command = args[0];
         first = 1;
       }
+      String sweepOnly = null;
       for (int i = first; i < args.length; i++) {
         String arg = args[i];
         switch (arg) {
@@ -213,8 +214,14 @@ public final class Replay {
           case "--redis-url" -> o.redisUrl = value(args, ++i, arg);
           case "--strict" -> o.strict = true;
           case "--report" -> o.report = Path.of(value(args, ++i, arg));
-          case "--steps" -> o.steps = parseSteps(value(args, ++i, arg));
-          case "--target-rejection" -> o.targetRejection = parsePercent(arg, value(args, ++i, arg));
+          case "--steps" -> {
+            o.steps = parseSteps(value(args, ++i, arg));
+            sweepOnly = arg;
+          }
+          case "--target-rejection" -> {
+            o.targetRejection = parsePercent(arg, value(args, ++i, arg));
+            sweepOnly = arg;
+          }
           case "-h", "--help" -> throw new ReplayException("help");
           default -> {
             if (arg.startsWith("--")) {
@@ -251,6 +258,9 @@ public final class Replay {
             throw new ReplayException("--report draws compare and sweep: use compare, or sweep with one setting");
           }
         }
+      }
+      if (sweepOnly != null && !o.command.equals("sweep")) {
+        throw new ReplayException(sweepOnly + " is for sweep");
       }
       if (!o.command.equals("replay") && (o.decisions || !o.store.equals("memory"))) {
         throw new ReplayException(o.command + " replays in memory and prints a table: "

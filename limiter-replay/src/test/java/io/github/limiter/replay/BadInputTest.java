@@ -125,6 +125,7 @@ class BadInputTest {
       "sweep --algorithm fixed-window --limit 1..9 --window 1 --target-rejection 5 | --target-rejection: expected a share from 0% to 100%",
       "sweep --algorithm fixed-window --limit 1..9 | --window is required",
       "--algorithm fixed-window --limit 1 --window 1 --report r.html | --report draws compare and sweep",
+      "compare --limit 1 --window 1 --rate 1 --capacity 1 --steps 5 | --steps is for sweep",
       "compare --limit 1 --window 1 --rate 1 --capacity 1 --report /no/such/dir/r.html | --report: cannot write '/no/such/dir/r.html'",
   })
   void compareAndSweepNameTheParameter(String args, String message) {
