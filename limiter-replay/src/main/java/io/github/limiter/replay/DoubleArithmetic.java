@@ -17,17 +17,18 @@ final class DoubleArithmetic {
 
   private DoubleArithmetic() {}
 
-  static void replay(Replay.Options options, Trace trace, boolean[] allowed, long[] departures) {
-    Map<String, double[]> states = new HashMap<>();
-    Map<String, ArrayDeque<Double>> logs = new HashMap<>();
+  static Engine.Run replay(Replay.Options options, Trace trace) {
+    boolean[] allowed = new boolean[trace.size()];
+    long[] departures = new long[trace.size()];
+    Map<Integer, double[]> states = new HashMap<>();
+    Map<Integer, ArrayDeque<Double>> logs = new HashMap<>();
     double limit = options.limit == null ? 0 : Double.parseDouble(options.limit);
     double window = options.window == null ? 0 : Double.parseDouble(options.window);
     double rate = options.rate == null ? 0 : Double.parseDouble(options.rate);
     double capacity = options.capacity == null ? 0 : Double.parseDouble(options.capacity);
     for (int i = 0; i < allowed.length; i++) {
-      Trace.Request request = trace.requests().get(i);
-      double t = Double.parseDouble(request.text());
-      String key = request.key();
+      double t = Double.parseDouble(trace.texts()[i]);
+      int key = trace.keys()[i];
       switch (options.algorithm) {
         case FIXED_WINDOW, SLIDING_WINDOW_COUNTER -> {
           // state: [window index, current count, previous count]
@@ -81,5 +82,6 @@ final class DoubleArithmetic {
         }
       }
     }
+    return new Engine.Run(allowed, departures);
   }
 }

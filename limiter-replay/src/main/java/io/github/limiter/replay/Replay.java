@@ -6,7 +6,6 @@ import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.redis.RedisStore;
 import io.github.limiter.spi.RateLimitStore;
 import java.io.BufferedReader;
@@ -32,15 +31,28 @@ public final class Replay {
 
   static final String USAGE = """
       usage: java -jar limiter-replay.jar --algorithm ALG [params] [--decisions] [TRACE]
+             java -jar limiter-replay.jar compare --limit N --window S --rate R --capacity B [options] [TRACE]
+             java -jar limiter-replay.jar sweep --algorithm ALG GRID [--target-rejection P%] [options] [TRACE]
         ALG: fixed-window | sliding-window-counter | sliding-window-log | token-bucket | leaky-bucket
         window algorithms: --limit N --window SECONDS
         bucket algorithms: --rate R --capacity B [--initial X]
              token bucket: X = initial tokens, default B; leaky bucket: X = initial level, default 0
         TRACE: a file with one timestamp in seconds (decimal) a line; stdin when absent.
                An optional second field on a line is the key, and then the limits apply per key.
+      compare: all five algorithms on the trace, one table row each (windows take --limit/--window,
+               buckets --rate/--capacity)
+      sweep:   one algorithm over a grid; each of its two parameters is a value, a list 'a,b,c', or a
+               range 'A..B' of --steps values (default 10) evenly spaced from A to B, whole numbers
+               rounded for --limit and --capacity. Recommends the tightest setting (lowest rate, then
+               smallest burst) that rejects at most --target-rejection (default 0.1%) of the requests
+               of the behaving keys: those whose own average rate, requests over their active span
+               (at least 1 s), is at most the limit's rate.
       options:
         --decisions              one line per request: '<timestamp> ALLOW|REJECT' (leaky: + departure)
-        --format seconds|clf     the trace format; clf reads Common/Combined Log Format, keyed by client
+        --format seconds|clf|combined
+                                 the trace format; clf and combined read an access log keyed by client
+        --strict                 an unparseable or out-of-order access log line is an error, not skipped
+        --report FILE.html       compare, sweep: also write a self-contained HTML report with charts
         --store memory|redis     where the state lives (memory); redis runs each decision as one
                                  script call, with the trace's time passed to the script
         --redis-url URL          redis://[user:password@]host:port[/db] for --store redis
@@ -63,11 +75,16 @@ public final class Replay {
       try (BufferedReader reader = options.trace == null
           ? new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
           : Files.newBufferedReader(options.trace, StandardCharsets.UTF_8)) {
-        trace = Trace.read(reader, options.format);
+        trace = Trace.read(reader, options.format, options.strict);
       } catch (NoSuchFileException e) {
         throw new ReplayException("TRACE: no such file '" + options.trace + "'");
       }
-      replay(options, trace, out);
+      trace.notes().forEach(note -> err.println("limiter-replay: " + note));
+      switch (options.command) {
+        case "compare" -> Compare.run(options, trace, out);
+        case "sweep" -> Sweep.run(options, trace, out);
+        default -> replay(options, trace, out);
+      }
       return 0;
     } catch (ReplayException e) {
       err.println("limiter-replay: " + e.getMessage());
@@ -81,29 +98,25 @@ public final class Replay {
 
   private static void replay(Options options, Trace trace, PrintStream out) {
     Policy policy = options.policy();
-    boolean[] allowed = new boolean[trace.requests().size()];
-    long[] departures = new long[allowed.length];
-    if (options.doubleArithmetic) {
-      DoubleArithmetic.replay(options, trace, allowed, departures);
-    } else {
-      decide(options, policy, trace, allowed, departures);
-    }
+    Engine.Run run = options.store.equals("redis") ? decide(options, policy, trace) : options.run(trace);
+    boolean[] allowed = run.allowed();
+    long[] departures = run.departures();
     Map<String, long[]> perKey = new TreeMap<>();
     long admitted = 0;
     for (int i = 0; i < allowed.length; i++) {
-      Trace.Request request = trace.requests().get(i);
-      long[] counts = perKey.computeIfAbsent(request.key(), k -> new long[2]);
+      String text = trace.texts()[i];
+      long[] counts = perKey.computeIfAbsent(trace.keyNames()[trace.keys()[i]], k -> new long[2]);
       counts[allowed[i] ? 0 : 1]++;
       if (allowed[i]) {
         admitted++;
       }
       if (options.decisions) {
         if (!allowed[i]) {
-          out.println(request.text() + " REJECT");
+          out.println(text + " REJECT");
         } else if (policy.algorithm() == Algorithm.LEAKY_BUCKET) {
-          out.println(request.text() + " ALLOW " + seconds(departures[i]));
+          out.println(text + " ALLOW " + seconds(departures[i]));
         } else {
-          out.println(request.text() + " ALLOW");
+          out.println(text + " ALLOW");
         }
       }
     }
@@ -130,24 +143,26 @@ public final class Replay {
     out.println("requests=" + allowed.length + " allowed=" + admitted + " rejected=" + (allowed.length - admitted));
   }
 
-  /** Drives the store with the trace's own time, which starts the store at 0. */
-  private static void decide(Options options, Policy policy, Trace trace, boolean[] allowed, long[] departures) {
+  /** Drives a Redis store with the trace's own time, which starts the store at 0. */
+  private static Engine.Run decide(Options options, Policy policy, Trace trace) {
+    boolean[] allowed = new boolean[trace.size()];
+    long[] departures = new long[allowed.length];
     long[] now = {0};
     NanoClock traceClock = () -> now[0];
-    try (RateLimitStore store = options.store(traceClock)) {
+    try (RateLimitStore store = options.redisStore(traceClock)) {
       Limiter limiter = Limiter.of(store);
       for (int i = 0; i < allowed.length; i++) {
-        Trace.Request request = trace.requests().get(i);
-        now[0] = request.nanos();
-        Decision decision = limiter.decide(policy, request.key(), 1);
+        now[0] = trace.nanos()[i];
+        Decision decision = limiter.decide(policy, trace.keyNames()[trace.keys()[i]], 1);
         if (decision.outcome() == Decision.Outcome.UNAVAILABLE) {
           throw new ReplayException("the store cannot decide: "
               + store.health().lastError().orElse("unavailable"));
         }
         allowed[i] = decision.isAllowed();
-        departures[i] = request.nanos() + decision.delayNanos();
+        departures[i] = now[0] + decision.delayNanos();
       }
     }
+    return new Engine.Run(allowed, departures);
   }
 
   static String seconds(long nanos) {
@@ -167,11 +182,23 @@ public final class Replay {
     String store = "memory";
     String redisUrl;
     Trace.Format format = Trace.Format.SECONDS;
+    boolean strict;
     Path trace;
+    /** "replay" for the one-algorithm command, or "compare" or "sweep". */
+    String command = "replay";
+    Path report;
+    int steps = 10;
+    double targetRejection = 0.001;
 
     static Options parse(String[] args) {
       Options o = new Options();
-      for (int i = 0; i < args.length; i++) {
+      int first = 0;
+      if (args.length > 0 && (args[0].equals("compare") || args[0].equals("sweep"))) {
+        o.command = args[0];
+        first = 1;
+      }
+      String sweepOnly = null;
+      for (int i = first; i < args.length; i++) {
         String arg = args[i];
         switch (arg) {
           case "--algorithm" -> o.algorithm = parseAlgorithm(value(args, ++i, arg));
@@ -185,6 +212,16 @@ public final class Replay {
           case "--arithmetic" -> o.doubleArithmetic = parseArithmetic(value(args, ++i, arg));
           case "--store" -> o.store = value(args, ++i, arg);
           case "--redis-url" -> o.redisUrl = value(args, ++i, arg);
+          case "--strict" -> o.strict = true;
+          case "--report" -> o.report = Path.of(value(args, ++i, arg));
+          case "--steps" -> {
+            o.steps = parseSteps(value(args, ++i, arg));
+            sweepOnly = arg;
+          }
+          case "--target-rejection" -> {
+            o.targetRejection = parsePercent(arg, value(args, ++i, arg));
+            sweepOnly = arg;
+          }
           case "-h", "--help" -> throw new ReplayException("help");
           default -> {
             if (arg.startsWith("--")) {
@@ -197,10 +234,38 @@ public final class Replay {
           }
         }
       }
-      if (o.algorithm == null) {
-        throw new ReplayException("--algorithm is required");
+      switch (o.command) {
+        case "compare" -> {
+          if (o.algorithm != null) {
+            throw new ReplayException("compare runs all five algorithms: drop --algorithm, or use sweep");
+          }
+          for (Algorithm a : Algorithm.values()) {
+            o.with(a, o.limit, o.window, o.rate, o.capacity); // validates the parameters now
+          }
+        }
+        case "sweep" -> {
+          if (o.algorithm == null) {
+            throw new ReplayException("--algorithm is required");
+          }
+          Sweep.grid(o); // validates the grid now
+        }
+        default -> {
+          if (o.algorithm == null) {
+            throw new ReplayException("--algorithm is required");
+          }
+          o.policy(); // validates the parameters now
+          if (o.report != null) {
+            throw new ReplayException("--report draws compare and sweep: use compare, or sweep with one setting");
+          }
+        }
       }
-      o.policy(); // validates the parameters now
+      if (sweepOnly != null && !o.command.equals("sweep")) {
+        throw new ReplayException(sweepOnly + " is for sweep");
+      }
+      if (!o.command.equals("replay") && (o.decisions || !o.store.equals("memory"))) {
+        throw new ReplayException(o.command + " replays in memory and prints a table: "
+            + (o.decisions ? "--decisions" : "--store") + " is for the one-algorithm command");
+      }
       switch (o.store) {
         case "memory" -> {
           if (o.redisUrl != null) {
@@ -220,11 +285,35 @@ public final class Replay {
       return o;
     }
 
-    /** The store, driven by the trace's clock, which reads 0 now. */
-    RateLimitStore store(NanoClock traceClock) {
-      if (store.equals("memory")) {
-        return InMemoryStore.builder().clock(traceClock).maxKeys(Integer.MAX_VALUE).build();
+    /** Replays the trace in memory, in the arithmetic asked for. */
+    Engine.Run run(Trace trace) {
+      return doubleArithmetic
+          ? DoubleArithmetic.replay(this, trace)
+          : Engine.replay(algorithm, policy().limits().get(0), trace);
+    }
+
+    /**
+     * This command line for another algorithm and parameters, as compare and sweep try them; it
+     * keeps the parameters that apply to the algorithm.
+     */
+    Options with(Algorithm algorithm, String limit, String window, String rate, String capacity) {
+      Options o = new Options();
+      o.algorithm = algorithm;
+      if (algorithm.isBucket()) {
+        o.rate = rate;
+        o.capacity = capacity;
+        o.initial = initial;
+      } else {
+        o.limit = limit;
+        o.window = window;
       }
+      o.doubleArithmetic = doubleArithmetic;
+      o.policy(); // validates them
+      return o;
+    }
+
+    /** The Redis store, driven by the trace's clock, which reads 0 now. */
+    RateLimitStore redisStore(NanoClock traceClock) {
       try {
         // A prefix of its own, so that a replay never sees the state of an earlier one.
         return RedisStore.builder().url(redisUrl).callerClock(traceClock)
@@ -363,8 +452,36 @@ public final class Replay {
       return switch (text) {
         case "seconds" -> Trace.Format.SECONDS;
         case "clf" -> Trace.Format.CLF;
-        default -> throw new ReplayException("--format: expected seconds or clf, was '" + text + "'");
+        case "combined" -> Trace.Format.COMBINED;
+        default -> throw new ReplayException("--format: expected seconds, clf or combined, was '" + text + "'");
       };
+    }
+
+    private static int parseSteps(String text) {
+      try {
+        int steps = Integer.parseInt(text);
+        if (steps >= 2 && steps <= 100) {
+          return steps;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new ReplayException("--steps: expected a whole number from 2 to 100, was '" + text + "'");
+    }
+
+    /** A share such as 0.1% (or 0.001), from 0 to 100%. */
+    private static double parsePercent(String option, String text) {
+      boolean percent = text.endsWith("%");
+      try {
+        double value = Double.parseDouble(percent ? text.substring(0, text.length() - 1) : text);
+        value = percent ? value / 100 : value;
+        if (value >= 0 && value <= 1) {
+          return value;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new ReplayException(option + ": expected a share from 0% to 100% such as 0.1%, was '" + text + "'");
     }
 
     private static boolean parseArithmetic(String text) {

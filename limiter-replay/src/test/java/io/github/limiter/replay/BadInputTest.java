@@ -84,4 +84,53 @@ class BadInputTest {
     assertThat(result.status()).as(result.err()).isZero();
     assertThat(result.out()).contains("key=10.0.0.1 requests=2 allowed=1 rejected=1").endsWith("requests=3 allowed=2 rejected=1\n");
   }
+
+  @Test
+  void anAccessLogSkipsWhatItCannotReadAndSaysHowManyAndWhy() {
+    String log = """
+        10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/1.0" 200 2326
+        garbage
+        10.0.0.1 - - [10/Oct/2000:13:55:99 -0700] "GET /a HTTP/1.0" 200 2326
+        also garbage
+        10.0.0.2 - - [10/Oct/2000:13:55:35 -0700] "GET /b HTTP/1.0" 200 2326 "-" "curl"
+        """;
+    String[] args = {"--format", "combined", "--algorithm", "fixed-window", "--limit", "5", "--window", "1"};
+    Result result = run(log, args);
+    assertThat(result.status()).as(result.err()).isZero();
+    assertThat(result.err())
+        .contains("skipped 2 lines (first: line 2): not in Common/Combined Log Format")
+        .contains("skipped 1 line (first: line 3): a time that is not dd/MMM/yyyy:HH:mm:ss Z, such as '10/Oct/2000:13:55:99 -0700'")
+        .contains("put 1 line logged out of time order back in order (first: line 5)")
+        .contains("--strict makes these errors");
+    assertThat(result.out()).endsWith("requests=2 allowed=2 rejected=0\n");
+
+    String[] strict = java.util.stream.Stream.concat(java.util.stream.Stream.of("--strict"), java.util.stream.Stream.of(args))
+        .toArray(String[]::new);
+    Result fatal = run(log, strict);
+    assertThat(fatal.status()).isEqualTo(2);
+    assertThat(fatal.err()).contains("line 2: not in Common/Combined Log Format");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "compare --limit 10 --window 1 --rate 10 | --capacity is required",
+      "compare --rate 10 --capacity 20 | --limit is required",
+      "compare --algorithm token-bucket --limit 1 --window 1 --rate 1 --capacity 1 | compare runs all five algorithms",
+      "compare --limit 1 --window 1 --rate 1 --capacity 1 --decisions | --decisions is for the one-algorithm command",
+      "sweep --rate 1..5 --capacity 1 | --algorithm is required",
+      "sweep --algorithm token-bucket --rate 50..5 --capacity 1 | --rate: expected a number, a list a,b,c or a range A..B with A < B, was '50..5'",
+      "sweep --algorithm token-bucket --rate 1..5 --capacity x,2 | --capacity: expected a number",
+      "sweep --algorithm token-bucket --rate 0..5 --capacity 2 | --rate must be positive, was '0'",
+      "sweep --algorithm fixed-window --limit 1..9 --window 1 --steps 1 | --steps: expected a whole number from 2 to 100, was '1'",
+      "sweep --algorithm fixed-window --limit 1..9 --window 1 --target-rejection 5 | --target-rejection: expected a share from 0% to 100%",
+      "sweep --algorithm fixed-window --limit 1..9 | --window is required",
+      "--algorithm fixed-window --limit 1 --window 1 --report r.html | --report draws compare and sweep",
+      "compare --limit 1 --window 1 --rate 1 --capacity 1 --steps 5 | --steps is for sweep",
+      "compare --limit 1 --window 1 --rate 1 --capacity 1 --report /no/such/dir/r.html | --report: cannot write '/no/such/dir/r.html'",
+  })
+  void compareAndSweepNameTheParameter(String args, String message) {
+    Result result = run("0\n", args.trim().split(" "));
+    assertThat(result.status()).isEqualTo(2);
+    assertThat(result.err()).contains(message);
+  }
 }

@@ -1,0 +1,50 @@
+package io.github.limiter.replay;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
+import io.github.limiter.algorithm.LimitFunction;
+import io.github.limiter.algorithm.PolicyFunction;
+
+/**
+ * Replays a whole trace through one limit in memory: Limiter's own pure algorithm function over
+ * each key's state, with the trace's time as the clock. Keys are never forgotten, as in an
+ * in-memory store that is never full. Pure and allocation-light, so sweeps run it in parallel.
+ */
+final class Engine {
+
+  /**
+   * What one replay decided.
+   *
+   * @param allowed per request, whether it was admitted
+   * @param departures per admitted request, when it leaves a leaky bucket's queue (its arrival for
+   *     the other algorithms), in nanoseconds
+   */
+  record Run(boolean[] allowed, long[] departures) {}
+
+  private Engine() {}
+
+  static Run replay(Algorithm algorithm, Limit limit, Trace trace) {
+    LimitFunction f = PolicyFunction.function(algorithm, limit);
+    int size = f.stateSize();
+    long[] state = new long[trace.keyNames().length * size];
+    boolean[] seen = new boolean[trace.keyNames().length];
+    long[] nanos = trace.nanos();
+    int[] keys = trace.keys();
+    boolean[] allowed = new boolean[nanos.length];
+    long[] departures = new long[nanos.length];
+    for (int i = 0; i < nanos.length; i++) {
+      long now = nanos[i];
+      int at = keys[i] * size;
+      if (!seen[keys[i]]) {
+        seen[keys[i]] = true;
+        f.fresh(state, at, now);
+      }
+      if (f.retryAfter(state, at, now, 1) == 0) {
+        f.admit(state, at, now, 1);
+        allowed[i] = true;
+        departures[i] = now + f.delay(state, at, now);
+      }
+    }
+    return new Run(allowed, departures);
+  }
+}
