@@ -4,6 +4,7 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.config.PolicyConfig;
 import io.github.limiter.spi.RateLimitStore;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -30,7 +31,7 @@ public final class OpenStores {
     public Entry {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(store, "store");
-      failClosed = Set.copyOf(failClosed);
+      failClosed = Collections.unmodifiableSortedSet(new TreeSet<>(failClosed)); // sorted, for a stable report
     }
   }
 
@@ -44,16 +45,21 @@ public final class OpenStores {
    * @return removes the store from the readiness check; call it when closing the store
    */
   public static AutoCloseable open(String name, RateLimitStore store, LimiterConfig config, Recorder recorder) {
-    Set<String> failClosed = new TreeSet<>();
-    for (PolicyConfig policy : config.policies().values()) {
-      if (policy.policy().failureMode() == FailureMode.FAIL_CLOSED) {
-        failClosed.add(policy.name());
-      }
-    }
-    Entry entry = new Entry(name, store, failClosed);
+    Entry entry = new Entry(name, store, failClosed(config));
     OPEN.add(entry);
     recorder.watch(StoreGauges.of(name, store));
     return () -> OPEN.remove(entry);
+  }
+
+  /** The policies of {@code config} that reject while their store cannot decide. */
+  public static Set<String> failClosed(LimiterConfig config) {
+    Set<String> names = new TreeSet<>();
+    for (PolicyConfig policy : config.policies().values()) {
+      if (policy.policy().failureMode() == FailureMode.FAIL_CLOSED) {
+        names.add(policy.name());
+      }
+    }
+    return names;
   }
 
   /** The open stores, in the order they were opened. */
