@@ -54,14 +54,18 @@ import java.util.function.Function;
  * limiter.http.ipv6-prefix               int                                           (64)
  * limiter.http.forwarded-header          x-forwarded-for | forwarded (RFC 7239)        (x-forwarded-for)
  * limiter.events.near-limit              fraction of the quota left, above 0, at most 1 (0.1)
+ * limiter.metrics.enabled                boolean: record on any metrics backend         (true)
+ * limiter.metrics.microprofile.enabled   boolean: on MicroProfile Metrics, if present   (true)
+ * limiter.metrics.opentelemetry.enabled  boolean: on OpenTelemetry, if present          (true)
+ * limiter.metrics.micrometer.enabled     boolean: on Micrometer, if present             (true)
  * </pre>
  *
  * Store-specific keys (such as {@code limiter.redis.*}) belong to their {@link
  * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
- * limiter.route.NAME.}, {@code limiter.http.} or {@code limiter.events.} is an error, so that a
+ * limiter.route.NAME.}, {@code limiter.http.}, {@code limiter.events.} or {@code limiter.metrics.} is an error, so that a
  * typo fails the deployment; so is an unknown key directly under {@code limiter.} ({@code
  * limiter.stor}), and an environment variable under {@code LIMITER_POLICY_}, {@code
- * LIMITER_ROUTE_}, {@code LIMITER_HTTP_} or {@code LIMITER_EVENTS_} that is the form of no such key.
+ * LIMITER_ROUTE_}, {@code LIMITER_HTTP_}, {@code LIMITER_EVENTS_} or {@code LIMITER_METRICS_} that is the form of no such key.
  * {@link io.github.limiter.spi.Stores#check} does the same for the stores' sections.
  *
  * <p>Every problem is reported at once: {@link #from} throws one {@link ConfigException} for all.
@@ -71,17 +75,19 @@ import java.util.function.Function;
  * @param routes the routes, in name order
  * @param http the HTTP rendering and client-address settings
  * @param events the settings of adapters that fire events
+ * @param metrics which metrics backends may record
  */
-public record LimiterConfig(
-    String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http, EventSettings events) {
+public record LimiterConfig(String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http,
+    EventSettings events, MetricsSettings metrics) {
 
   public static final String PREFIX = "limiter.";
   public static final String POLICY_PREFIX = "limiter.policy.";
   public static final String ROUTE_PREFIX = "limiter.route.";
   public static final String HTTP_PREFIX = "limiter.http.";
   public static final String EVENTS_PREFIX = "limiter.events.";
+  public static final String METRICS_PREFIX = "limiter.metrics.";
   /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
-  public static final List<String> CORE_SECTIONS = List.of("policy", "route", "http", "events");
+  public static final List<String> CORE_SECTIONS = List.of("policy", "route", "http", "events", "metrics");
   public static final String STORE_KEY = "limiter.store";
   /** Names policies whose keys are found only by looking them up, as in environment variables. */
   public static final String POLICIES_KEY = "limiter.policies";
@@ -96,6 +102,8 @@ public record LimiterConfig(
       "rejection-status", "unavailable-status", "headers", "legacy-headers", "trusted-proxies", "ipv6-prefix",
       "forwarded-header");
   private static final Set<String> EVENTS_KEYS = Set.of("near-limit");
+  private static final Set<String> METRICS_KEYS =
+      Set.of("enabled", "microprofile.enabled", "opentelemetry.enabled", "micrometer.enabled");
   private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(30);
 
   public LimiterConfig {
@@ -103,9 +111,16 @@ public record LimiterConfig(
     routes = List.copyOf(routes);
     java.util.Objects.requireNonNull(http, "http");
     java.util.Objects.requireNonNull(events, "events");
+    java.util.Objects.requireNonNull(metrics, "metrics");
   }
 
-  /** A configuration with the default event settings. */
+  /** A configuration with the default metrics settings. */
+  public LimiterConfig(
+      String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http, EventSettings events) {
+    this(store, policies, routes, http, events, MetricsSettings.DEFAULTS);
+  }
+
+  /** A configuration with the default event and metrics settings. */
   public LimiterConfig(String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http) {
     this(store, policies, routes, http, EventSettings.DEFAULTS);
   }
@@ -152,6 +167,8 @@ public record LimiterConfig(
         "one of " + new TreeSet<>(HTTP_KEYS)));
     collect(problems, () -> reader.checkEnvironmentForms(EVENTS_PREFIX, keys(EVENTS_PREFIX, EVENTS_KEYS),
         "one of " + EVENTS_KEYS));
+    collect(problems, () -> reader.checkEnvironmentForms(METRICS_PREFIX, keys(METRICS_PREFIX, METRICS_KEYS),
+        "one of " + new TreeSet<>(METRICS_KEYS)));
     Map<String, PolicyConfig> policies = new LinkedHashMap<>();
     for (String name : policyNames) {
       PolicyConfig policy = policy(reader, name, problems);
@@ -169,12 +186,21 @@ public record LimiterConfig(
     }
     collect(problems, () -> reader.checkKeys(HTTP_PREFIX, HTTP_KEYS));
     collect(problems, () -> reader.checkKeys(EVENTS_PREFIX, EVENTS_KEYS));
+    collect(problems, () -> reader.checkKeys(METRICS_PREFIX, METRICS_KEYS));
     HttpSettings http = collect(problems, () -> http(reader), HttpSettings.DEFAULTS);
     EventSettings events = collect(problems, () -> new EventSettings(reader.optional(
         EVENTS_PREFIX + "near-limit", EventSettings::parseFraction, EventSettings.DEFAULTS.nearLimit())),
         EventSettings.DEFAULTS);
+    MetricsSettings metrics = collect(problems, () -> metrics(reader), MetricsSettings.DEFAULTS);
     String store = reader.text(STORE_KEY).orElse("memory");
-    return new LimiterConfig(store, policies, routes, http, events);
+    return new LimiterConfig(store, policies, routes, http, events, metrics);
+  }
+
+  private static MetricsSettings metrics(ConfigReader reader) {
+    return new MetricsSettings(reader.bool(METRICS_PREFIX + "enabled", true),
+        reader.bool(METRICS_PREFIX + "microprofile.enabled", true),
+        reader.bool(METRICS_PREFIX + "opentelemetry.enabled", true),
+        reader.bool(METRICS_PREFIX + "micrometer.enabled", true));
   }
 
   /** The value of {@code step}, or {@code fallback} after adding its problems to {@code problems}. */

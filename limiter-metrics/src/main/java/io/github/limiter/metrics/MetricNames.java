@@ -1,0 +1,29 @@
+package io.github.limiter.metrics;
+
+/** The names, tags and descriptions every backend uses, so that they are the same on each. */
+final class MetricNames {
+
+  static final String DECISIONS = "limiter.decisions";
+  static final String NEAR_LIMIT = "limiter.near.limit";
+  static final String SHAPING_DELAY = "limiter.shaping.delay";
+  static final String STORE_DURATION = "limiter.store.duration";
+  static final String CIRCUIT_STATE = "limiter.store.circuit.state";
+  static final String MEMORY_KEYS = "limiter.memory.keys";
+  static final String MEMORY_EVICTIONS = "limiter.memory.evictions";
+
+  static final String POLICY = "policy";
+  static final String OUTCOME = "outcome";
+  static final String VERIFIED = "verified";
+  static final String STORE = "store";
+
+  static final String DECISIONS_HELP = "Decisions per policy and outcome; verified=false when a failure mode"
+      + " decided without the store";
+  static final String NEAR_LIMIT_HELP = "Admitted requests that left at most limiter.events.near-limit of the quota";
+  static final String SHAPING_DELAY_HELP = "How long shaped requests waited";
+  static final String STORE_DURATION_HELP = "How long one store decision took";
+  static final String CIRCUIT_STATE_HELP = "The store's circuit breaker: 0 closed, 1 half-open, 2 open";
+  static final String MEMORY_KEYS_HELP = "Keys the in-memory store holds";
+  static final String MEMORY_EVICTIONS_HELP = "Keys the in-memory store has evicted since start";
+
+  private MetricNames() {}
+}

@@ -1,0 +1,108 @@
+package io.github.limiter.metrics;
+
+import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
+import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
+import static io.github.limiter.metrics.MetricNames.DECISIONS;
+import static io.github.limiter.metrics.MetricNames.DECISIONS_HELP;
+import static io.github.limiter.metrics.MetricNames.MEMORY_EVICTIONS;
+import static io.github.limiter.metrics.MetricNames.MEMORY_EVICTIONS_HELP;
+import static io.github.limiter.metrics.MetricNames.MEMORY_KEYS;
+import static io.github.limiter.metrics.MetricNames.MEMORY_KEYS_HELP;
+import static io.github.limiter.metrics.MetricNames.NEAR_LIMIT;
+import static io.github.limiter.metrics.MetricNames.NEAR_LIMIT_HELP;
+import static io.github.limiter.metrics.MetricNames.OUTCOME;
+import static io.github.limiter.metrics.MetricNames.POLICY;
+import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY;
+import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY_HELP;
+import static io.github.limiter.metrics.MetricNames.STORE;
+import static io.github.limiter.metrics.MetricNames.STORE_DURATION;
+import static io.github.limiter.metrics.MetricNames.STORE_DURATION_HELP;
+import static io.github.limiter.metrics.MetricNames.VERIFIED;
+
+import io.github.limiter.internal.metrics.Recorder;
+import io.github.limiter.internal.metrics.StoreGauges;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.Meter;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Records on an OpenTelemetry {@link Meter}. Loaded only when the OpenTelemetry API is on the class
+ * path. Durations are histograms in seconds, as OpenTelemetry's semantic conventions ask, so a
+ * Prometheus exporter shows them as {@code limiter_store_duration_seconds}.
+ */
+final class OpenTelemetryRecorder implements Recorder {
+
+  /** The instrumentation scope name. */
+  static final String SCOPE = "io.github.limiter";
+
+  private static final AttributeKey<String> POLICY_KEY = AttributeKey.stringKey(POLICY);
+  private static final AttributeKey<String> STORE_KEY = AttributeKey.stringKey(STORE);
+  // From 50 µs (a local decision) to 1 s (a Redis timeout), and from 1 ms to 30 s (the default max-delay).
+  private static final List<Double> STORE_BUCKETS =
+      List.of(0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0);
+  private static final List<Double> SHAPING_BUCKETS =
+      List.of(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0);
+
+  private final Meter meter;
+  private final LongCounter decisions;
+  private final LongCounter nearLimit;
+  private final DoubleHistogram shapingDelay;
+  private final DoubleHistogram storeDuration;
+  private final PolicyMeters.Decisions<Attributes> decisionTags = new PolicyMeters.Decisions<>(
+      (policy, outcome, verified) -> Attributes.of(POLICY_KEY, policy, AttributeKey.stringKey(OUTCOME), outcome.tag(),
+          AttributeKey.booleanKey(VERIFIED), verified));
+  private final PolicyMeters.ByName<Attributes> policyTags = new PolicyMeters.ByName<>(p -> Attributes.of(POLICY_KEY, p));
+  private final PolicyMeters.ByName<Attributes> storeTags = new PolicyMeters.ByName<>(s -> Attributes.of(STORE_KEY, s));
+
+  OpenTelemetryRecorder(Meter meter) {
+    this.meter = meter;
+    decisions = meter.counterBuilder(DECISIONS).setDescription(DECISIONS_HELP).build();
+    nearLimit = meter.counterBuilder(NEAR_LIMIT).setDescription(NEAR_LIMIT_HELP).build();
+    shapingDelay = meter.histogramBuilder(SHAPING_DELAY).setDescription(SHAPING_DELAY_HELP).setUnit("s")
+        .setExplicitBucketBoundariesAdvice(SHAPING_BUCKETS).build();
+    storeDuration = meter.histogramBuilder(STORE_DURATION).setDescription(STORE_DURATION_HELP).setUnit("s")
+        .setExplicitBucketBoundariesAdvice(STORE_BUCKETS).build();
+  }
+
+  @Override
+  public void decision(String policy, Outcome outcome, boolean verified) {
+    decisions.add(1, decisionTags.get(policy, outcome, verified));
+  }
+
+  @Override
+  public void nearLimit(String policy) {
+    nearLimit.add(1, policyTags.get(policy));
+  }
+
+  @Override
+  public void shapingDelay(String policy, long nanos) {
+    shapingDelay.record(nanos / 1e9, policyTags.get(policy));
+  }
+
+  @Override
+  public void storeDuration(String store, long nanos) {
+    storeDuration.record(nanos / 1e9, storeTags.get(store));
+  }
+
+  @Override
+  public void watch(StoreGauges gauges) {
+    Attributes store = storeTags.get(gauges.store());
+    meter.gaugeBuilder(CIRCUIT_STATE).setDescription(CIRCUIT_STATE_HELP).ofLongs()
+        .buildWithCallback(m -> m.record(gauges.circuitState(), store));
+    gauges.keys().ifPresent(keys -> gauge(MEMORY_KEYS, MEMORY_KEYS_HELP, keys));
+    gauges.evictions().ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
+  }
+
+  private void gauge(String name, String help, LongSupplier value) {
+    meter.gaugeBuilder(name).setDescription(help).ofLongs().buildWithCallback(m -> m.record(value.getAsLong()));
+  }
+
+  @Override
+  public String toString() {
+    return "OpenTelemetry";
+  }
+}
