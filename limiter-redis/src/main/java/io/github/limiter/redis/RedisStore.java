@@ -78,9 +78,9 @@ public final class RedisStore implements RateLimitStore {
     return new RedisStoreBuilder();
   }
 
-  /** Logs that Redis could not be reached at start-up: the store starts all the same. */
+  /** Logs that Redis could not be reached (or refused the login) at start-up: the store starts all the same. */
   static void warnUnreachable(String where, Exception e) {
-    CircuitBreaker.LOG.logp(Level.WARNING, RedisStore.class.getName(), "start", "Cannot reach " + where
+    CircuitBreaker.LOG.logp(Level.WARNING, RedisStore.class.getName(), "start", "Cannot connect to " + where
         + " at start-up (" + CircuitBreaker.describe(e) + "); the store starts anyway, and each policy's failure"
         + " mode decides until Redis answers");
   }
