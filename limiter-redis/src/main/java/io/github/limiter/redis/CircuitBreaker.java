@@ -1,16 +1,31 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.spi.RateLimitedLog;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * Stops a dead Redis from costing every decision a timeout. After {@code threshold} consecutive
- * failures it opens: decisions take the fallback at once. After {@code openNanos} one caller is let
- * through as a probe (half-open); its success closes the breaker, its failure opens it again.
+ * Stops a dead Redis node from costing every decision a timeout. After {@code threshold}
+ * consecutive failures it opens: decisions take the fallback at once. After {@code openNanos} one
+ * caller is let through as a probe (half-open); its success closes the breaker, its failure opens
+ * it again. One per node, so that a dead master degrades only its own slots.
+ *
+ * <p>It logs each opening and closing (at most one opening per {@link #LOG_INTERVAL} when it
+ * flaps), and while it is open, a summary of the decisions that fell back every {@link
+ * #LOG_INTERVAL} (a shorter interval in tests).
  */
 final class CircuitBreaker {
+
+  static final Logger LOG = Logger.getLogger(RedisStore.class.getName());
+  /** How often an open breaker summarises its fallbacks, and the least time between two openings logged. */
+  static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
 
   enum State {
     CLOSED("closed"),
@@ -27,16 +42,29 @@ final class CircuitBreaker {
   /** The last failure, for health reports. */
   record Failure(String message, Instant at) {}
 
+  private final String node;
   private final int threshold;
   private final long openNanos;
   private final AtomicInteger failures = new AtomicInteger();
   private final AtomicReference<State> state = new AtomicReference<>(State.CLOSED);
   private volatile long openedAt;
+  /** When it last opened from closed; probes that fail do not move it. */
+  private volatile long openSince;
   private volatile Failure lastFailure;
+  private final long logIntervalNanos;
+  private final RateLimitedLog openings;
+  /** Whether the current opening was logged, so that its closing is too. */
+  private volatile boolean openingLogged;
+  private final LongAdder fallbacks = new LongAdder();
+  private final LongAdder fallbacksSinceOpen = new LongAdder();
+  private final AtomicLong summaryDue = new AtomicLong();
 
-  CircuitBreaker(int threshold, long openNanos) {
+  CircuitBreaker(String node, int threshold, long openNanos, Duration logInterval) {
+    this.node = node;
     this.threshold = threshold;
     this.openNanos = openNanos;
+    this.logIntervalNanos = logInterval.toNanos();
+    this.openings = new RateLimitedLog(LOG, CircuitBreaker.class, logInterval);
   }
 
   /** Whether this caller may call Redis now; while half-open only the one probe may. */
@@ -55,8 +83,13 @@ final class CircuitBreaker {
     if (failures.get() != 0) {
       failures.set(0);
     }
-    if (state.get() != State.CLOSED) {
-      state.set(State.CLOSED);
+    State s = state.get();
+    if (s != State.CLOSED && state.compareAndSet(s, State.CLOSED) && openingLogged) {
+      openingLogged = false;
+      long millis = Duration.ofNanos(System.nanoTime() - openSince).toMillis();
+      LOG.logp(Level.INFO, CircuitBreaker.class.getName(), "onSuccess", "Redis circuit breaker for " + node
+          + " closed: a probe succeeded; " + fallbacksSinceOpen.sumThenReset()
+          + " decisions fell back to the failure mode while it was open (open for " + millis + " ms)");
     }
   }
 
@@ -64,15 +97,38 @@ final class CircuitBreaker {
     lastFailure = new Failure(describe(error), Instant.now());
     State s = state.get();
     if (s == State.HALF_OPEN) {
-      open(State.HALF_OPEN);
+      openedAt = System.nanoTime();
+      state.compareAndSet(State.HALF_OPEN, State.OPEN);
     } else if (failures.incrementAndGet() >= threshold && s == State.CLOSED) {
-      open(State.CLOSED);
+      openedAt = System.nanoTime();
+      if (state.compareAndSet(State.CLOSED, State.OPEN)) {
+        openSince = openedAt;
+        summaryDue.set(openedAt + logIntervalNanos);
+        fallbacks.reset();
+        fallbacksSinceOpen.reset();
+        openingLogged = openings.log(Level.WARNING, "onFailure", "Redis circuit breaker for " + node + " opened after "
+            + failures.get() + " consecutive failures; decisions on it follow each policy's failure mode until a probe"
+            + " succeeds. Last failure: " + lastFailure.message());
+      }
     }
   }
 
-  private void open(State from) {
-    openedAt = System.nanoTime();
-    state.compareAndSet(from, State.OPEN);
+  /** Counts a decision that fell back; while open, logs how many did every log interval. */
+  void onFallback() {
+    fallbacks.increment();
+    fallbacksSinceOpen.increment();
+    long due = summaryDue.get();
+    if (state.get() != State.CLOSED && System.nanoTime() - due >= 0
+        && summaryDue.compareAndSet(due, System.nanoTime() + logIntervalNanos)) {
+      Failure failure = lastFailure;
+      LOG.logp(Level.WARNING, CircuitBreaker.class.getName(), "onFallback", "Redis circuit breaker for " + node
+          + " still open: " + fallbacks.sumThenReset() + " decisions fell back to the failure mode in the last "
+          + Duration.ofNanos(logIntervalNanos).toMillis() + " ms" + (failure == null ? "" : "; last failure: " + failure.message()));
+    }
+  }
+
+  String node() {
+    return node;
   }
 
   State state() {

@@ -1,7 +1,12 @@
 package io.github.limiter.redis;
 
+import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,14 +24,21 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * trip and nothing more. The deadline holds because the caller never connects (a background
  * thread does), waits for a free connection at most until the deadline, and reads with a socket
  * timeout of the time left.
+ *
+ * <p>A connection closed while idle (by the server's {@code timeout}, a load balancer or {@code
+ * CLIENT KILL}) fails its command at once. Such a call drops every idle connection, which is likely
+ * as stale, and is retried once on a connection known good (new, or just used successfully) within
+ * the same deadline; only a failure of that retry reaches the breaker. A background check PINGs
+ * idle connections, so that most stale ones are gone before a decision draws them.
  */
 final class DirectTransport implements Transport {
 
   private final DeadlineProvider provider;
   private final UnifiedJedis jedis;
 
-  DirectTransport(HostAndPort node, JedisClientConfig config, int maxTotal, int socketTimeoutMillis) {
-    this.provider = new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis);
+  DirectTransport(HostAndPort node, JedisClientConfig config, int maxTotal, int socketTimeoutMillis,
+      Duration idleCheckInterval) {
+    this.provider = new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis, idleCheckInterval);
     this.jedis = new Client(provider);
     provider.warmUp();
   }
@@ -37,9 +49,43 @@ final class DirectTransport implements Transport {
     deadline[0] = deadlineNanos;
     try {
       return Transport.evalsha(jedis, script, keys, args);
+    } catch (JedisConnectionException e) {
+      if (!brokenConnection(e)) {
+        throw e;
+      }
+      provider.dropIdle();
+      return Transport.evalsha(jedis, script, keys, args);
     } finally {
       deadline[0] = 0;
     }
+  }
+
+  /**
+   * Whether a call failed because its connection was closed, not because Redis was slow or no
+   * connection could be had: worth one retry on another connection.
+   */
+  private static boolean brokenConnection(JedisConnectionException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SocketTimeoutException || t instanceof NoConnection) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public String nodeOf(String key) {
+    return provider.nodeName;
+  }
+
+  @Override
+  public Set<String> nodes() {
+    return Set.of(provider.nodeName);
+  }
+
+  /** For tests: the connections in the pool, not in use. */
+  int idleConnections() {
+    return provider.idle.size();
   }
 
   /** The client, for tests and tools; calls through it use the socket timeout as their deadline. */
@@ -59,9 +105,22 @@ final class DirectTransport implements Transport {
     }
   }
 
+  /** No connection could be had within the deadline: no retry can do better. */
+  static final class NoConnection extends JedisConnectionException {
+    private static final long serialVersionUID = 1L;
+
+    NoConnection(String message) {
+      super(message);
+    }
+  }
+
   /** A pool of connected connections that callers take within their deadline and never open. */
   static final class DeadlineProvider implements ConnectionProvider {
     private final HostAndPort node;
+    final String nodeName;
+    private final long idleCheckNanos;
+    private final ScheduledExecutorService idleCheck;
+    private volatile boolean connectTried;
     private final JedisClientConfig config;
     private final int maxTotal;
     private final int socketTimeoutMillis;
@@ -73,8 +132,11 @@ final class DirectTransport implements Transport {
     private volatile Exception lastConnectError;
     private volatile boolean closed;
 
-    DeadlineProvider(HostAndPort node, JedisClientConfig config, int maxTotal, int socketTimeoutMillis) {
+    DeadlineProvider(HostAndPort node, JedisClientConfig config, int maxTotal, int socketTimeoutMillis,
+        Duration idleCheckInterval) {
       this.node = node;
+      this.nodeName = node.toString();
+      this.idleCheckNanos = idleCheckInterval.toNanos();
       this.config = config;
       this.maxTotal = maxTotal;
       this.socketTimeoutMillis = socketTimeoutMillis;
@@ -83,6 +145,47 @@ final class DirectTransport implements Transport {
         thread.setDaemon(true);
         return thread;
       });
+      this.idleCheck = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "limiter-redis-idle-check-" + node);
+        thread.setDaemon(true);
+        return thread;
+      });
+      idleCheck.scheduleWithFixedDelay(this::checkIdle, idleCheckNanos, idleCheckNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** PINGs each connection idle for an interval or more; drops those that fail. */
+    private void checkIdle() {
+      long now = System.nanoTime();
+      for (PooledConnection connection : idle.toArray(PooledConnection[]::new)) {
+        if (now - connection.releasedAt < idleCheckNanos || !idle.remove(connection)) {
+          continue; // used lately, or a caller took it meanwhile
+        }
+        boolean alive;
+        try {
+          connection.setSoTimeout(socketTimeoutMillis);
+          alive = connection.ping();
+        } catch (RuntimeException e) {
+          alive = false;
+        }
+        if (alive) {
+          connection.releasedAt = System.nanoTime();
+          idle.offerLast(connection);
+        } else {
+          discard(connection);
+        }
+      }
+    }
+
+    /** Drops every idle connection: one was found closed, the others idle as long are likely closed too. */
+    void dropIdle() {
+      for (PooledConnection c = idle.pollLast(); c != null; c = idle.pollLast()) {
+        discard(c);
+      }
+    }
+
+    private void discard(PooledConnection connection) {
+      connection.disconnectQuietly();
+      open.decrementAndGet();
     }
 
     void warmUp() {
@@ -102,7 +205,7 @@ final class DirectTransport implements Transport {
         }
         if (connection == null) {
           Exception cause = lastConnectError;
-          throw new JedisConnectionException(
+          throw new NoConnection(
               "no connection to " + node + " within the decision timeout"
                   + (cause == null ? "" : "; last connect error: " + CircuitBreaker.describe(cause)));
         }
@@ -110,7 +213,7 @@ final class DirectTransport implements Transport {
       long left = remainingNanos() / 1_000_000L;
       if (left < 1) {
         connection.close();
-        throw new JedisConnectionException("decision timeout reached before calling " + node);
+        throw new NoConnection("decision timeout reached before calling " + node);
       }
       connection.setSoTimeout((int) Math.min(left, socketTimeoutMillis));
       return connection;
@@ -150,8 +253,13 @@ final class DirectTransport implements Transport {
       } catch (RuntimeException e) {
         lastConnectError = e;
         open.decrementAndGet();
+        if (!connectTried && !closed) {
+          connectTried = true; // warn once, at start-up only
+          RedisStore.warnUnreachable("Redis at " + node, e);
+        }
         return;
       }
+      connectTried = true;
       lastConnectError = null;
       if (closed) {
         connection.disconnectQuietly();
@@ -163,9 +271,9 @@ final class DirectTransport implements Transport {
 
     void release(PooledConnection connection) {
       if (closed || connection.isBroken() || !connection.isConnected()) {
-        connection.disconnectQuietly();
-        open.decrementAndGet();
+        discard(connection);
       } else {
+        connection.releasedAt = System.nanoTime();
         idle.offerFirst(connection);
       }
     }
@@ -174,6 +282,7 @@ final class DirectTransport implements Transport {
     public void close() {
       closed = true;
       connector.shutdownNow();
+      idleCheck.shutdownNow();
       for (PooledConnection c = idle.pollFirst(); c != null; c = idle.pollFirst()) {
         c.disconnectQuietly();
         open.decrementAndGet();
@@ -184,6 +293,8 @@ final class DirectTransport implements Transport {
   /** A connection that goes back to its provider when Jedis closes it after a command. */
   static final class PooledConnection extends Connection {
     private final DeadlineProvider provider;
+    /** When it last went back to the pool, by {@link System#nanoTime()}. */
+    volatile long releasedAt = System.nanoTime();
 
     PooledConnection(DeadlineProvider provider, HostAndPort node, JedisClientConfig config) {
       super(node, config);

@@ -8,24 +8,12 @@ import io.github.limiter.Policy;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.spi.StoreHealth;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import redis.clients.jedis.ConnectionPoolConfig;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.RedisProtocol;
-import redis.clients.jedis.SslOptions;
+import java.util.logging.Level;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -62,26 +50,39 @@ public final class RedisStore implements RateLimitStore {
   private final NanoClock callerClock;
   private final long callerEpoch;
   private final String ttlFloor;
-  private final CircuitBreaker breaker;
+  private final int breakerThreshold;
+  private final long breakerOpenNanos;
+  private final Duration logInterval;
+  /** One breaker per Redis node ({@code host:port}, or the cluster while its topology is unknown). */
+  private final ConcurrentHashMap<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
   private final int localNodes;
   private final InMemoryStore local;
   private final ConcurrentHashMap<Policy, CompiledPolicy> compiled = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Policy, Policy> divided = new ConcurrentHashMap<>();
 
-  private RedisStore(Builder b, Transport transport) {
+  RedisStore(RedisStoreBuilder b, Transport transport) {
     this.transport = transport;
     this.keys = new KeyScheme(b.keyPrefix);
     this.budgetNanos = b.decisionTimeout.toNanos();
     this.callerClock = b.callerClock;
     this.callerEpoch = callerClock == null ? 0 : callerClock.nanos();
     this.ttlFloor = callerClock == null ? NO_TTL_FLOOR : Long.toString(b.callerTtlFloor.toMillis());
-    this.breaker = new CircuitBreaker(b.breakerFailureThreshold, b.breakerOpenDuration.toNanos());
+    this.breakerThreshold = b.breakerFailureThreshold;
+    this.breakerOpenNanos = b.breakerOpenDuration.toNanos();
+    this.logInterval = b.logInterval;
     this.localNodes = b.localNodes;
     this.local = InMemoryStore.builder().clock(callerClock == null ? NanoClock.system() : callerClock).build();
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static RedisStoreBuilder builder() {
+    return new RedisStoreBuilder();
+  }
+
+  /** Logs that Redis could not be reached (or refused the login) at start-up: the store starts all the same. */
+  static void warnUnreachable(String where, Exception e) {
+    CircuitBreaker.LOG.logp(Level.WARNING, RedisStore.class.getName(), "start", "Cannot connect to " + where
+        + " at start-up (" + CircuitBreaker.describe(e) + "); the store starts anyway, and each policy's failure"
+        + " mode decides until Redis answers");
   }
 
   /**
@@ -95,22 +96,24 @@ public final class RedisStore implements RateLimitStore {
   @Override
   public Decision decide(Policy policy, String key, long permits) {
     CompiledPolicy c = compile(policy);
+    List<String> redisKeys = c.keys(key);
+    CircuitBreaker breaker = breaker(redisKeys);
     if (!breaker.tryAcquire()) {
-      return fallback(policy, key, permits);
+      return fallback(breaker, policy, key, permits);
     }
     long deadline = System.nanoTime() + budgetNanos;
     try {
-      Object reply = transport.eval(c.decide, c.keys(key), c.args(now(), permits, ttlFloor), deadline);
+      Object reply = transport.eval(c.decide, redisKeys, c.args(now(), permits, ttlFloor), deadline);
       Decision decision = c.decision(reply);
       breaker.onSuccess();
       return decision;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       breaker.onFailure(e);
-      return fallback(policy, key, permits);
+      return fallback(breaker, policy, key, permits);
     } catch (Exception e) {
       breaker.onFailure(e);
-      return fallback(policy, key, permits);
+      return fallback(breaker, policy, key, permits);
     }
   }
 
@@ -120,9 +123,11 @@ public final class RedisStore implements RateLimitStore {
       return;
     }
     CompiledPolicy c = compile(policy);
+    List<String> redisKeys = c.keys(key);
+    CircuitBreaker breaker = breaker(redisKeys);
     if (breaker.state() == CircuitBreaker.State.CLOSED) {
       try {
-        transport.eval(c.refund, c.keys(key), c.args(now(), permits, ttlFloor), System.nanoTime() + budgetNanos);
+        transport.eval(c.refund, redisKeys, c.args(now(), permits, ttlFloor), System.nanoTime() + budgetNanos);
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -136,7 +141,16 @@ public final class RedisStore implements RateLimitStore {
     }
   }
 
-  private Decision fallback(Policy policy, String key, long permits) {
+  /** The breaker of the node that serves these keys now (a decision's keys share one slot). */
+  private CircuitBreaker breaker(List<String> redisKeys) {
+    String node = transport.nodeOf(redisKeys.get(0));
+    CircuitBreaker breaker = breakers.get(node);
+    return breaker != null ? breaker
+        : breakers.computeIfAbsent(node, n -> new CircuitBreaker(n, breakerThreshold, breakerOpenNanos, logInterval));
+  }
+
+  private Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
+    breaker.onFallback();
     return switch (policy.failureMode()) {
       case FAIL_OPEN -> Decision.allowedUnverified(policy.name(), policy.limits().get(0));
       case FAIL_CLOSED -> Decision.unavailable(policy.name(), policy.limits().get(0), breaker.retryAfterNanos());
@@ -163,15 +177,34 @@ public final class RedisStore implements RateLimitStore {
     return callerClock == null ? TimeSource.SERVER : TimeSource.CALLER;
   }
 
-  /** Up while the breaker is closed; the breaker's state and the last error seen. */
+  /**
+   * Up while the breaker of every node that serves slots now is closed; the worst of their states,
+   * and the last error seen on any of them, prefixed with its node.
+   */
   @Override
   public StoreHealth health() {
-    CircuitBreaker.State state = breaker.state();
-    Optional<CircuitBreaker.Failure> failure = breaker.lastFailure();
+    Set<String> serving = transport.nodes();
+    if (!serving.isEmpty()) {
+      breakers.keySet().retainAll(serving); // forget masters that failed over, and the unknown topology
+    }
+    CircuitBreaker.State worst = CircuitBreaker.State.CLOSED;
+    CircuitBreaker lastFailed = null;
+    for (CircuitBreaker breaker : breakers.values()) {
+      CircuitBreaker.State state = breaker.state();
+      if (state != CircuitBreaker.State.CLOSED && worst != CircuitBreaker.State.OPEN) {
+        worst = state;
+      }
+      if (breaker.lastFailure().isPresent() && (lastFailed == null
+          || breaker.lastFailure().get().at().isAfter(lastFailed.lastFailure().get().at()))) {
+        lastFailed = breaker;
+      }
+    }
+    Optional<CircuitBreaker.Failure> failure = lastFailed == null ? Optional.empty() : lastFailed.lastFailure();
+    String node = lastFailed == null ? "" : lastFailed.node() + ": ";
     return new StoreHealth(
-        state == CircuitBreaker.State.CLOSED,
-        state.label,
-        failure.map(CircuitBreaker.Failure::message),
+        worst == CircuitBreaker.State.CLOSED,
+        worst.label,
+        failure.map(f -> node + f.message()),
         failure.map(CircuitBreaker.Failure::at));
   }
 
@@ -191,329 +224,17 @@ public final class RedisStore implements RateLimitStore {
     local.close();
   }
 
-  /** Configures a {@link RedisStore}; the configuration table in the README lists the matching keys. */
-  public static final class Builder {
-    private HostAndPort node;
-    private Set<HostAndPort> clusterNodes;
-    private String urlUser;
-    private String urlPassword;
-    private String user;
-    private String password;
-    private int database;
-    private boolean tls;
-    private SslOptions sslOptions;
-    private String keyPrefix = "limiter:";
-    private Duration connectTimeout = Duration.ofMillis(500);
-    private Duration socketTimeout = Duration.ofMillis(200);
-    private Duration decisionTimeout = Duration.ofMillis(250);
-    private int poolMaxTotal = 32;
-    private int localNodes = 1;
-    private int breakerFailureThreshold = 5;
-    private Duration breakerOpenDuration = Duration.ofSeconds(1);
-    private NanoClock callerClock;
-    private Duration callerTtlFloor = Duration.ofMinutes(10);
-
-    private Builder() {}
-
-    /**
-     * A standalone server as {@code redis://[[user]:password@]host[:port][/db]}, or {@code
-     * rediss://...} for TLS. Credentials set with {@link #user} and {@link #password} win over the
-     * URL's.
-     *
-     * @throws IllegalArgumentException naming the URL and what is wrong with it
-     */
-    public Builder url(String url) {
-      URI uri;
-      try {
-        uri = new URI(Objects.requireNonNull(url, "url").trim());
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(expectedUrl(url) + ": " + e.getReason(), e);
-      }
-      String scheme = uri.getScheme();
-      if (!"redis".equals(scheme) && !"rediss".equals(scheme)) {
-        throw new IllegalArgumentException(expectedUrl(url) + ": the scheme must be redis or rediss");
-      }
-      if (uri.getHost() == null || uri.getHost().isEmpty()) {
-        throw new IllegalArgumentException(expectedUrl(url) + ": no host");
-      }
-      int port = uri.getPort() == -1 ? 6379 : uri.getPort();
-      String path = uri.getPath() == null ? "" : uri.getPath();
-      int db = 0;
-      if (!path.isEmpty() && !path.equals("/")) {
-        try {
-          db = Integer.parseInt(path.substring(1));
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(expectedUrl(url) + ": the database must be a number, was '" + path.substring(1) + "'", e);
-        }
-        if (db < 0) {
-          throw new IllegalArgumentException(expectedUrl(url) + ": the database must not be negative");
-        }
-      }
-      String info = uri.getRawUserInfo();
-      String u = null;
-      String p = null;
-      if (info != null) {
-        int colon = info.indexOf(':');
-        if (colon < 0) {
-          p = decode(info);
-        } else {
-          u = colon == 0 ? null : decode(info.substring(0, colon));
-          p = decode(info.substring(colon + 1));
-        }
-      }
-      this.node = new HostAndPort(uri.getHost(), port);
-      this.database = db;
-      this.urlUser = u;
-      this.urlPassword = p;
-      if ("rediss".equals(scheme)) {
-        this.tls = true;
-      }
-      return this;
-    }
-
-    private static String expectedUrl(String url) {
-      return "expected redis://[[user]:password@]host[:port][/db] or rediss://..., was '" + url + "'";
-    }
-
-    private static String decode(String text) {
-      return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
-    }
-
-    /** A standalone server at {@code host:port}. */
-    public Builder node(String host, int port) {
-      this.node = new HostAndPort(requireText(host, "host"), requirePort(port, host + ":" + port));
-      return this;
-    }
-
-    /**
-     * Redis Cluster, discovered from these seed nodes: a comma-separated {@code host:port} list.
-     *
-     * @throws IllegalArgumentException naming the bad entry
-     */
-    public Builder clusterNodes(String hostPorts) {
-      Set<HostAndPort> nodes = new LinkedHashSet<>();
-      for (String part : Objects.requireNonNull(hostPorts, "clusterNodes").split(",")) {
-        String entry = part.trim();
-        int colon = entry.lastIndexOf(':');
-        if (colon <= 0 || colon == entry.length() - 1) {
-          throw new IllegalArgumentException("expected a comma-separated list of host:port, was '" + hostPorts + "'");
-        }
-        String host = entry.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-          host = host.substring(1, host.length() - 1);
-        }
-        int port;
-        try {
-          port = Integer.parseInt(entry.substring(colon + 1));
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("expected a comma-separated list of host:port, was '" + hostPorts + "'", e);
-        }
-        nodes.add(new HostAndPort(host, requirePort(port, entry)));
-      }
-      return clusterNodes(nodes);
-    }
-
-    /** Redis Cluster, discovered from these seed nodes. */
-    public Builder clusterNodes(Set<HostAndPort> nodes) {
-      if (nodes.isEmpty()) {
-        throw new IllegalArgumentException("cluster nodes must not be empty");
-      }
-      this.clusterNodes = Set.copyOf(nodes);
-      return this;
-    }
-
-    /** The ACL user (Redis 6+); the default user when unset. */
-    public Builder user(String user) {
-      this.user = requireText(user, "user");
-      return this;
-    }
-
-    public Builder password(String password) {
-      this.password = Objects.requireNonNull(password, "password");
-      return this;
-    }
-
-    /** TLS with the JVM's default trust store; {@code rediss://} turns it on too. */
-    public Builder tls(boolean tls) {
-      this.tls = tls;
-      return this;
-    }
-
-    /** TLS with these options, e.g. a private trust store: {@code SslOptions.builder().truststore(file, pw)}. */
-    public Builder sslOptions(SslOptions options) {
-      this.sslOptions = Objects.requireNonNull(options, "sslOptions");
-      this.tls = true;
-      return this;
-    }
-
-    /** Prepended to every key; {@code limiter:} by default. Must not contain braces. */
-    public Builder keyPrefix(String prefix) {
-      this.keyPrefix = KeyScheme.validPrefix(prefix);
-      return this;
-    }
-
-    /** How long opening a connection may take; 500 ms by default. Never spent by a decision. */
-    public Builder connectTimeout(Duration timeout) {
-      this.connectTimeout = requireMillis(timeout, "connect timeout");
-      return this;
-    }
-
-    /** How long one read may take; 200 ms by default, and never more than a decision has left. */
-    public Builder socketTimeout(Duration timeout) {
-      this.socketTimeout = requireMillis(timeout, "socket timeout");
-      return this;
-    }
-
-    /** The most a decision may wait for Redis before the failure mode decides; 250 ms by default. */
-    public Builder decisionTimeout(Duration timeout) {
-      this.decisionTimeout = requireMillis(timeout, "decision timeout");
-      return this;
-    }
-
-    /** Connections per Redis node; 32 by default. */
-    public Builder poolMaxTotal(int connections) {
-      this.poolMaxTotal = requirePositive(connections, "pool max-total");
-      return this;
-    }
-
-    /** For {@link FailureMode#LOCAL}: the number of nodes that share each limit; 1 by default. */
-    public Builder localNodes(int nodes) {
-      this.localNodes = requirePositive(nodes, "local nodes");
-      return this;
-    }
-
-    /** Consecutive failures that open the circuit breaker; 5 by default. */
-    public Builder breakerFailureThreshold(int failures) {
-      this.breakerFailureThreshold = requirePositive(failures, "breaker failure threshold");
-      return this;
-    }
-
-    /** How long the breaker stays open before it lets one probe through; 1 s by default. */
-    public Builder breakerOpenDuration(Duration duration) {
-      this.breakerOpenDuration = requireMillis(duration, "breaker open duration");
-      return this;
-    }
-
-    /**
-     * Caller time: the scripts use this clock's reading minus its reading at build time, in whole
-     * microseconds, instead of the server's {@code TIME}. For the replay tool and equivalence tests;
-     * stores sharing keys must then share a clock and an origin. Keys live at least {@link
-     * #callerTtlFloor} in real time, since caller time and real time need not agree.
-     */
-    public Builder callerClock(NanoClock clock) {
-      this.callerClock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** The least TTL of a key under caller time; 10 minutes by default. */
-    public Builder callerTtlFloor(Duration floor) {
-      this.callerTtlFloor = requireMillis(floor, "caller TTL floor");
-      return this;
-    }
-
-    /**
-     * @throws IllegalStateException if neither a URL, a node nor cluster nodes were given, or both
-     */
-    public RedisStore build() {
-      if (node == null && clusterNodes == null) {
-        throw new IllegalStateException("set a url(...), node(...) or clusterNodes(...)");
-      }
-      if (node != null && clusterNodes != null) {
-        throw new IllegalStateException("set either a standalone url/node or cluster nodes, not both");
-      }
-      if (clusterNodes != null && database != 0) {
-        throw new IllegalStateException("Redis Cluster has database 0 only, was " + database);
-      }
-      JedisClientConfig config = clientConfig();
-      Transport transport;
-      if (clusterNodes == null) {
-        transport = new DirectTransport(node, config, poolMaxTotal, (int) socketTimeout.toMillis());
-      } else {
-        Set<HostAndPort> seeds = clusterNodes;
-        ConnectionPoolConfig pool = new ConnectionPoolConfig();
-        pool.setMaxTotal(poolMaxTotal);
-        pool.setMaxIdle(poolMaxTotal);
-        pool.setMaxWait(decisionTimeout);
-        Duration retries = socketTimeout.multipliedBy(2).plus(connectTimeout);
-        transport = new WorkerTransport(
-            () -> RedisClusterClient.builder()
-                .nodes(seeds)
-                .clientConfig(config)
-                .poolConfig(pool)
-                .maxAttempts(3)
-                .maxTotalRetriesDuration(retries)
-                .topologyRefreshPeriod(Duration.ofSeconds(1))
-                .build(),
-            poolMaxTotal,
-            "cluster");
-      }
-      return new RedisStore(this, transport);
-    }
-
-    private JedisClientConfig clientConfig() {
-      DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-          .protocol(RedisProtocol.RESP2)
-          .connectionTimeoutMillis((int) connectTimeout.toMillis())
-          .socketTimeoutMillis((int) socketTimeout.toMillis())
-          .clientName("limiter");
-      String u = user != null ? user : urlUser;
-      String p = password != null ? password : urlPassword;
-      if (u != null) {
-        config.user(u);
-      }
-      if (p != null) {
-        config.password(p);
-      }
-      if (database != 0) {
-        config.database(database);
-      }
-      if (tls) {
-        config.sslOptions(sslOptions != null ? sslOptions : SslOptions.defaults());
-      }
-      return config.build();
-    }
-
-    /** For tests: the decision budget. */
-    Duration decisionTimeout() {
-      return decisionTimeout;
-    }
-
-    private static Duration requireMillis(Duration d, String name) {
-      Objects.requireNonNull(d, name);
-      if (d.toMillis() < 1 || d.toMillis() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(name + " must be between 1 ms and " + Integer.MAX_VALUE + " ms, was " + d);
-      }
-      return d;
-    }
-
-    private static int requirePositive(int value, String name) {
-      if (value < 1) {
-        throw new IllegalArgumentException(name + " must be at least 1, was " + value);
-      }
-      return value;
-    }
-
-    private static int requirePort(int port, String where) {
-      if (port < 1 || port > 65_535) {
-        throw new IllegalArgumentException("port must be between 1 and 65535, was '" + where + "'");
-      }
-      return port;
-    }
-
-    private static String requireText(String text, String name) {
-      if (text == null || text.isBlank()) {
-        throw new IllegalArgumentException(name + " must not be blank, was '" + text + "'");
-      }
-      return text;
-    }
-  }
-
   /** For tests: the underlying client of a standalone store. */
   UnifiedJedis client() {
     if (transport instanceof DirectTransport direct) {
       return direct.jedis();
     }
     return ((WorkerTransport) transport).jedis();
+  }
+
+  /** For tests: how it reaches Redis. */
+  Transport transport() {
+    return transport;
   }
 
   /** For tests: the parsed decision budget. */

@@ -3,6 +3,7 @@ package io.github.limiter.redis;
 import io.github.limiter.Limit;
 import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.config.ConfigReader;
 import io.github.limiter.spi.RateLimitStore;
 import io.github.limiter.spi.StoreFactory;
 import java.io.File;
@@ -12,9 +13,7 @@ import java.io.InputStream;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
-import java.time.Duration;
 import java.util.Collections;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -45,6 +44,7 @@ public final class RedisStoreFactory implements StoreFactory {
   public static final String LOCAL_NODES = PREFIX + "local-nodes";
   public static final String BREAKER_FAILURE_THRESHOLD = PREFIX + "breaker.failure-threshold";
   public static final String BREAKER_OPEN_DURATION = PREFIX + "breaker.open-duration";
+  public static final String POOL_IDLE_CHECK_INTERVAL = PREFIX + "pool.idle-check-interval";
 
   @Override
   public String name() {
@@ -55,7 +55,7 @@ public final class RedisStoreFactory implements StoreFactory {
   public Set<String> keys() {
     return Set.of(URL, CLUSTER_NODES, USER, PASSWORD, TLS, TRUSTSTORE, TRUSTSTORE_PASSWORD, KEYSTORE,
         KEYSTORE_PASSWORD, KEY_PREFIX, CONNECT_TIMEOUT, SOCKET_TIMEOUT, DECISION_TIMEOUT, POOL_MAX_TOTAL, LOCAL_NODES,
-        BREAKER_FAILURE_THRESHOLD, BREAKER_OPEN_DURATION);
+        BREAKER_FAILURE_THRESHOLD, BREAKER_OPEN_DURATION, POOL_IDLE_CHECK_INTERVAL);
   }
 
   @Override
@@ -64,10 +64,11 @@ public final class RedisStoreFactory implements StoreFactory {
   }
 
   /** The builder the keys describe, for callers who want to add to it before building. */
-  public static RedisStore.Builder builder(ConfigLookup config) {
-    RedisStore.Builder b = RedisStore.builder();
-    Optional<String> url = value(config, URL);
-    Optional<String> nodes = value(config, CLUSTER_NODES);
+  public static RedisStoreBuilder builder(ConfigLookup lookup) {
+    ConfigReader config = new ConfigReader(lookup);
+    RedisStoreBuilder b = RedisStore.builder();
+    Optional<String> url = config.text(URL);
+    Optional<String> nodes = config.text(CLUSTER_NODES);
     if (url.isPresent() && nodes.isPresent()) {
       throw new ConfigException(CLUSTER_NODES, "set either " + URL + " or " + CLUSTER_NODES + ", not both; was '"
           + nodes.get() + "' with " + URL + "='" + url.get() + "'");
@@ -75,34 +76,56 @@ public final class RedisStoreFactory implements StoreFactory {
     if (url.isEmpty() && nodes.isEmpty()) {
       throw new ConfigException(URL, "expected redis://host:port (or " + CLUSTER_NODES + " for Redis Cluster), was unset");
     }
-    url.ifPresent(v -> apply(URL, v, b::url));
-    nodes.ifPresent(v -> apply(CLUSTER_NODES, v, b::clusterNodes));
-    value(config, USER).ifPresent(v -> apply(USER, v, b::user));
-    config.get(PASSWORD).ifPresent(b::password);
-    value(config, TLS).ifPresent(v -> b.tls(bool(TLS, v)));
-    Optional<String> truststore = value(config, TRUSTSTORE);
-    Optional<String> keystore = value(config, KEYSTORE);
+    set(config, URL, text -> text, b::url);
+    set(config, CLUSTER_NODES, text -> text, b::clusterNodes);
+    set(config, USER, text -> text, b::user);
+    lookup.get(PASSWORD).ifPresent(b::password);
+    set(config, TLS, ConfigReader::parseBoolean, b::tls);
+    Optional<String> truststore = config.text(TRUSTSTORE);
+    Optional<String> keystore = config.text(KEYSTORE);
     if (truststore.isPresent() || keystore.isPresent()) {
       SslOptions.Builder ssl = SslOptions.builder();
       truststore.ifPresent(path -> {
-        char[] password = config.get(TRUSTSTORE_PASSWORD).map(String::toCharArray).orElse(null);
+        char[] password = lookup.get(TRUSTSTORE_PASSWORD).map(String::toCharArray).orElse(null);
         ssl.truststore(store(TRUSTSTORE, TRUSTSTORE_PASSWORD, path, password, false), password);
       });
       keystore.ifPresent(path -> {
-        char[] password = config.get(KEYSTORE_PASSWORD).map(String::toCharArray).orElse(null);
+        char[] password = lookup.get(KEYSTORE_PASSWORD).map(String::toCharArray).orElse(null);
         ssl.keystore(store(KEYSTORE, KEYSTORE_PASSWORD, path, password, true), password);
       });
       b.sslOptions(ssl.build());
     }
-    config.get(KEY_PREFIX).ifPresent(v -> apply(KEY_PREFIX, v, b::keyPrefix));
-    duration(config, CONNECT_TIMEOUT, b::connectTimeout);
-    duration(config, SOCKET_TIMEOUT, b::socketTimeout);
-    duration(config, DECISION_TIMEOUT, b::decisionTimeout);
-    integer(config, POOL_MAX_TOTAL, b::poolMaxTotal);
-    integer(config, LOCAL_NODES, b::localNodes);
-    integer(config, BREAKER_FAILURE_THRESHOLD, b::breakerFailureThreshold);
-    duration(config, BREAKER_OPEN_DURATION, b::breakerOpenDuration);
+    lookup.get(KEY_PREFIX).ifPresent(v -> setValue(KEY_PREFIX, v, v, b::keyPrefix));
+    set(config, CONNECT_TIMEOUT, Limit::parseDuration, b::connectTimeout);
+    set(config, SOCKET_TIMEOUT, Limit::parseDuration, b::socketTimeout);
+    set(config, DECISION_TIMEOUT, Limit::parseDuration, b::decisionTimeout);
+    set(config, POOL_MAX_TOTAL, RedisStoreFactory::parseInt, b::poolMaxTotal);
+    set(config, POOL_IDLE_CHECK_INTERVAL, Limit::parseDuration, b::idleCheckInterval);
+    set(config, LOCAL_NODES, RedisStoreFactory::parseInt, b::localNodes);
+    set(config, BREAKER_FAILURE_THRESHOLD, RedisStoreFactory::parseInt, b::breakerFailureThreshold);
+    set(config, BREAKER_OPEN_DURATION, Limit::parseDuration, b::breakerOpenDuration);
     return b;
+  }
+
+  /** Parses {@code key}'s value, if set, and hands it to {@code setter}; either failure names key and value. */
+  private static <T> void set(ConfigReader config, String key, Function<String, T> parser, Consumer<T> setter) {
+    config.text(key).ifPresent(value -> setValue(key, value, config.parse(key, value, parser), setter));
+  }
+
+  private static <T> void setValue(String key, String value, T parsed, Consumer<T> setter) {
+    try {
+      setter.accept(parsed);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(key, e.getMessage() + (e.getMessage().contains(value) ? "" : ", was '" + value + "'"), e);
+    }
+  }
+
+  private static int parseInt(String text) {
+    long n = ConfigReader.parseLong(text);
+    if (n != (int) n) {
+      throw new IllegalArgumentException("expected a whole number up to " + Integer.MAX_VALUE + ", was '" + text + "'");
+    }
+    return (int) n;
   }
 
   /**
@@ -134,57 +157,5 @@ public final class RedisStoreFactory implements StoreFactory {
     }
     throw new ConfigException(key, "the " + what + " holds no " + (needsKey ? "private key and certificate" :
         "trusted certificate (Java trusts only those imported with keytool -importcert)") + ", was '" + path + "'");
-  }
-
-  private static Optional<String> value(ConfigLookup config, String key) {
-    return config.get(key).map(String::trim).filter(v -> !v.isEmpty());
-  }
-
-  private static <T> void apply(String key, String value, Function<String, T> setter) {
-    try {
-      setter.apply(value);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(key, e.getMessage() + (e.getMessage().contains(value) ? "" : ", was '" + value + "'"), e);
-    }
-  }
-
-  private static boolean bool(String key, String value) {
-    return switch (value.toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new ConfigException(key, "expected true or false, was '" + value + "'");
-    };
-  }
-
-  private static void duration(ConfigLookup config, String key, Consumer<Duration> setter) {
-    value(config, key).ifPresent(v -> {
-      Duration d;
-      try {
-        d = Limit.parseDuration(v);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(key, e.getMessage(), e);
-      }
-      try {
-        setter.accept(d);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(key, e.getMessage() + "; was '" + v + "'", e);
-      }
-    });
-  }
-
-  private static void integer(ConfigLookup config, String key, Consumer<Integer> setter) {
-    value(config, key).ifPresent(v -> {
-      int n;
-      try {
-        n = Integer.parseInt(v);
-      } catch (NumberFormatException e) {
-        throw new ConfigException(key, "expected a whole number, was '" + v + "'", e);
-      }
-      try {
-        setter.accept(n);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(key, e.getMessage() + "; was '" + v + "'", e);
-      }
-    });
   }
 }

@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import java.util.List;
+import java.util.Set;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -12,6 +13,15 @@ interface Transport extends AutoCloseable {
    * deadlineNanos} (a {@link System#nanoTime()} reading) by more than scheduling jitter.
    */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos) throws Exception;
+
+  /**
+   * The node that serves {@code key} now, as {@code host:port}: the store keeps one circuit breaker
+   * per node, so that a dead cluster master degrades only its own slots.
+   */
+  String nodeOf(String key);
+
+  /** The nodes that serve keys now, as {@link #nodeOf} names them; empty while unknown. */
+  Set<String> nodes();
 
   @Override
   void close();

@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -9,29 +10,39 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * Any {@link UnifiedJedis} (Redis Cluster here), called from a bounded pool of worker threads
+ * Redis Cluster, called from a bounded pool of worker threads
  * while the caller waits at most until its deadline. A cluster client may connect, follow
  * redirections and refresh its topology inside one call; the workers absorb that, the caller does
  * not. When every worker is busy and the queue is full, the call fails at once.
  */
 final class WorkerTransport implements Transport {
 
-  private final Supplier<UnifiedJedis> factory;
+  private final Supplier<ClusterConnectionProvider> providers;
+  private final Function<ClusterConnectionProvider, UnifiedJedis> clients;
+  private volatile ClusterConnectionProvider provider;
   private final ThreadPoolExecutor workers;
   private volatile UnifiedJedis jedis;
   private volatile boolean closed;
   private final AtomicLong lastRefresh = new AtomicLong(System.nanoTime());
   private static final long REFRESH_MILLIS = 200;
+  /** Where failures count while the topology is not known yet. */
+  static final String UNKNOWN_NODE = "the cluster";
 
-  WorkerTransport(Supplier<UnifiedJedis> factory, int threads, String name) {
-    this.factory = factory;
+  WorkerTransport(Supplier<ClusterConnectionProvider> providers,
+      Function<ClusterConnectionProvider, UnifiedJedis> clients, int threads, String name) {
+    this.providers = providers;
+    this.clients = clients;
     AtomicInteger count = new AtomicInteger();
     this.workers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(threads * 8), runnable -> {
@@ -46,6 +57,7 @@ final class WorkerTransport implements Transport {
         jedis();
       } catch (RuntimeException e) {
         // Redis may be down at start-up; the first decision tries again.
+        RedisStore.warnUnreachable("Redis Cluster", e);
       }
     });
   }
@@ -60,12 +72,28 @@ final class WorkerTransport implements Transport {
           if (closed) {
             throw new IllegalStateException("store closed");
           }
-          j = factory.get();
+          ClusterConnectionProvider p = providers.get();
+          j = clients.apply(p);
+          provider = p;
           jedis = j;
         }
       }
     }
     return j;
+  }
+
+  /** The master that serves the slot of {@code key} as far as the client knows now. */
+  @Override
+  public String nodeOf(String key) {
+    ClusterConnectionProvider p = provider;
+    HostAndPort node = p == null ? null : p.getNode(JedisClusterCRC16.getSlot(key));
+    return node == null ? UNKNOWN_NODE : node.toString();
+  }
+
+  @Override
+  public Set<String> nodes() {
+    ClusterConnectionProvider p = provider;
+    return p == null ? Set.of() : Set.copyOf(p.getPrimaryNodes().keySet());
   }
 
   @Override

@@ -26,7 +26,7 @@ class RedisStandaloneContractTest extends RateLimitStoreContract {
    * A store for the contract: caller time from {@code clock}, generous timeouts, and a prefix of its
    * own, so that each test starts from empty keys on a shared server.
    */
-  static RedisStore.Builder forContract(RedisStore.Builder builder, NanoClock clock) {
+  static RedisStoreBuilder forContract(RedisStoreBuilder builder, NanoClock clock) {
     return builder
         .keyPrefix("tck:" + ProcessHandle.current().pid() + ":" + STORES.incrementAndGet() + ":")
         .callerClock(clock)

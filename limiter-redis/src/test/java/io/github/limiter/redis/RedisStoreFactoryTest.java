@@ -78,6 +78,9 @@ class RedisStoreFactoryTest {
       "limiter.redis.decision-timeout|500us",
       "limiter.redis.pool.max-total|0",
       "limiter.redis.pool.max-total|lots",
+      "limiter.redis.pool.max-total|4294967296",
+      "limiter.redis.pool.idle-check-interval|0ms",
+      "limiter.redis.pool.idle-check-interval|often",
       "limiter.redis.local-nodes|-2",
       "limiter.redis.breaker.failure-threshold|1.5",
       "limiter.redis.breaker.open-duration|1 sec",
@@ -106,7 +109,7 @@ class RedisStoreFactoryTest {
         .hasMessageContaining("limiter.redis.decision-timeout")
         .hasMessageContaining("'50ms'");
     // Every key the factory declares is one it reads: the README's table, whole.
-    assertThat(new RedisStoreFactory().keys()).hasSize(17).allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
+    assertThat(new RedisStoreFactory().keys()).hasSize(18).allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
   }
 
   @Test

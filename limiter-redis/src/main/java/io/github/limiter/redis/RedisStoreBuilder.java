@@ -1,0 +1,309 @@
+package io.github.limiter.redis;
+
+import io.github.limiter.FailureMode;
+import io.github.limiter.NanoClock;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+
+/** Configures a {@link RedisStore}; the configuration table in the README lists the matching keys. */
+public final class RedisStoreBuilder {
+  private HostAndPort node;
+  private Set<HostAndPort> clusterNodes;
+  private String urlUser;
+  private String urlPassword;
+  private String user;
+  private String password;
+  private int database;
+  private boolean tls;
+  private SslOptions sslOptions;
+  String keyPrefix = "limiter:";
+  private Duration connectTimeout = Duration.ofMillis(500);
+  private Duration socketTimeout = Duration.ofMillis(200);
+  Duration decisionTimeout = Duration.ofMillis(250);
+  private int poolMaxTotal = 32;
+  int localNodes = 1;
+  int breakerFailureThreshold = 5;
+  Duration breakerOpenDuration = Duration.ofSeconds(1);
+  NanoClock callerClock;
+  Duration callerTtlFloor = Duration.ofMinutes(10);
+  private Duration idleCheckInterval = Duration.ofSeconds(30);
+  Duration logInterval = CircuitBreaker.LOG_INTERVAL;
+
+  RedisStoreBuilder() {}
+
+  /**
+   * A standalone server as {@code redis://[[user]:password@]host[:port][/db]}, or {@code
+   * rediss://...} for TLS. Credentials set with {@link #user} and {@link #password} win over the
+   * URL's.
+   *
+   * @throws IllegalArgumentException naming the URL and what is wrong with it
+   */
+  public RedisStoreBuilder url(String url) {
+    RedisUrl parsed = RedisUrl.parse(url);
+    this.node = parsed.node();
+    this.database = parsed.database();
+    this.urlUser = parsed.user();
+    this.urlPassword = parsed.password();
+    if (parsed.tls()) {
+      this.tls = true;
+    }
+    return this;
+  }
+
+  /** A standalone server at {@code host:port}. */
+  public RedisStoreBuilder node(String host, int port) {
+    this.node = new HostAndPort(requireText(host, "host"), requirePort(port, host + ":" + port));
+    return this;
+  }
+
+  /**
+   * Redis Cluster, discovered from these seed nodes: a comma-separated {@code host:port} list.
+   *
+   * @throws IllegalArgumentException naming the bad entry
+   */
+  public RedisStoreBuilder clusterNodes(String hostPorts) {
+    Set<HostAndPort> nodes = new LinkedHashSet<>();
+    for (String part : Objects.requireNonNull(hostPorts, "clusterNodes").split(",")) {
+      String entry = part.trim();
+      int colon = entry.lastIndexOf(':');
+      if (colon <= 0 || colon == entry.length() - 1) {
+        throw new IllegalArgumentException("expected a comma-separated list of host:port, was '" + hostPorts + "'");
+      }
+      String host = entry.substring(0, colon);
+      if (host.startsWith("[") && host.endsWith("]")) {
+        host = host.substring(1, host.length() - 1);
+      }
+      int port;
+      try {
+        port = Integer.parseInt(entry.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("expected a comma-separated list of host:port, was '" + hostPorts + "'", e);
+      }
+      nodes.add(new HostAndPort(host, requirePort(port, entry)));
+    }
+    return clusterNodes(nodes);
+  }
+
+  /** Redis Cluster, discovered from these seed nodes. */
+  public RedisStoreBuilder clusterNodes(Set<HostAndPort> nodes) {
+    if (nodes.isEmpty()) {
+      throw new IllegalArgumentException("cluster nodes must not be empty");
+    }
+    this.clusterNodes = Set.copyOf(nodes);
+    return this;
+  }
+
+  /** The ACL user (Redis 6+); the default user when unset. */
+  public RedisStoreBuilder user(String user) {
+    this.user = requireText(user, "user");
+    return this;
+  }
+
+  public RedisStoreBuilder password(String password) {
+    this.password = Objects.requireNonNull(password, "password");
+    return this;
+  }
+
+  /** TLS with the JVM's default trust store; {@code rediss://} turns it on too. */
+  public RedisStoreBuilder tls(boolean tls) {
+    this.tls = tls;
+    return this;
+  }
+
+  /** TLS with these options, e.g. a private trust store: {@code SslOptions.builder().truststore(file, pw)}. */
+  public RedisStoreBuilder sslOptions(SslOptions options) {
+    this.sslOptions = Objects.requireNonNull(options, "sslOptions");
+    this.tls = true;
+    return this;
+  }
+
+  /** Prepended to every key; {@code limiter:} by default. Must not contain braces. */
+  public RedisStoreBuilder keyPrefix(String prefix) {
+    this.keyPrefix = KeyScheme.validPrefix(prefix);
+    return this;
+  }
+
+  /** How long opening a connection may take; 500 ms by default. Never spent by a decision. */
+  public RedisStoreBuilder connectTimeout(Duration timeout) {
+    this.connectTimeout = requireMillis(timeout, "connect timeout");
+    return this;
+  }
+
+  /** How long one read may take; 200 ms by default, and never more than a decision has left. */
+  public RedisStoreBuilder socketTimeout(Duration timeout) {
+    this.socketTimeout = requireMillis(timeout, "socket timeout");
+    return this;
+  }
+
+  /** The most a decision may wait for Redis before the failure mode decides; 250 ms by default. */
+  public RedisStoreBuilder decisionTimeout(Duration timeout) {
+    this.decisionTimeout = requireMillis(timeout, "decision timeout");
+    return this;
+  }
+
+  /**
+   * How often idle connections are checked with a PING, so that one closed while idle (by the
+   * server's {@code timeout}, a load balancer or {@code CLIENT KILL}) is dropped before a decision
+   * draws it; 30 s by default. Set it below the shortest idle timeout between here and Redis.
+   */
+  public RedisStoreBuilder idleCheckInterval(Duration interval) {
+    this.idleCheckInterval = requireMillis(interval, "idle check interval");
+    return this;
+  }
+
+  /** Connections per Redis node; 32 by default. */
+  public RedisStoreBuilder poolMaxTotal(int connections) {
+    this.poolMaxTotal = requirePositive(connections, "pool max-total");
+    return this;
+  }
+
+  /** For {@link FailureMode#LOCAL}: the number of nodes that share each limit; 1 by default. */
+  public RedisStoreBuilder localNodes(int nodes) {
+    this.localNodes = requirePositive(nodes, "local nodes");
+    return this;
+  }
+
+  /** Consecutive failures that open the circuit breaker; 5 by default. */
+  public RedisStoreBuilder breakerFailureThreshold(int failures) {
+    this.breakerFailureThreshold = requirePositive(failures, "breaker failure threshold");
+    return this;
+  }
+
+  /** How long the breaker stays open before it lets one probe through; 1 s by default. */
+  public RedisStoreBuilder breakerOpenDuration(Duration duration) {
+    this.breakerOpenDuration = requireMillis(duration, "breaker open duration");
+    return this;
+  }
+
+  /**
+   * Caller time: the scripts use this clock's reading minus its reading at build time, in whole
+   * microseconds, instead of the server's {@code TIME}. For the replay tool and equivalence tests;
+   * stores sharing keys must then share a clock and an origin. Keys live at least {@link
+   * #callerTtlFloor} in real time, since caller time and real time need not agree.
+   */
+  public RedisStoreBuilder callerClock(NanoClock clock) {
+    this.callerClock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /** The least TTL of a key under caller time; 10 minutes by default. */
+  public RedisStoreBuilder callerTtlFloor(Duration floor) {
+    this.callerTtlFloor = requireMillis(floor, "caller TTL floor");
+    return this;
+  }
+
+  /**
+   * @throws IllegalStateException if neither a URL, a node nor cluster nodes were given, or both
+   */
+  public RedisStore build() {
+    if (node == null && clusterNodes == null) {
+      throw new IllegalStateException("set a url(...), node(...) or clusterNodes(...)");
+    }
+    if (node != null && clusterNodes != null) {
+      throw new IllegalStateException("set either a standalone url/node or cluster nodes, not both");
+    }
+    if (clusterNodes != null && database != 0) {
+      throw new IllegalStateException("Redis Cluster has database 0 only, was " + database);
+    }
+    JedisClientConfig config = clientConfig();
+    Transport transport;
+    if (clusterNodes == null) {
+      transport = new DirectTransport(node, config, poolMaxTotal, (int) socketTimeout.toMillis(), idleCheckInterval);
+    } else {
+      Set<HostAndPort> seeds = clusterNodes;
+      ConnectionPoolConfig pool = new ConnectionPoolConfig();
+      pool.setMaxTotal(poolMaxTotal);
+      pool.setMaxIdle(poolMaxTotal);
+      pool.setMaxWait(decisionTimeout);
+      // PING every idle connection each interval and drop those that fail.
+      pool.setTestWhileIdle(true);
+      pool.setTimeBetweenEvictionRuns(idleCheckInterval);
+      pool.setMinEvictableIdleDuration(Duration.ofMinutes(30));
+      Duration retries = socketTimeout.multipliedBy(2).plus(connectTimeout);
+      transport = new WorkerTransport(
+          () -> new ClusterConnectionProvider(seeds, config, pool, Duration.ofSeconds(1)),
+          provider -> RedisClusterClient.builder()
+              .nodes(seeds)
+              .connectionProvider(provider)
+              .maxAttempts(3)
+              .maxTotalRetriesDuration(retries)
+              .build(),
+          poolMaxTotal,
+          "cluster");
+    }
+    return new RedisStore(this, transport);
+  }
+
+  private JedisClientConfig clientConfig() {
+    DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+        .protocol(RedisProtocol.RESP2)
+        .connectionTimeoutMillis((int) connectTimeout.toMillis())
+        .socketTimeoutMillis((int) socketTimeout.toMillis())
+        .clientName("limiter");
+    String u = user != null ? user : urlUser;
+    String p = password != null ? password : urlPassword;
+    if (u != null) {
+      config.user(u);
+    }
+    if (p != null) {
+      config.password(p);
+    }
+    if (database != 0) {
+      config.database(database);
+    }
+    if (tls) {
+      config.sslOptions(sslOptions != null ? sslOptions : SslOptions.defaults());
+    }
+    return config.build();
+  }
+
+  /** For tests: how often an open breaker logs a summary, instead of every 10 s. */
+  RedisStoreBuilder logInterval(Duration interval) {
+    this.logInterval = interval;
+    return this;
+  }
+
+  /** For tests: the decision budget. */
+  Duration decisionTimeout() {
+    return decisionTimeout;
+  }
+
+  private static Duration requireMillis(Duration d, String name) {
+    Objects.requireNonNull(d, name);
+    if (d.toMillis() < 1 || d.toMillis() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(name + " must be between 1 ms and " + Integer.MAX_VALUE + " ms, was " + d);
+    }
+    return d;
+  }
+
+  private static int requirePositive(int value, String name) {
+    if (value < 1) {
+      throw new IllegalArgumentException(name + " must be at least 1, was " + value);
+    }
+    return value;
+  }
+
+  private static int requirePort(int port, String where) {
+    if (port < 1 || port > 65_535) {
+      throw new IllegalArgumentException("port must be between 1 and 65535, was '" + where + "'");
+    }
+    return port;
+  }
+
+  private static String requireText(String text, String name) {
+    if (text == null || text.isBlank()) {
+      throw new IllegalArgumentException(name + " must not be blank, was '" + text + "'");
+    }
+    return text;
+  }
+}

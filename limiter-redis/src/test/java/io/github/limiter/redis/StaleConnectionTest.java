@@ -1,0 +1,112 @@
+package io.github.limiter.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.Decision;
+import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pooled connections closed while idle, by the server's {@code timeout} or by {@code CLIENT KILL},
+ * against a Redis that is healthy all along: no decision may fall back (issue 17, blocker 3).
+ */
+class StaleConnectionTest {
+
+  private static final Policy FAIL_CLOSED = Policy.tokenBucket("stale",
+      Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000)).withFailureMode(FailureMode.FAIL_CLOSED);
+
+  private static RedisServer server;
+
+  @BeforeAll
+  static void start() {
+    // Redis closes a connection idle for 1 s.
+    server = RedisServer.start("stale", "--timeout", "1");
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  /** The idle check is far off, so that only the retry on a fresh connection can save the decisions. */
+  private static RedisStore store(Duration idleCheck) {
+    return RedisStore.builder().url(server.url()).decisionTimeout(Duration.ofMillis(250))
+        .breakerFailureThreshold(5).idleCheckInterval(idleCheck).poolMaxTotal(8).build();
+  }
+
+  /** Fills the pool: concurrent callers each hold a connection. */
+  private static void warmUp(RedisStore store) throws InterruptedException {
+    try (Load load = new Load(8, 500, () -> store.decide(FAIL_CLOSED, "warm", 1))) {
+      Pause.millis(500);
+    }
+    assertThat(((DirectTransport) store.transport()).idleConnections()).as("pooled connections").isGreaterThan(1);
+  }
+
+  private static void assertNoFallback(RedisStore store) throws InterruptedException {
+    // Sequential callers draw the stale connections one after another ...
+    for (int i = 0; i < 20; i++) {
+      Decision d = store.decide(FAIL_CLOSED, "seq", 1);
+      assertThat(d.isVerified()).as("decision %s verified, was %s", i, d.outcome()).isTrue();
+    }
+    // ... and concurrent ones all at once.
+    List<Load.Sample> samples;
+    try (Load load = new Load(8, 400, () -> store.decide(FAIL_CLOSED, "par", 1))) {
+      Pause.millis(400);
+      samples = load.samples();
+      assertThat(load.thrown).isEmpty();
+    }
+    assertThat(samples).isNotEmpty().allSatisfy(s -> assertThat(s.decision().isVerified()).isTrue());
+    assertThat(store.health().up()).isTrue();
+  }
+
+  @Test
+  void connectionsClosedByTheServerTimeoutDoNotMakeDecisionsFallBack() throws Exception {
+    try (RedisStore store = store(Duration.ofHours(1))) {
+      // Given a full pool, left idle past the server's timeout
+      warmUp(store);
+      Pause.millis(2_500);
+      // Then every decision is verified
+      assertNoFallback(store);
+      // And idle again, once more
+      Pause.millis(2_500);
+      assertNoFallback(store);
+    }
+  }
+
+  @Test
+  void connectionsKilledWithClientKillDoNotMakeDecisionsFallBack() throws Exception {
+    try (RedisStore store = store(Duration.ofHours(1))) {
+      // Given a full pool
+      warmUp(store);
+      // When Redis kills every client connection (not the one that asks)
+      assertThat((Long) server.call("CLIENT", "KILL", "TYPE", "normal")).isGreaterThan(1L);
+      // Then every decision is verified
+      assertNoFallback(store);
+    }
+  }
+
+  @Test
+  void theIdleCheckDropsKilledConnectionsBeforeADecisionDrawsThem() throws Exception {
+    try (RedisStore store = store(Duration.ofMillis(100))) {
+      warmUp(store);
+      DirectTransport transport = (DirectTransport) store.transport();
+      // When the pooled connections are killed while idle
+      server.call("CLIENT", "KILL", "TYPE", "normal");
+      // Then the idle check finds them closed and drops them
+      long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+      while (transport.idleConnections() > 0) {
+        assertThat(System.nanoTime()).as("stale connections dropped within 2 s").isLessThan(deadline);
+        Pause.millis(20);
+      }
+      assertNoFallback(store);
+    }
+  }
+}
