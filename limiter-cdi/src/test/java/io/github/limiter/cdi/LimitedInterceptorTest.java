@@ -1,5 +1,7 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.KeyResolver;
+import io.github.limiter.RequestView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -8,12 +10,9 @@ import io.github.limiter.Decision;
 import io.github.limiter.http.ChargedPolicies;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.inject.Named;
-import jakarta.interceptor.InvocationContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
@@ -368,22 +367,30 @@ class LimitedInterceptorTest {
     public void overridden() {}
   }
 
-  @Named("tenant")
   @ApplicationScoped
   static class TenantKey implements KeyResolver {
     static volatile String current;
 
     @Override
-    public Optional<String> resolve(InvocationContext call) {
-      return Optional.ofNullable(current);
+    public String name() {
+      return "tenant";
+    }
+
+    @Override
+    public String resolve(RequestView call) {
+      return current;
     }
   }
 
-  @Named("failing")
   @ApplicationScoped
   static class FailingKey implements KeyResolver {
     @Override
-    public Optional<String> resolve(InvocationContext call) {
+    public String name() {
+      return "failing";
+    }
+
+    @Override
+    public String resolve(RequestView call) {
       throw new IllegalStateException("no tenant");
     }
   }
