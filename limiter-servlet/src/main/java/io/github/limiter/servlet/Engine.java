@@ -7,7 +7,6 @@ import io.github.limiter.PolicyLimiter;
 import io.github.limiter.config.KeySource;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.config.Route;
 import io.github.limiter.http.ChargedPolicies;
 import io.github.limiter.http.ClientAddress;
 import io.github.limiter.http.ResponseRenderer;
@@ -16,13 +15,13 @@ import io.github.limiter.internal.admission.KeyFunction;
 import io.github.limiter.internal.admission.KeyResolvers;
 import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.PolicySet;
+import io.github.limiter.internal.admission.Routes;
 import io.github.limiter.internal.admission.Rule;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -46,8 +45,7 @@ final class Engine {
   private final boolean ownsLimiter;
   private final Admission admission;
   private final ResponseRenderer renderer;
-  private final Route[] routes;
-  private final PolicySet[] routeSets;
+  private final Routes routes;
   private final Counters counters;
   private final Shaper shaper;
   private final String resumeAttribute;
@@ -67,12 +65,8 @@ final class Engine {
     this.ownsLimiter = ownsLimiter;
     this.renderer = new ResponseRenderer(config.http());
     Map<String, PolicyLimiter> bound = new HashMap<>();
-    this.routes = config.routes().toArray(new Route[0]);
-    this.routeSets = new PolicySet[routes.length];
-    for (int i = 0; i < routes.length; i++) {
-      routeSets[i] = PolicySet.of(routes[i].policies().stream().map(rules::get).toList(),
-          policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy)));
-    }
+    this.routes = new Routes(config.routes(), rules,
+        list -> PolicySet.of(list, policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy))));
     this.shaper = rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay()) ? new Shaper(scheduler.get()) : null;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
     this.asyncLog = new RateLimitedLog(logger);
@@ -207,29 +201,12 @@ final class Engine {
   }
 
   private PolicySet match(HttpServletRequest request) {
-    if (routes.length == 0) {
-      return PolicySet.NONE;
-    }
     String path = request.getServletPath();
     String info = request.getPathInfo();
     if (info != null) {
       path = path.isEmpty() ? info : path + info;
     }
-    String method = request.getMethod();
-    PolicySet first = null;
-    List<PolicySet> several = null;
-    for (int i = 0; i < routes.length; i++) {
-      if (routes[i].matches(path, method)) {
-        if (first == null) {
-          first = routeSets[i];
-        } else {
-          // Several routes match: every one of their policies applies, each once, in route order.
-          several = several != null ? several : new ArrayList<>(List.of(first));
-          several.add(routeSets[i]);
-        }
-      }
-    }
-    return several != null ? PolicySet.union(several) : first != null ? first : PolicySet.NONE;
+    return routes.match(path, request.getMethod());
   }
 
   private void reject(Policy policy, Outcome outcome, HttpServletResponse response) throws IOException {
