@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
-import io.github.limiter.ManualClock;
+import io.github.limiter.tck.ManualClock;
 import io.github.limiter.RequestView;
 import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.config.LimiterConfig;
