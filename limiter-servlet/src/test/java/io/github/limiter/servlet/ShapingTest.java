@@ -174,9 +174,10 @@ class ShapingTest {
       List<CompletableFuture<HttpResponse<String>>> sent = burst(server, 3, null);
       awaitEvent("the first response", () -> done(sent) == 1);
       assertThat(server.stats().counts("shaped").delayed()).isEqualTo(2);
-      assertThat(shapingThreads()).isEqualTo(1);
+      awaitEvent("the scheduler's one thread", () -> shapingThreads() == 1);
     }
-    assertThat(shapingThreads()).isZero();
+    awaitEvent("the held requests released by the stop", () -> done(sent) == 3);
+    awaitEvent("the scheduler's thread to end", () -> shapingThreads() == 0);
   }
 
   /**
