@@ -170,8 +170,9 @@ class ShapingTest {
   @Test
   void destroyReleasesEverything() throws Exception {
     Map<String, String> props = leaky("limiter.policy.shaped.limits", "1/1m burst=5", "limiter.policy.shaped.max-delay", "5m");
+    List<CompletableFuture<HttpResponse<String>>> sent;
     try (TestServer server = TestServer.start(8, TestServer.context(TestServer.filter(props)))) {
-      List<CompletableFuture<HttpResponse<String>>> sent = burst(server, 3, null);
+      sent = burst(server, 3, null);
       awaitEvent("the first response", () -> done(sent) == 1);
       assertThat(server.stats().counts("shaped").delayed()).isEqualTo(2);
       awaitEvent("the scheduler's one thread", () -> shapingThreads() == 1);
