@@ -3,6 +3,7 @@ package io.github.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.memory.InMemoryStore;
 import java.time.Duration;

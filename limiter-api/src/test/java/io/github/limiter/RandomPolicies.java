@@ -1,5 +1,6 @@
 package io.github.limiter;
 
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.github.limiter.http;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
+import io.github.limiter.Decisions;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.config.HttpSettings;
@@ -128,7 +129,32 @@ public final class ResponseRenderer {
    * configured (none, IETF, and/or legacy).
    */
   public void headers(Policy policy, Decision decision, BiConsumer<String, String> header) {
-    if (!settings.headers() && !settings.legacyHeaders()) {
+    headers(policy, decision, header, true);
+  }
+
+  /**
+   * Writes the headers of a request decided under several policies ({@code decisions.get(i)} under
+   * {@code policies.get(i)}; undecided ones are skipped): IETF headers are lists, one item per
+   * policy, while each legacy header holds one number, the tightest policy's.
+   */
+  public void headers(List<Policy> policies, Decisions decisions, BiConsumer<String, String> header) {
+    int tightest = -1;
+    for (int i = 0; i < policies.size(); i++) {
+      Decision each = decisions.get(i);
+      if (each != null && (tightest < 0 || each.remaining() < decisions.get(tightest).remaining())) {
+        tightest = i;
+      }
+    }
+    for (int i = 0; i < policies.size(); i++) {
+      Decision decision = decisions.get(i);
+      if (decision != null) {
+        headers(policies.get(i), decision, header, i == tightest);
+      }
+    }
+  }
+
+  private void headers(Policy policy, Decision decision, BiConsumer<String, String> header, boolean legacy) {
+    if (!settings.headers() && !(legacy && settings.legacyHeaders())) {
       return;
     }
     Rendered fixed = rendered(policy);
@@ -144,7 +170,7 @@ public final class ResponseRenderer {
       header.accept("RateLimit-Policy", fixed.policyHeader);
       header.accept("RateLimit", fixed.itemPrefixes[reported] + remaining + ";t=" + reset);
     }
-    if (settings.legacyHeaders()) {
+    if (legacy && settings.legacyHeaders()) {
       header.accept("X-RateLimit-Limit", Long.toString(fixed.quotas[reported]));
       header.accept("X-RateLimit-Remaining", Long.toString(remaining));
       header.accept("X-RateLimit-Reset", Long.toString(reset));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Algorithm;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
@@ -388,7 +389,7 @@ class LimiterConfigTest {
     // Given nginx limit_req rate=10r/s burst=20 (no delay=): a leaky bucket of 10/s burst=20
     Map<String, String> properties = api("leaky-bucket", "10/s burst=20");
     PolicyConfig api = read(properties).policy("api").orElseThrow();
-    io.github.limiter.ManualClock clock = io.github.limiter.ManualClock.at(0);
+    ManualClock clock = ManualClock.at(0);
     io.github.limiter.Limiter limiter = io.github.limiter.Limiter.of(
         io.github.limiter.memory.InMemoryStore.builder().clock(clock).build());
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
-import io.github.limiter.ManualClock;
+import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.config.HttpSettings;
 import io.github.limiter.memory.InMemoryStore;

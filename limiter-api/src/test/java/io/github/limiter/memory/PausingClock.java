@@ -2,7 +2,7 @@ package io.github.limiter.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.limiter.ManualClock;
+import io.github.limiter.tck.ManualClock;
 import io.github.limiter.NanoClock;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

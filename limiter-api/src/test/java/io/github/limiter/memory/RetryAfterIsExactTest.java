@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
-import io.github.limiter.ManualClock;
+import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.Gen;
 import io.github.limiter.RandomPolicies;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Gen;
-import io.github.limiter.ManualClock;
+import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.RandomPolicies;
 import io.github.limiter.RandomPolicies.Step;

@@ -1,5 +1,9 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.config.HttpSettings;
+import io.github.limiter.http.ClientAddress;
+import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.Recorder;
 import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.spi.RateLimitStore;
@@ -85,7 +89,9 @@ public class LimiterExtension implements Extension {
     } catch (IllegalStateException e) {
       problems.put(e.getMessage(), e);
     }
-    PlanBuilder builder = new PlanBuilder(loaded == null ? null : loaded.config(), new Resolvers(beans), WebRequests.NONE);
+    ClassLoader loader = loaded == null ? Thread.currentThread().getContextClassLoader() : loaded.loader();
+    Admission admission = new Admission(new ClientAddress(HttpSettings.DEFAULTS), false, true, Recorder.NONE);
+    PlanBuilder builder = new PlanBuilder(loaded == null ? null : loaded.config(), new Resolvers(beans, loader), admission);
     List<String> messages = new ArrayList<>();
     for (Site site : sites) {
       builder.build(site, messages);

@@ -1,15 +1,19 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.http.ClientKeys;
 import io.github.limiter.Decision;
-import io.github.limiter.Decisions;
 import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
-import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.http.ChargedPolicies;
+import io.github.limiter.PolicyLimiter;
+import io.github.limiter.RequestView;
+import io.github.limiter.http.ClientKeys;
 import io.github.limiter.http.ResponseRenderer;
+import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.Outcome;
+import io.github.limiter.internal.admission.PolicySet;
+import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.spi.RateLimitStore;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -19,48 +23,60 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What {@link LimitedInterceptor} runs: the plans of every {@link Limited} method, the limiter over
- * the store bean, and the events. One per application, created on first use.
+ * What {@link LimitedInterceptor} runs: the rules of every {@link Limited} method, the core's
+ * admission step over the store bean, and the events. One per application, created on first use.
  */
 @Singleton
 class LimiterRuntime {
+
+  /** The time seam of shaping: how an admitted call waits for its departure. Tests replace it with a bean. */
+  @FunctionalInterface
+  interface Pause {
+    Pause SLEEP = nanos -> TimeUnit.NANOSECONDS.sleep(nanos);
+
+    void pause(long nanos) throws InterruptedException;
+  }
 
   private final Limiter limiter;
   private final ResponseRenderer renderer;
   private final Events events;
   private final double nearLimit;
   private final WebRequests web;
+  private final Admission admission;
   private final PlanBuilder builder;
-  /** Plans by method; a method inherited by several bean classes with class-level annotations is in {@link #shared}. */
-  private final Map<Method, Plan> plans = new HashMap<>();
-  private final Map<Method, Map<Class<?>, Plan>> shared = new HashMap<>();
-  /** Plans for calls the extension did not see (e.g. beans added by other extensions). */
-  private final ConcurrentHashMap<List<Object>, Plan> late = new ConcurrentHashMap<>();
+  private final Pause pause;
+  private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
+  /** Rules by method; a method inherited by several bean classes with class-level annotations is in {@link #shared}. */
+  private final Map<Method, PolicySet> plans = new HashMap<>();
+  private final Map<Method, Map<Class<?>, PolicySet>> shared = new HashMap<>();
+  /** Rules for calls the extension did not see (e.g. beans added by other extensions). */
+  private final ConcurrentHashMap<List<Object>, PolicySet> late = new ConcurrentHashMap<>();
 
   @Inject
-  LimiterRuntime(LimiterExtension extension, BeanManager beans, RateLimitStore store) {
+  LimiterRuntime(LimiterExtension extension, BeanManager beans, RateLimitStore store, Instance<Pause> pauses) {
     LimiterSetup setup = extension.setup();
     this.limiter = Limiter.of(store);
     this.renderer = setup.renderer();
     this.events = new Events(beans);
     this.nearLimit = setup.nearLimit();
-    this.web = WebRequests.create(beans, setup.addresses());
-    this.builder = new PlanBuilder(setup.config(), new Resolvers(beans), web);
+    this.web = WebRequests.create(beans);
+    this.admission = new Admission(setup.addresses(), false, true, this::record);
+    this.builder = new PlanBuilder(setup.config(), new Resolvers(beans, setup.loader()), admission);
+    this.pause = pauses.isResolvable() ? pauses.get() : Pause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
     for (Site site : extension.sites()) {
-      Plan plan = plan(site);
+      PolicySet plan = plan(site);
       Method method = site.method();
       Class<?> owner = owners.putIfAbsent(method, site.beanClass());
       if (owner == null) {
         plans.put(method, plan);
       } else if (owner != site.beanClass()) {
-        Map<Class<?>, Plan> byClass = shared.computeIfAbsent(method, m -> new HashMap<>());
-        Plan first = plans.remove(method);
+        Map<Class<?>, PolicySet> byClass = shared.computeIfAbsent(method, m -> new HashMap<>());
+        PolicySet first = plans.remove(method);
         if (first != null) {
           byClass.put(owner, first);
         }
@@ -69,14 +85,14 @@ class LimiterRuntime {
     }
   }
 
-  private Plan plan(Site site) {
+  private PolicySet plan(Site site) {
     List<String> problems = new ArrayList<>();
-    Plan plan = builder.build(site, problems);
-    if (plan == null) {
+    List<Rule> rules = builder.build(site, problems);
+    if (rules == null) {
       // The extension reports these at deployment; reaching here means a site it did not check.
       throw new IllegalStateException(String.join("; ", problems));
     }
-    return plan.boundTo(limiter);
+    return PolicySet.of(rules, policy -> bound.computeIfAbsent(policy.name(), name -> limiter.bind(policy)));
   }
 
   Events events() {
@@ -85,83 +101,61 @@ class LimiterRuntime {
 
   /** Limits one call, then proceeds with it. */
   Object invoke(InvocationContext call) throws Exception {
-    Plan plan = planFor(call);
-    Plan.Charge[] charges = plan.charges();
-    int n = charges.length;
-    // Keys first: a resolver that fails, or a missing key under reject, leaves nothing charged.
-    String[] keys = new String[n];
-    for (int i = 0; i < n; i++) {
-      Plan.Charge charge = charges[i];
-      PolicyConfig config = charge.config();
-      if (ChargedPolicies.contains(config.name())) {
-        continue; // the servlet filter already counted this request under this policy
-      }
-      Optional<String> found = charge.key().key(call);
-      if (found.isPresent()) {
-        keys[i] = found.get();
-        continue;
-      }
-      switch (config.onMissingKey()) {
-        case ALLOW -> {
-          // not limited by this policy
-        }
-        case REJECT -> {
-          Decision missing = Decision.missingKey(config.name(), config.policy().limits().get(0));
-          rejected(config.policy(), missing, ClientKeys.CONSTANT, call.getMethod(), config.dryRun());
-          if (!config.dryRun()) {
-            throw new RateLimitExceededException(config.policy(), missing, renderer);
-          }
-        }
-        default -> keys[i] = web.current().map(WebRequest::clientAddress).orElse(ClientKeys.CONSTANT);
-      }
+    PolicySet plan = planFor(call);
+    if (plan.size() == 0) {
+      return call.proceed();
     }
-    Decisions decisions = Limiter.decideEach(plan.limiters(), i -> keys[i], plan.permitsAt(), plan.enforcedAt());
-    int tightest = -1;
-    long waitNanos = 0;
-    for (int i = 0; i < n; i++) {
-      Decision decision = decisions.get(i);
-      if (decision == null || i == decisions.rejectedAt()) {
-        continue;
-      }
-      PolicyConfig config = charges[i].config();
-      if (!decision.isAllowed()) {
-        rejected(config.policy(), decision, keys[i], call.getMethod(), true); // dry run: not charged
-        continue;
-      }
-      if (tightest < 0 || decision.remaining() < decisions.get(tightest).remaining()) {
-        tightest = i;
-      }
-      waitNanos = Math.max(waitNanos, config.shaping().waitNanos(decision, charges[i].permits()));
+    Outcome outcome = admission.admit(plan, web.view(call));
+    if (!outcome.allowed()) {
+      throw new RateLimitExceededException(plan.rule(outcome.rejectedAt()).policy(), outcome.rejection(), renderer);
     }
-    if (!decisions.allowed()) {
-      int at = decisions.rejectedAt();
-      Policy policy = charges[at].policy();
-      rejected(policy, decisions.rejection(), keys[at], call.getMethod(), false);
-      throw new RateLimitExceededException(policy, decisions.rejection(), renderer);
-    }
+    int tightest = outcome.tightest();
     if (tightest >= 0) {
-      admitted(charges[tightest].policy(), decisions.get(tightest), keys[tightest], call.getMethod());
+      AdmittedDecisions.record(plan.rule(tightest).policy(), outcome.decision(tightest), renderer);
     }
-    if (waitNanos > 0) {
-      shape(waitNanos);
+    if (outcome.waitNanos() > 0) {
+      try {
+        pause.pause(outcome.waitNanos()); // leaky-bucket shaping: the call waits for its departure
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // proceed at once, and let the caller see the interrupt
+      }
     }
     return call.proceed();
   }
 
-  private void rejected(Policy policy, Decision decision, String key, Method method, boolean dryRun) {
-    if (events.rejectedObserved()) {
-      events.rejected(new RateLimitRejected(policy, decision, key, method, dryRun));
+  /** The events of one outcome: each rejection, dry run or not, and the tightest admission. */
+  private void record(RequestView request, Outcome outcome) {
+    if (!events.rejectedObserved() && !events.admittedObserved() && !events.nearLimitObserved()) {
+      return;
     }
-  }
-
-  private void admitted(Policy policy, Decision decision, String key, Method method) {
+    Method method = request.unwrap(InvocationContext.class).getMethod();
+    for (int i = 0; i < outcome.size(); i++) {
+      Decision dryRun = outcome.dryRunRejection(i);
+      String key = outcome.key(i) == null ? ClientKeys.CONSTANT : outcome.key(i);
+      if (dryRun != null && events.rejectedObserved()) {
+        events.rejected(new RateLimitRejected(outcome.rule(i).policy(), dryRun, key, method, true));
+      }
+    }
+    if (!outcome.allowed()) {
+      if (events.rejectedObserved()) {
+        int at = outcome.rejectedAt();
+        events.rejected(new RateLimitRejected(outcome.rule(at).policy(), outcome.rejection(), outcome.key(at), method, false));
+      }
+      return;
+    }
+    int tightest = outcome.tightest();
+    if (tightest < 0) {
+      return;
+    }
+    Policy policy = outcome.rule(tightest).policy();
+    Decision decision = outcome.decision(tightest);
+    String key = outcome.key(tightest);
     if (events.admittedObserved()) {
       events.admitted(new RateLimitAdmitted(policy, decision, key, method));
     }
     if (events.nearLimitObserved() && isNearLimit(policy, decision)) {
       events.nearLimit(new RateLimitNearLimit(policy, decision, key, method));
     }
-    AdmittedDecisions.record(policy, decision, renderer);
   }
 
   private boolean isNearLimit(Policy policy, Decision decision) {
@@ -170,27 +164,18 @@ class LimiterRuntime {
     return decision.remaining() <= (long) Math.floor(quota * nearLimit);
   }
 
-  /** Leaky-bucket shaping: the admitted call waits for its departure, at most max-delay. */
-  private static void shape(long waitNanos) {
-    try {
-      TimeUnit.NANOSECONDS.sleep(waitNanos);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // proceed at once, and let the caller see the interrupt
-    }
-  }
-
-  private Plan planFor(InvocationContext call) {
+  private PolicySet planFor(InvocationContext call) {
     Method method = call.getMethod();
-    Plan plan = plans.get(method);
+    PolicySet plan = plans.get(method);
     if (plan != null) {
       return plan;
     }
     Object target = call.getTarget();
     Class<?> targetClass = target == null ? method.getDeclaringClass() : target.getClass();
-    Map<Class<?>, Plan> byClass = shared.get(method);
+    Map<Class<?>, PolicySet> byClass = shared.get(method);
     if (byClass != null) {
       for (Class<?> c = targetClass; c != null; c = c.getSuperclass()) {
-        Plan found = byClass.get(c);
+        PolicySet found = byClass.get(c);
         if (found != null) {
           return found;
         }
@@ -199,12 +184,12 @@ class LimiterRuntime {
     return late.computeIfAbsent(List.of(targetClass, method), k -> latePlan(targetClass, method));
   }
 
-  private Plan latePlan(Class<?> targetClass, Method method) {
+  private PolicySet latePlan(Class<?> targetClass, Method method) {
     Limited limited = method.getAnnotation(Limited.class);
     boolean fromClass = limited == null;
     if (fromClass) {
       limited = targetClass.getAnnotation(Limited.class);
     }
-    return limited == null ? Plan.NONE : plan(new Site(targetClass, method, limited, fromClass));
+    return limited == null ? PolicySet.NONE : plan(new Site(targetClass, method, limited, fromClass));
   }
 }

@@ -1,9 +1,13 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.http.ClientKeys;
+import io.github.limiter.KeyResolver;
 import io.github.limiter.config.KeySource;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.http.ClientKeys;
+import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.KeyFunction;
+import io.github.limiter.internal.admission.Rule;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
@@ -17,7 +21,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks a {@link Site} against the configuration and the beans, and turns it into a {@link Plan}.
+ * Checks a {@link Site} against the configuration and the beans, and turns it into the {@link Rule}s
+ * of its policies.
  * The extension runs it at deployment to report every problem; the interceptor's runtime runs it
  * again to get the plans.
  */
@@ -28,23 +33,23 @@ final class PlanBuilder {
 
   private final LimiterConfig config;
   private final Resolvers resolvers;
-  private final WebRequests web;
+  private final Admission admission;
 
   /**
    * @param config the configuration, or null when it is invalid (that problem is reported on its
    *     own, and only the checks that do not need it run)
    */
-  PlanBuilder(LimiterConfig config, Resolvers resolvers, WebRequests web) {
+  PlanBuilder(LimiterConfig config, Resolvers resolvers, Admission admission) {
     this.config = config;
     this.resolvers = resolvers;
-    this.web = web;
+    this.admission = admission;
   }
 
   /**
-   * The plan for {@code site}, or null after adding to {@code problems} one message per problem,
+   * The rules of {@code site}, or null after adding to {@code problems} one message per problem,
    * each naming the annotation, the bean class and method, and the bad value.
    */
-  Plan build(Site site, Collection<String> problems) {
+  List<Rule> build(Site site, Collection<String> problems) {
     Limited limited = site.limited();
     int before = problems.size();
     String declaration = site.describeDeclaration();
@@ -64,7 +69,7 @@ final class PlanBuilder {
     }
     boolean overridden = !limited.key().isEmpty();
     KeyFunction override = overridden ? override(site, problems) : null;
-    List<Plan.Charge> charges = new ArrayList<>();
+    List<Rule> rules = new ArrayList<>();
     if (config != null) {
       for (String name : new LinkedHashSet<>(names)) {
         Optional<PolicyConfig> policy = config.policy(name);
@@ -74,10 +79,10 @@ final class PlanBuilder {
         }
         KeyFunction key = overridden ? override : configuredKey(site, policy.get(), problems);
         long permits = limited.permits() > 0 ? limited.permits() : policy.get().permits();
-        charges.add(new Plan.Charge(policy.get(), key, permits));
+        rules.add(new Rule(policy.get(), key, permits));
       }
     }
-    return problems.size() == before && config != null ? new Plan(charges) : null;
+    return problems.size() == before && config != null ? rules : null;
   }
 
   private String configured() {
@@ -154,8 +159,8 @@ final class PlanBuilder {
     }
     int at = index;
     return call -> {
-      Object value = call.getParameters()[at];
-      return value == null ? Optional.empty() : Optional.ofNullable(ClientKeys.parameter(String.valueOf(value)));
+      Object value = call.unwrap(InvocationContext.class).getParameters()[at];
+      return value == null ? null : ClientKeys.parameter(String.valueOf(value));
     };
   }
 
@@ -172,42 +177,18 @@ final class PlanBuilder {
   }
 
   private KeyFunction function(KeySource source) {
-    String argument = source.argument();
-    return switch (source.kind()) {
-      case CONSTANT -> call -> KeyFunction.CONSTANT;
-      case REMOTE_ADDRESS -> call -> web.current().map(WebRequest::clientAddress).or(() -> KeyFunction.CONSTANT);
-      case HEADER -> call -> {
-        Optional<WebRequest> request = web.current();
-        return request.isEmpty() ? KeyFunction.CONSTANT : request.get().header(argument);
-      };
-      case PRINCIPAL -> call -> {
-        Optional<WebRequest> request = web.current();
-        return request.isEmpty() ? KeyFunction.CONSTANT : request.get().principal();
-      };
-      case RESOLVER -> new LazyResolver(resolvers, argument);
-    };
-  }
-
-  /** Looks the resolver bean up on first use, after deployment, and keeps the reference. */
-  private static final class LazyResolver implements KeyFunction {
-    private final Resolvers resolvers;
-    private final String name;
-    private volatile KeyResolver resolver;
-
-    LazyResolver(Resolvers resolvers, String name) {
-      this.resolvers = resolvers;
-      this.name = name;
+    if (source.kind() != KeySource.Kind.RESOLVER) {
+      return admission.keyFunction(source, null);
     }
-
-    @Override
-    public Optional<String> key(InvocationContext call) {
-      KeyResolver current = resolver;
+    // The bean is looked up on first use, after deployment, and kept.
+    KeyResolver[] resolver = new KeyResolver[1];
+    return admission.keyFunction(source, () -> {
+      KeyResolver current = resolver[0];
       if (current == null) {
-        current = resolvers.get(name);
-        resolver = current;
+        current = resolvers.get(source.argument());
+        resolver[0] = current;
       }
-      Optional<String> key = current.resolve(call);
-      return key == null || key.isEmpty() ? Optional.empty() : Optional.ofNullable(ClientKeys.resolver(key.get()));
-    }
+      return current;
+    });
   }
 }

@@ -1,60 +1,43 @@
 package io.github.limiter.cdi;
 
-import jakarta.enterprise.inject.AmbiguousResolutionException;
+import io.github.limiter.KeyResolver;
+import io.github.limiter.internal.admission.KeyResolvers;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
+import java.util.ArrayList;
+import java.util.List;
 
-/** The {@code @Named} {@link KeyResolver} beans. */
+/** The {@link KeyResolver}s of the application: its beans, then its ServiceLoader services; looked up once, on first use. */
 final class Resolvers {
 
   private final BeanManager beans;
+  private final ClassLoader loader;
+  private KeyResolvers found;
 
-  Resolvers(BeanManager beans) {
+  Resolvers(BeanManager beans, ClassLoader loader) {
     this.beans = beans;
+    this.loader = loader;
   }
 
   /** Why {@code name} cannot be used, or null if it can. */
   String problem(String name) {
-    Set<Bean<?>> named = named(name);
-    if (named.isEmpty()) {
-      return "no KeyResolver bean named '" + name + "'; KeyResolver beans are named " + names()
-          + " (add @Named(\"" + name + "\") to a bean that implements io.github.limiter.cdi.KeyResolver)";
-    }
-    try {
-      beans.resolve(named);
-      return null;
-    } catch (AmbiguousResolutionException e) {
-      return "several KeyResolver beans are named '" + name + "': "
-          + named.stream().map(bean -> bean.getBeanClass().getName()).sorted().toList();
-    }
+    return found().problem(name);
   }
 
-  /** A contextual reference to the resolver called {@code name}, which {@link #problem} accepted. */
+  /** The resolver called {@code name}, which {@link #problem} accepted. */
   KeyResolver get(String name) {
-    Bean<?> bean = beans.resolve(named(name));
-    if (bean == null) {
-      throw new IllegalStateException(problem(name));
-    }
-    return (KeyResolver) beans.getReference(bean, KeyResolver.class, beans.createCreationalContext(bean));
+    return found().get("resolver:" + name, name);
   }
 
-  private Set<Bean<?>> named(String name) {
-    return beans.getBeans(KeyResolver.class, Any.Literal.INSTANCE).stream()
-        .filter(bean -> name.equals(bean.getName()))
-        .collect(Collectors.toSet());
-  }
-
-  private Set<String> names() {
-    Set<String> names = new TreeSet<>();
-    for (Bean<?> bean : beans.getBeans(KeyResolver.class, Any.Literal.INSTANCE)) {
-      if (bean.getName() != null) {
-        names.add(bean.getName());
+  private synchronized KeyResolvers found() {
+    if (found == null) {
+      List<KeyResolver> references = new ArrayList<>();
+      for (Bean<?> bean : beans.getBeans(KeyResolver.class, Any.Literal.INSTANCE)) {
+        references.add((KeyResolver) beans.getReference(bean, KeyResolver.class, beans.createCreationalContext(bean)));
       }
+      found = KeyResolvers.find(references, loader);
     }
-    return names;
+    return found;
   }
 }

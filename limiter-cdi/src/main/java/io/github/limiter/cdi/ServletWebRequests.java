@@ -1,13 +1,12 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.http.ClientAddress;
-import io.github.limiter.http.ClientKeys;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.interceptor.InvocationContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
-import java.util.Optional;
+import java.util.Enumeration;
 import java.util.Set;
 
 /**
@@ -18,14 +17,12 @@ import java.util.Set;
 final class ServletWebRequests implements WebRequests {
 
   private final HttpServletRequest request;
-  private final ClientAddress addresses;
 
-  private ServletWebRequests(HttpServletRequest request, ClientAddress addresses) {
+  private ServletWebRequests(HttpServletRequest request) {
     this.request = request;
-    this.addresses = addresses;
   }
 
-  static WebRequests create(BeanManager beans, ClientAddress addresses) {
+  static WebRequests create(BeanManager beans) {
     Set<Bean<?>> candidates = beans.getBeans(HttpServletRequest.class);
     if (candidates.isEmpty()) {
       return NONE;
@@ -42,37 +39,56 @@ final class ServletWebRequests implements WebRequests {
     }
     HttpServletRequest proxy =
         (HttpServletRequest) beans.getReference(bean, HttpServletRequest.class, beans.createCreationalContext(bean));
-    return new ServletWebRequests(proxy, addresses);
+    return new ServletWebRequests(proxy);
   }
 
   @Override
-  public Optional<WebRequest> current() {
+  public CallView view(InvocationContext call) {
     String remote;
     try {
       remote = request.getRemoteAddr();
     } catch (RuntimeException notInAWebRequest) {
       // ContextNotActiveException, or the container's "not in a servlet request"
-      return Optional.empty();
+      return new CallView(call);
     }
-    return remote == null ? Optional.empty() : Optional.of(new View(request, remote, addresses));
+    return remote == null ? new CallView(call) : new InRequest(call, request, remote);
   }
 
-  private record View(HttpServletRequest request, String remote, ClientAddress addresses) implements WebRequest {
+  /** A call made while serving an HTTP request. */
+  private static final class InRequest extends CallView {
+    private final HttpServletRequest request;
+    private final String remote;
 
-    @Override
-    public String clientAddress() {
-      return addresses.key(remote, request::getHeaders);
+    InRequest(InvocationContext call, HttpServletRequest request, String remote) {
+      super(call);
+      this.request = request;
+      this.remote = remote;
     }
 
     @Override
-    public Optional<String> header(String name) {
-      return Optional.ofNullable(ClientKeys.header(request.getHeader(name)));
+    public String remoteAddress() {
+      return remote;
     }
 
     @Override
-    public Optional<String> principal() {
+    public String header(String name) {
+      return request.getHeader(name);
+    }
+
+    @Override
+    public Enumeration<String> headers(String name) {
+      return request.getHeaders(name);
+    }
+
+    @Override
+    public String principal() {
       Principal principal = request.getUserPrincipal();
-      return principal == null ? Optional.empty() : Optional.ofNullable(ClientKeys.principal(principal.getName()));
+      return principal == null ? null : principal.getName();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) {
+      return type.isInstance(request) ? type.cast(request) : super.unwrap(type);
     }
   }
 }

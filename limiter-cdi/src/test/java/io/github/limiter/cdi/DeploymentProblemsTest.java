@@ -1,16 +1,15 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.KeyResolver;
+import io.github.limiter.RequestView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
-import jakarta.inject.Named;
-import jakarta.interceptor.InvocationContext;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.Optional;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
@@ -86,7 +85,7 @@ class DeploymentProblemsTest {
   void unknownResolverInTheAnnotation() {
     assertThat(deploymentProblem(POLICIES, UnknownResolver.class, TenantKey.class)).contains(
         "@Limited(value = \"api\", key = \"resolver:tennant\") on " + UnknownResolver.class.getName()
-            + ".place(): key 'resolver:tennant': no KeyResolver bean named 'tennant'; KeyResolver beans are named [tenant]");
+            + ".place(): key 'resolver:tennant': no key resolver named 'tennant' (found [tenant]); register a KeyResolver as a CDI bean or in META-INF/services/io.github.limiter.KeyResolver");
   }
 
   @Test
@@ -97,7 +96,7 @@ class DeploymentProblemsTest {
         "limiter.policy.api.key", "resolver:nobody");
     assertThat(deploymentProblem(config, Valid.class)).contains(
         "@Limited(\"api\") on " + Valid.class.getName() + ".place(): policy 'api' has limiter.policy.api.key=resolver:nobody,"
-            + " but no KeyResolver bean named 'nobody'; KeyResolver beans are named []");
+            + " but no key resolver named 'nobody' (found [])");
   }
 
   @Test
@@ -353,12 +352,16 @@ class DeploymentProblemsTest {
     public void place() {}
   }
 
-  @Named("tenant")
   @ApplicationScoped
   static class TenantKey implements KeyResolver {
     @Override
-    public Optional<String> resolve(InvocationContext call) {
-      return Optional.of("t");
+    public String name() {
+      return "tenant";
+    }
+
+    @Override
+    public String resolve(RequestView call) {
+      return "t";
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.tck.ManualClock;
+import java.time.Duration;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.spi.RateLimitStore;
 import jakarta.annotation.Priority;
@@ -14,7 +16,7 @@ import jakarta.enterprise.inject.Typed;
 @Priority(100)
 class TestStore {
 
-  static final ManualClock CLOCK = new ManualClock();
+  static final ManualClock CLOCK = ManualClock.at(Long.MAX_VALUE - Duration.ofHours(1).toNanos());
 
   @Produces
   @ApplicationScoped

@@ -1,5 +1,6 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.KeyResolver;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import java.util.ArrayList;

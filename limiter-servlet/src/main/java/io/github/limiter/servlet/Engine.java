@@ -1,61 +1,52 @@
 package io.github.limiter.servlet;
 
-import io.github.limiter.Decision;
-import io.github.limiter.Decisions;
+import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
+import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
+import io.github.limiter.config.KeySource;
 import io.github.limiter.config.LimiterConfig;
 import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.config.Route;
 import io.github.limiter.http.ChargedPolicies;
 import io.github.limiter.http.ClientAddress;
 import io.github.limiter.http.ResponseRenderer;
+import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.KeyFunction;
+import io.github.limiter.internal.admission.KeyResolvers;
+import io.github.limiter.internal.admission.Outcome;
+import io.github.limiter.internal.admission.PolicySet;
+import io.github.limiter.internal.admission.Routes;
+import io.github.limiter.internal.admission.Rule;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
-import java.util.function.IntPredicate;
-import java.util.function.IntToLongFunction;
+import java.util.Set;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * What the filter does per request, built once from the configuration: match routes, resolve a key
- * per policy, decide all-or-nothing, then reject, or send headers and pass (maybe after a shaping
- * wait).
+ * What the filter does per request, built once from the configuration: match the routes, then the
+ * three moves of every adapter: view the request, call the core's admission step, render the
+ * outcome (a rejection, or headers and a pass, maybe after a shaping wait).
  */
 final class Engine {
 
-  /**
-   * The guards of a request, their bound policies, how each charges, and their names as
-   * ChargedPolicies wants them when all decided: built once per route.
-   */
-  private record Matched(Guard[] guards, List<PolicyLimiter> limiters, IntToLongFunction permitsAt,
-      IntPredicate enforcedAt, List<String> names) {
-    static Matched of(List<Guard> guards, Map<Guard, PolicyLimiter> bound) {
-      Guard[] array = guards.toArray(new Guard[0]);
-      return new Matched(array, guards.stream().map(bound::get).toList(), i -> array[i].permits,
-          i -> !array[i].dryRun, guards.stream().map(g -> g.name).toList());
-    }
-  }
-
-  private static final Matched NONE = Matched.of(List.of(), Map.of());
+  private static final String CDI_CLASS = "jakarta.enterprise.inject.spi.CDI";
 
   private final Limiter limiter;
   private final boolean ownsLimiter;
+  private final Admission admission;
   private final ResponseRenderer renderer;
-  private final ClientAddress address;
-  private final Route[] routes;
-  private final Matched[] routeGuards;
-  private final Map<String, Guard> guards;
-  private final Map<Guard, PolicyLimiter> bound = new IdentityHashMap<>();
+  private final Routes routes;
+  private final Counters counters;
   private final Shaper shaper;
   private final ClassLoader loader;
   private final String name;
@@ -64,71 +55,94 @@ final class Engine {
   private final String resumeAttribute;
   private final RateLimitedLog asyncLog;
 
-  private Engine(Builder b) {
-    this.limiter = b.limiter;
-    this.ownsLimiter = b.ownsLimiter;
-    this.renderer = new ResponseRenderer(b.config.http());
-    this.address = b.address;
-    this.guards = b.guards;
-    guards.values().forEach(guard -> bound.put(guard, limiter.bind(guard.policy)));
-    List<Route> configured = b.config.routes();
-    this.routes = configured.toArray(new Route[0]);
-    this.routeGuards = new Matched[routes.length];
-    for (int i = 0; i < routes.length; i++) {
-      routeGuards[i] = Matched.of(configured.get(i).policies().stream().map(guards::get).toList(), bound);
-    }
-    this.shaper = guards.values().stream().anyMatch(g -> g.shapes) ? new Shaper(b.name) : null;
-    this.loader = b.loader;
-    this.name = b.name;
-    this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + b.name;
-    this.asyncLog = new RateLimitedLog(b.logger);
+  /**
+   * Builds the rules first (they may fail on config), then opens the limiter and binds them to it;
+   * the engine closes the limiter if it {@code ownsLimiter}.
+   */
+  Engine(LimiterConfig config, ClassLoader loader, String name, Logger logger, Supplier<Shaper.Scheduler> scheduler,
+      Supplier<Limiter> openLimiter, boolean ownsLimiter) {
+    this.counters = new Counters(config.policies().keySet(), logger);
+    this.admission = new Admission(new ClientAddress(config.http()), true, false, counters);
+    Map<String, Rule> rules = rules(config, loader);
+    Limiter limiter = openLimiter.get();
+    this.limiter = limiter;
+    this.ownsLimiter = ownsLimiter;
+    this.renderer = new ResponseRenderer(config.http());
+    Map<String, PolicyLimiter> bound = new HashMap<>();
+    this.routes = new Routes(config.routes(), rules,
+        list -> PolicySet.of(list, policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy))));
+    this.shaper = rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay()) ? new Shaper(scheduler.get()) : null;
+    this.loader = loader;
+    this.name = name;
+    this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
+    this.asyncLog = new RateLimitedLog(logger);
   }
 
-  /** Builds the per-policy guards first (they may fail on config), then takes the limiter. */
-  static final class Builder {
-    final LimiterConfig config;
-    final ClientAddress address;
-    final Map<String, Guard> guards = new LinkedHashMap<>();
-    final String name;
-    final Logger logger;
-    final ClassLoader loader;
-    Limiter limiter;
-    boolean ownsLimiter;
+  /** One rule per routed policy; its resolver, if it names one, is looked up now, so a wrong name fails here. */
+  private Map<String, Rule> rules(LimiterConfig config, ClassLoader loader) {
+    Set<String> routed = routedPolicies(config);
+    KeyResolvers[] resolvers = new KeyResolvers[1];
+    Map<String, Rule> rules = new LinkedHashMap<>();
+    for (PolicyConfig policy : config.policies().values()) {
+      if (!routed.contains(policy.name())) {
+        continue; // on no route, the filter never keys it: its resolver is the other adapters' business
+      }
+      KeySource source = policy.key();
+      KeyResolver resolver = null;
+      if (source.kind() == KeySource.Kind.RESOLVER) {
+        resolvers[0] = resolvers[0] != null ? resolvers[0] : KeyResolvers.find(cdiBeans(loader), loader);
+        resolver = resolvers[0].get(LimiterConfig.POLICY_PREFIX + policy.name() + ".key", source.argument());
+      }
+      KeyResolver found = resolver;
+      KeyFunction key = admission.keyFunction(source, () -> found);
+      rules.put(policy.name(), new Rule(policy, key, policy.permits()));
+    }
+    return rules;
+  }
 
-    Builder(LimiterConfig config, ClientAddress address, ClassLoader loader, String name, Logger logger) {
-      this.config = config;
-      this.address = address;
-      this.name = name;
-      this.logger = logger;
-      this.loader = loader;
-      KeyResolvers[] resolvers = new KeyResolvers[1];
-      java.util.Set<String> routed = KeyResolvers.routedPolicies(config);
-      for (PolicyConfig policy : config.policies().values()) {
-        String configKey = LimiterConfig.POLICY_PREFIX + policy.name() + ".key";
-        if (!routed.contains(policy.name())) {
-          // On no route, the filter never keys it: its resolver is the other adapters' business.
-          guards.put(policy.name(), new Guard(policy, request -> null, logger));
-          continue;
-        }
-        Guard.KeyFunction key = Guard.keyFunction(policy.key(), configKey, address, () -> {
-          if (resolvers[0] == null) {
-            resolvers[0] = KeyResolvers.find(loader);
-          }
-          return resolvers[0];
-        });
-        guards.put(policy.name(), new Guard(policy, key, logger));
+  /**
+   * Checks the resolver names of {@code config} at start-up, before CDI may be running: only when
+   * the CDI API is absent, so that every resolver must be a ServiceLoader service.
+   */
+  static void checkResolversWithoutCdi(LimiterConfig config, ClassLoader loader) {
+    if (hasCdi(loader)) {
+      return;
+    }
+    Set<String> routed = routedPolicies(config);
+    for (PolicyConfig policy : config.policies().values()) {
+      if (policy.key().kind() == KeySource.Kind.RESOLVER && routed.contains(policy.name())) {
+        KeyResolvers.find(List.of(), loader).get(LimiterConfig.POLICY_PREFIX + policy.name() + ".key",
+            policy.key().argument());
       }
     }
+  }
 
-    Engine build(Limiter limiter, boolean ownsLimiter) {
-      this.limiter = limiter;
-      this.ownsLimiter = ownsLimiter;
-      return new Engine(this);
+  /**
+   * The policies some {@code limiter.route.*} names: only their {@code resolver:NAME} must resolve
+   * here. A policy on no route is applied by other adapters (a {@code @Limited} method).
+   */
+  static Set<String> routedPolicies(LimiterConfig config) {
+    Set<String> routed = new HashSet<>();
+    config.routes().forEach(route -> routed.addAll(route.policies()));
+    return routed;
+  }
+
+  private static List<KeyResolver> cdiBeans(ClassLoader loader) {
+    return hasCdi(loader) ? CdiKeyResolvers.find() : List.of();
+  }
+
+  static boolean hasCdi(ClassLoader loader) {
+    try {
+      Class.forName(CDI_CLASS, false, Engine.class.getClassLoader());
+      Class.forName(CDI_CLASS, false, loader);
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
     }
   }
 
-  Map<String, Guard> guards() {
-    return guards;
+  Counters counters() {
+    return counters;
   }
 
   void close() {
@@ -138,6 +152,39 @@ final class Engine {
     if (ownsLimiter) {
       limiter.close();
     }
+  }
+
+  void handle(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    PolicySet set = match(request);
+    if (set.size() == 0) {
+      chain.doFilter(request, response);
+      return;
+    }
+    Outcome outcome = admission.admit(set, new ServletRequestView(request));
+    if (!outcome.allowed()) {
+      reject(set.rule(outcome.rejectedAt()).policy(), outcome, response);
+      return;
+    }
+    renderer.headers(set.policies(), outcome.decisions(), response::addHeader);
+    List<String> charged = outcome.charged();
+    if (outcome.waitNanos() > 0) {
+      if (request.isAsyncSupported() && !request.isAsyncStarted()) {
+        if (requestScope == null) {
+          requestScope = RequestScope.find(loader);
+        }
+        request.setAttribute(resumeAttribute, charged);
+        shaper.hold(request, response, outcome.waitNanos());
+        return;
+      }
+      String passes = "RateLimitFilter '" + name + "' lets a leaky-bucket request on " + request.getRequestURI()
+          + " pass without its shaping wait: ";
+      asyncLog.log(Level.WARNING, request.isAsyncStarted() ? passes + "the request is async already"
+          : passes + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
+              + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
+              + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");
+    }
+    pass(charged, request, response, chain);
   }
 
   /**
@@ -168,193 +215,36 @@ final class Engine {
     }
   }
 
-  void handle(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-      throws IOException, ServletException {
-    Matched match = match(request);
-    Guard[] matched = match.guards;
-    if (matched.length == 0) {
-      chain.doFilter(request, response);
-      return;
-    }
-    int n = matched.length;
-    // Keys first: a missing key under on-missing-key=reject rejects before anything is charged.
-    String[] keys = new String[n];
-    for (int i = 0; i < n; i++) {
-      Guard guard = matched[i];
-      String key = key(guard, request);
-      if (key == null) {
-        switch (guard.config.onMissingKey()) {
-          case ALLOW -> {
-            continue;
-          }
-          case REJECT -> {
-            Decision missing = Decision.missingKey(guard.name, guard.policy.limits().get(0));
-            if (guard.dryRun) {
-              wouldReject(guard, missing);
-              continue;
-            }
-            reject(guard, missing, response);
-            return;
-          }
-          default -> key = Guard.addressKey(address, request);
-        }
-      }
-      keys[i] = key;
-    }
-    Decisions decisions = Limiter.decideEach(match.limiters, i -> keys[i], match.permitsAt, match.enforcedAt);
-    for (int i = 0; i < n; i++) {
-      Decision decision = decisions.get(i);
-      if (decision != null && !decision.isAllowed() && i != decisions.rejectedAt()) {
-        wouldReject(matched[i], decision); // a dry-run policy: decided, not charged, headers yes
-      }
-    }
-    if (!decisions.allowed()) {
-      reject(matched[decisions.rejectedAt()], decisions.rejection(), response);
-      return;
-    }
-    for (int i = 0; i < n; i++) {
-      Decision decision = decisions.get(i);
-      if (decision != null && decision.isAllowed()) {
-        matched[i].admitted.increment();
-      }
-    }
-    long wait = headersAndWait(matched, decisions, response);
-    List<String> charged = chargedNames(match, decisions);
-    if (wait > 0) {
-      if (request.isAsyncSupported() && !request.isAsyncStarted()) {
-        if (requestScope == null) {
-          requestScope = RequestScope.find(loader);
-        }
-        request.setAttribute(resumeAttribute, charged);
-        shaper.hold(request, response, wait);
-        return;
-      }
-      String passes = "RateLimitFilter '" + name + "' lets a leaky-bucket request on " + request.getRequestURI()
-          + " pass without its shaping wait: ";
-      asyncLog.log(Level.WARNING, request.isAsyncStarted() ? passes + "the request is async already"
-          : passes + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
-              + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
-              + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");
-    }
-    pass(charged, request, response, chain);
-  }
-
-  private Matched match(HttpServletRequest request) {
-    if (routes.length == 0) {
-      return NONE;
-    }
+  private PolicySet match(HttpServletRequest request) {
     String path = request.getServletPath();
     String info = request.getPathInfo();
     if (info != null) {
       path = path.isEmpty() ? info : path + info;
     }
-    String method = request.getMethod();
-    Matched first = null;
-    List<Guard> union = null;
-    for (int i = 0; i < routes.length; i++) {
-      if (!routes[i].matches(path, method)) {
-        continue;
-      }
-      if (first == null) {
-        first = routeGuards[i];
-        continue;
-      }
-      // Several routes match: every one of their policies applies, each once, in route order.
-      if (union == null) {
-        union = new ArrayList<>(List.of(first.guards));
-      }
-      for (Guard guard : routeGuards[i].guards) {
-        if (!union.contains(guard)) {
-          union.add(guard);
-        }
-      }
-    }
-    return union != null ? Matched.of(union, bound) : first != null ? first : NONE;
+    return routes.match(path, request.getMethod());
   }
 
-  private static String key(Guard guard, HttpServletRequest request) {
-    try {
-      return guard.key.key(request);
-    } catch (RuntimeException e) {
-      // Bad input must never become a 500: no key, and on-missing-key decides.
-      return null;
+  private void reject(Policy policy, Outcome outcome, HttpServletResponse response) throws IOException {
+    if (response.isCommitted()) {
+      return;
     }
-  }
-
-  private void wouldReject(Guard guard, Decision decision) {
-    guard.dryRunRejected.increment();
-    guard.dryRunLog.log(Level.INFO, "Rate limit policy '" + guard.name + "' is in dry run and would have rejected a"
-        + " request (" + decision.outcome() + "); it passed");
-  }
-
-  private void reject(Guard guard, Decision decision, HttpServletResponse response) throws IOException {
-    guard.rejected.increment();
-    if (!response.isCommitted()) {
-      renderer.reject(guard.policy, decision, new ResponseRenderer.RejectionSink() {
-        @Override
-        public void status(int status) {
-          response.setStatus(status);
-        }
-
-        @Override
-        public void header(String name, String value) {
-          response.setHeader(name, value);
-        }
-
-        @Override
-        public void body(String contentType, byte[] body) throws IOException {
-          response.setContentType(contentType);
-          response.setContentLength(body.length);
-          response.getOutputStream().write(body);
-        }
-      });
-    }
-  }
-
-  /** Sends every decided policy's headers; returns the longest shaping wait among them. */
-  private long headersAndWait(Guard[] matched, Decisions decisions, HttpServletResponse response) {
-    int tightest = -1;
-    for (int i = 0; i < matched.length; i++) {
-      Decision each = decisions.get(i);
-      if (each != null && (tightest < 0 || each.remaining() < decisions.get(tightest).remaining())) {
-        tightest = i;
+    renderer.reject(policy, outcome.rejection(), new ResponseRenderer.RejectionSink() {
+      @Override
+      public void status(int status) {
+        response.setStatus(status);
       }
-    }
-    long wait = 0;
-    for (int i = 0; i < matched.length; i++) {
-      Decision decision = decisions.get(i);
-      if (decision == null) {
-        continue;
-      }
-      Guard guard = matched[i];
-      // IETF headers are lists, one item per policy; the legacy ones hold one number, the tightest policy's.
-      BiConsumer<String, String> header = i == tightest ? response::addHeader : (name, value) -> {
-        if (!name.startsWith("X-RateLimit-")) {
-          response.addHeader(name, value);
-        }
-      };
-      renderer.headers(guard.policy, decision, header);
-      if (guard.shapes && !guard.dryRun && decision.isAllowed()) {
-        long w = guard.config.shaping().waitNanos(decision, guard.permits);
-        if (w > 0) {
-          guard.delayed.increment();
-          wait = Math.max(wait, w);
-        }
-      }
-    }
-    return wait;
-  }
 
-  /** The names of the decided policies: usually all of them, whose list is ready. */
-  private static List<String> chargedNames(Matched match, Decisions decisions) {
-    List<String> names = null;
-    for (int i = 0; i < match.guards.length; i++) {
-      if (decisions.get(i) == null && names == null) {
-        names = new ArrayList<>(match.names.subList(0, i));
-      } else if (decisions.get(i) != null && names != null) {
-        names.add(match.guards[i].name);
+      @Override
+      public void header(String name, String value) {
+        response.setHeader(name, value);
       }
-    }
-    return names == null ? match.names : names;
+
+      @Override
+      public void body(String contentType, byte[] body) throws IOException {
+        response.setContentType(contentType);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+      }
+    });
   }
 }

@@ -4,7 +4,6 @@ import io.github.limiter.Limiter;
 import io.github.limiter.config.ConfigException;
 import io.github.limiter.config.ConfigLookup;
 import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.http.ClientAddress;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.Stores;
 import jakarta.servlet.DispatcherType;
@@ -25,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
@@ -52,6 +52,7 @@ public class RateLimitFilter implements Filter {
 
   private final LimiterConfig presetConfig;
   private final Limiter presetLimiter;
+  private final Supplier<Shaper.Scheduler> scheduler;
   private volatile Engine engine;
   private volatile Stats stats;
   private ServletContext context;
@@ -61,6 +62,7 @@ public class RateLimitFilter implements Filter {
   public RateLimitFilter() {
     this.presetConfig = null;
     this.presetLimiter = null;
+    this.scheduler = null;
   }
 
   /**
@@ -69,8 +71,14 @@ public class RateLimitFilter implements Filter {
    * limiter: its creator does.
    */
   public RateLimitFilter(LimiterConfig config, Limiter limiter) {
+    this(config, limiter, null);
+  }
+
+  /** A preset filter whose shaping waits run on {@code scheduler}: the time seam for tests. */
+  RateLimitFilter(LimiterConfig config, Limiter limiter, Supplier<Shaper.Scheduler> scheduler) {
     this.presetConfig = Objects.requireNonNull(config, "config");
     this.presetLimiter = Objects.requireNonNull(limiter, "limiter");
+    this.scheduler = scheduler;
   }
 
   /** The name of the servlet-context attribute that holds the {@link Stats} of the filter called {@code filterName}. */
@@ -86,17 +94,17 @@ public class RateLimitFilter implements Filter {
     if (loader == null) {
       loader = Thread.currentThread().getContextClassLoader();
     }
+    Supplier<Shaper.Scheduler> shaping = scheduler != null ? scheduler : () -> Shaper.Scheduler.daemon(name);
     try {
       Engine built;
       if (presetConfig != null) {
         warnIfNoRoutes(presetConfig, name);
-        built = new Engine.Builder(presetConfig, clientAddress(presetConfig), loader, name, LOG)
-            .build(presetLimiter, false);
+        built = new Engine(presetConfig, loader, name, LOG, shaping, () -> presetLimiter, false);
       } else {
-        built = fromConfig(lookup(initParams(filterConfig), loader), loader, name);
+        built = fromConfig(lookup(initParams(filterConfig), loader), loader, name, shaping);
       }
       engine = built;
-      stats = new Stats(built.guards());
+      stats = new Stats(built.counters());
       this.context = context;
       this.statsAttribute = statsAttribute(name);
       context.setAttribute(statsAttribute, stats);
@@ -108,22 +116,18 @@ public class RateLimitFilter implements Filter {
     }
   }
 
-  private static Engine fromConfig(ConfigLookup lookup, ClassLoader loader, String name) {
+  private static Engine fromConfig(ConfigLookup lookup, ClassLoader loader, String name,
+      Supplier<Shaper.Scheduler> shaping) {
     LimiterConfig config = LimiterConfig.from(lookup);
     warnIfNoRoutes(config, name);
-    Engine.Builder builder = new Engine.Builder(config, clientAddress(config), loader, name, LOG);
-    // The store comes last, so that a configuration error above leaves nothing to close.
-    return builder.build(Limiter.of(Stores.create(config.store(), lookup, loader)), true);
+    // The engine opens the store last, so that a configuration error leaves nothing to close.
+    return new Engine(config, loader, name, LOG, shaping, () -> Limiter.of(Stores.create(config.store(), lookup, loader)), true);
   }
 
   private static void warnIfNoRoutes(LimiterConfig config, String name) {
     if (config.routes().isEmpty()) {
       LOG.warning("RateLimitFilter '" + name + "' has no limiter.route.* to apply: it limits nothing");
     }
-  }
-
-  private static ClientAddress clientAddress(LimiterConfig config) {
-    return new ClientAddress(config.http());
   }
 
   private static Map<String, String> initParams(FilterConfig filterConfig) {
@@ -150,7 +154,7 @@ public class RateLimitFilter implements Filter {
     try {
       ConfigLookup lookup = lookup(params, loader);
       LimiterConfig config = LimiterConfig.from(lookup);
-      KeyResolvers.checkWithoutCdi(config, loader);
+      Engine.checkResolversWithoutCdi(config, loader);
       Stores.check(config.store(), lookup, loader);
       return config;
     } catch (ConfigException e) {
@@ -248,15 +252,15 @@ public class RateLimitFilter implements Filter {
      */
     public record Counts(long admitted, long rejected, long dryRunRejected, long delayed) {}
 
-    private final Map<String, Guard> guards;
+    private final Counters counters;
 
-    Stats(Map<String, Guard> guards) {
-      this.guards = guards;
+    Stats(Counters counters) {
+      this.counters = counters;
     }
 
     /** The names of the configured policies. */
     public Set<String> policies() {
-      return Collections.unmodifiableSet(guards.keySet());
+      return Collections.unmodifiableSet(counters.policies());
     }
 
     /**
@@ -265,17 +269,17 @@ public class RateLimitFilter implements Filter {
      * @throws IllegalArgumentException if no policy has that name
      */
     public Counts counts(String policy) {
-      Guard guard = guards.get(policy);
-      if (guard == null) {
-        throw new IllegalArgumentException("no policy named '" + policy + "'; configured are " + guards.keySet());
+      Counts counts = counters.counts(policy);
+      if (counts == null) {
+        throw new IllegalArgumentException("no policy named '" + policy + "'; configured are " + counters.policies());
       }
-      return new Counts(guard.admitted.sum(), guard.rejected.sum(), guard.dryRunRejected.sum(), guard.delayed.sum());
+      return counts;
     }
 
     @Override
     public String toString() {
       StringBuilder text = new StringBuilder("Stats[");
-      for (String policy : guards.keySet()) {
+      for (String policy : counters.policies()) {
         text.append(text.length() > 6 ? ", " : "").append(policy).append('=').append(counts(policy));
       }
       return text.append(']').toString();

@@ -46,7 +46,7 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
    * policies would let every request pass at once: fail instead, naming the filter and the policy.
    */
   private static void requireNoShaping(String filter, LimiterConfig config) throws ServletException {
-    Set<String> routed = KeyResolvers.routedPolicies(config);
+    Set<String> routed = Engine.routedPolicies(config);
     List<String> shaping = config.policies().values().stream()
         .filter(p -> routed.contains(p.name()) && !p.shaping().nodelay() && !p.dryRun())
         .map(PolicyConfig::name)

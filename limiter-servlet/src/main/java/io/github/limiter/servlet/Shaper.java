@@ -11,24 +11,48 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Holds admitted requests until their leaky-bucket departure without holding a container thread:
- * the request goes async, one small daemon scheduler wakes it when due, and {@link
- * AsyncContext#dispatch()} sends it through the filter chain again.
+ * the request goes async, the scheduler wakes it when due, and {@link AsyncContext#dispatch()}
+ * sends it through the filter chain again, where {@link Engine#resume} lets it pass.
  */
 final class Shaper {
+
+  /** The time seam of shaping: runs a task after a wait. Tests drive it by hand. */
+  interface Scheduler {
+    void schedule(Runnable task, long nanos);
+
+    /** Stops; tasks not yet run are dropped (the shaper resumes its held requests itself). */
+    void shutdown();
+
+    /** One small daemon thread. */
+    static Scheduler daemon(String name) {
+      ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
+        Thread thread = new Thread(task, "limiter-shaping-" + name);
+        thread.setDaemon(true);
+        return thread;
+      });
+      executor.setRemoveOnCancelPolicy(true);
+      return new Scheduler() {
+        @Override
+        public void schedule(Runnable task, long nanos) {
+          executor.schedule(task, nanos, TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void shutdown() {
+          executor.shutdownNow();
+        }
+      };
+    }
+  }
 
   /** The async timeout is the wait plus this margin, so that the container never times a waiting request out. */
   private static final long TIMEOUT_MARGIN_MILLIS = 60_000;
 
-  private final ScheduledThreadPoolExecutor scheduler;
+  private final Scheduler scheduler;
   private final Set<Held> held = ConcurrentHashMap.newKeySet();
 
-  Shaper(String name) {
-    scheduler = new ScheduledThreadPoolExecutor(1, task -> {
-      Thread thread = new Thread(task, "limiter-shaping-" + name);
-      thread.setDaemon(true);
-      return thread;
-    });
-    scheduler.setRemoveOnCancelPolicy(true);
+  Shaper(Scheduler scheduler) {
+    this.scheduler = scheduler;
   }
 
   /** Puts the request on hold for {@code nanos}, then dispatches it again. */
@@ -37,12 +61,12 @@ final class Shaper {
     async.setTimeout(TimeUnit.NANOSECONDS.toMillis(nanos) + TIMEOUT_MARGIN_MILLIS);
     Held entry = new Held(async);
     held.add(entry);
-    scheduler.schedule(entry, nanos, TimeUnit.NANOSECONDS);
+    scheduler.schedule(entry, nanos);
   }
 
   /** Stops the scheduler and lets every held request through at once, so none is left hanging. */
   void shutdown() {
-    scheduler.shutdownNow();
+    scheduler.shutdown();
     for (Held entry : held) {
       entry.run();
     }

@@ -1,8 +1,8 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.KeyResolver;
+import io.github.limiter.RequestView;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.servlet.http.HttpServletRequest;
-import java.util.Optional;
 
 /** A resolver that exists only as a CDI bean: the tenant of header X-Cdi-Tenant. */
 @ApplicationScoped
@@ -14,7 +14,7 @@ public class CdiTenantResolver implements KeyResolver {
   }
 
   @Override
-  public Optional<String> resolve(HttpServletRequest request) {
-    return Optional.ofNullable(request.getHeader("X-Cdi-Tenant"));
+  public String resolve(RequestView request) {
+    return request.header("X-Cdi-Tenant");
   }
 }

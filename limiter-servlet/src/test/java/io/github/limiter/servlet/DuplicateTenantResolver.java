@@ -1,8 +1,8 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.KeyResolver;
+import io.github.limiter.RequestView;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.servlet.http.HttpServletRequest;
-import java.util.Optional;
 
 /** A CDI bean that claims the name of the ServiceLoader's TenantResolver: an ambiguity. */
 @ApplicationScoped
@@ -14,7 +14,7 @@ public class DuplicateTenantResolver implements KeyResolver {
   }
 
   @Override
-  public Optional<String> resolve(HttpServletRequest request) {
-    return Optional.empty();
+  public String resolve(RequestView request) {
+    return null;
   }
 }

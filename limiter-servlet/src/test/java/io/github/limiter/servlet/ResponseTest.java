@@ -3,6 +3,7 @@ package io.github.limiter.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +59,7 @@ class ResponseTest {
         "limiter.route.bucket.policies", "bucket",
         "limiter.route.window.pattern", "/window",
         "limiter.route.window.policies", "window");
-    try (TestServer server = TestServer.withFilter(props)) {
+    try (ManualTime time = new ManualTime(); TestServer server = TestServer.start(TestServer.context(time.filter(props)))) {
       for (String path : new String[] {"/bucket", "/window"}) {
         HttpResponse<String> rejected;
         do {
@@ -67,7 +68,7 @@ class ResponseTest {
         assertThat(rejected.statusCode()).isEqualTo(429);
         long seconds = Long.parseLong(rejected.headers().firstValue("Retry-After").orElseThrow());
         assertThat(seconds).as(path).isEqualTo(1);
-        Thread.sleep(seconds * 1000);
+        time.advance(Duration.ofSeconds(seconds));
         assertThat(Http.get(server.uri(path)).statusCode()).as(path + " after Retry-After").isEqualTo(200);
       }
     }

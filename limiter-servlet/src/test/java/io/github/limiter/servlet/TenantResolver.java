@@ -1,7 +1,7 @@
 package io.github.limiter.servlet;
 
-import jakarta.servlet.http.HttpServletRequest;
-import java.util.Optional;
+import io.github.limiter.KeyResolver;
+import io.github.limiter.RequestView;
 
 /** A resolver found through ServiceLoader: the tenant of header X-Tenant. */
 public class TenantResolver implements KeyResolver {
@@ -12,7 +12,7 @@ public class TenantResolver implements KeyResolver {
   }
 
   @Override
-  public Optional<String> resolve(HttpServletRequest request) {
-    return Optional.ofNullable(request.getHeader("X-Tenant"));
+  public String resolve(RequestView request) {
+    return request.header("X-Tenant");
   }
 }

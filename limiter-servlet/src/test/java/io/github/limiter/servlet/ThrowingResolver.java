@@ -1,7 +1,7 @@
 package io.github.limiter.servlet;
 
-import jakarta.servlet.http.HttpServletRequest;
-import java.util.Optional;
+import io.github.limiter.KeyResolver;
+import io.github.limiter.RequestView;
 
 /** A broken resolver: it must never turn into a 500. */
 public class ThrowingResolver implements KeyResolver {
@@ -12,7 +12,7 @@ public class ThrowingResolver implements KeyResolver {
   }
 
   @Override
-  public Optional<String> resolve(HttpServletRequest request) {
+  public String resolve(RequestView request) {
     throw new IllegalStateException("resolver bug");
   }
 }

@@ -1,0 +1,134 @@
+package io.github.limiter.internal.admission;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Decisions;
+import io.github.limiter.KeyResolver;
+import io.github.limiter.Limiter;
+import io.github.limiter.RequestView;
+import io.github.limiter.config.KeySource;
+import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.http.ChargedPolicies;
+import io.github.limiter.http.ClientAddress;
+import io.github.limiter.http.ClientKeys;
+import java.util.function.Supplier;
+
+/**
+ * The one admission step of every adapter: keys first (with {@code on-missing-key}), then every
+ * policy all-or-nothing, dry-run rejections set apart, the tightest admission, the longest shaping
+ * wait and what was charged. Adapters build a {@link RequestView}, call {@link #admit}, and render
+ * the {@link Outcome}.
+ */
+public final class Admission {
+
+  private final ClientAddress address;
+  private final boolean keyErrorsMeanNoKey;
+  private final boolean skipsChargedPolicies;
+  private final Recorder recorder;
+
+  /**
+   * @param keyErrorsMeanNoKey whether a key source that throws counts as no key (the filter: bad
+   *     input never becomes a 500) or propagates with nothing charged (the interceptor)
+   * @param skipsChargedPolicies whether a policy an outer adapter charged for this request (see
+   *     {@link ChargedPolicies}) is left out
+   */
+  public Admission(ClientAddress address, boolean keyErrorsMeanNoKey, boolean skipsChargedPolicies, Recorder recorder) {
+    this.address = address;
+    this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
+    this.skipsChargedPolicies = skipsChargedPolicies;
+    this.recorder = recorder;
+  }
+
+  /** The key function of {@code source}; {@code resolver} is asked only for {@code resolver:}, on each call. */
+  public KeyFunction keyFunction(KeySource source, Supplier<KeyResolver> resolver) {
+    String argument = source.argument();
+    return switch (source.kind()) {
+      case CONSTANT -> request -> ClientKeys.CONSTANT;
+      case REMOTE_ADDRESS -> this::addressKey;
+      // Outside an HTTP request, every web source is the one constant key.
+      case HEADER -> request -> request.remoteAddress() == null ? ClientKeys.CONSTANT
+          : ClientKeys.header(request.header(argument));
+      case PRINCIPAL -> request -> request.remoteAddress() == null ? ClientKeys.CONSTANT
+          : ClientKeys.principal(request.principal());
+      case RESOLVER -> request -> ClientKeys.resolver(resolver.get().resolve(request));
+    };
+  }
+
+  /** The client address key through trusted proxies; the constant key outside an HTTP request. */
+  public String addressKey(RequestView request) {
+    String peer = request.remoteAddress();
+    return peer == null ? ClientKeys.CONSTANT : address.key(peer, request::headers);
+  }
+
+  /** Decides {@code request} under {@code set}; records and returns the outcome. */
+  public Outcome admit(PolicySet set, RequestView request) {
+    Rule[] rules = set.rules;
+    int n = rules.length;
+    // Keys first: a missing key under on-missing-key=reject rejects before anything is charged.
+    String[] keys = new String[n];
+    Decision[] dryRun = null;
+    for (int i = 0; i < n; i++) {
+      Rule rule = rules[i];
+      if (skipsChargedPolicies && ChargedPolicies.contains(rule.name())) {
+        continue;
+      }
+      String key = key(rule, request);
+      if (key == null) {
+        PolicyConfig config = rule.config();
+        switch (config.onMissingKey()) {
+          case ALLOW -> {
+            continue;
+          }
+          case REJECT -> {
+            Decision missing = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
+            if (!rule.dryRun()) {
+              keys[i] = ClientKeys.CONSTANT;
+              return recorded(request, new Outcome(set, keys, null, dryRun, i, missing, -1, 0));
+            }
+            dryRun = dryRun != null ? dryRun : new Decision[n];
+            dryRun[i] = missing;
+            continue;
+          }
+          default -> key = addressKey(request);
+        }
+      }
+      keys[i] = key;
+    }
+    Decisions decisions = Limiter.decideEach(set.limiters, i -> keys[i], set.permitsAt, set.enforcedAt);
+    int tightest = -1;
+    long wait = 0;
+    for (int i = 0; i < n; i++) {
+      Decision decision = decisions.get(i);
+      if (decision == null || i == decisions.rejectedAt()) {
+        continue;
+      }
+      if (!decision.isAllowed()) {
+        dryRun = dryRun != null ? dryRun : new Decision[n];
+        dryRun[i] = decision; // a dry-run policy: decided, not charged
+        continue;
+      }
+      if (tightest < 0 || decision.remaining() < decisions.get(tightest).remaining()) {
+        tightest = i;
+      }
+      wait = Math.max(wait, rules[i].waitNanos(decision));
+    }
+    int rejectedAt = decisions.rejectedAt();
+    return recorded(request,
+        new Outcome(set, keys, decisions, dryRun, rejectedAt, decisions.rejection(), tightest, rejectedAt < 0 ? wait : 0));
+  }
+
+  private String key(Rule rule, RequestView request) {
+    if (!keyErrorsMeanNoKey) {
+      return rule.key().key(request);
+    }
+    try {
+      return rule.key().key(request);
+    } catch (RuntimeException e) {
+      return null; // bad input must never become a 500: no key, and on-missing-key decides
+    }
+  }
+
+  private Outcome recorded(RequestView request, Outcome outcome) {
+    recorder.record(request, outcome);
+    return outcome;
+  }
+}

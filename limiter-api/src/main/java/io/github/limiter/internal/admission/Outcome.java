@@ -1,0 +1,108 @@
+package io.github.limiter.internal.admission;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Decisions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What {@link Admission} made of one call: each policy's key and decision, the rejection if any, the
+ * dry-run rejections, the tightest admission, the longest shaping wait and what was charged.
+ * Adapters render it; recorders read it. The seam for settling after the response: {@link #key}
+ * and {@link #charged} say what to adjust.
+ */
+public final class Outcome {
+
+  private final PolicySet set;
+  private final String[] keys;
+  private final Decisions decisions;
+  /** Per policy, a dry-run rejection (decided, or a missing key); null until there is one. */
+  private final Decision[] dryRun;
+  private final int rejectedAt;
+  private final Decision rejection;
+  private final int tightest;
+  private final long waitNanos;
+
+  Outcome(PolicySet set, String[] keys, Decisions decisions, Decision[] dryRun, int rejectedAt,
+      Decision rejection, int tightest, long waitNanos) {
+    this.set = set;
+    this.keys = keys;
+    this.decisions = decisions;
+    this.dryRun = dryRun;
+    this.rejectedAt = rejectedAt;
+    this.rejection = rejection;
+    this.tightest = tightest;
+    this.waitNanos = waitNanos;
+  }
+
+  public PolicySet policies() {
+    return set;
+  }
+
+  public int size() {
+    return set.size();
+  }
+
+  public Rule rule(int index) {
+    return set.rules[index];
+  }
+
+  /** Whether the call may proceed: no enforced policy rejected it. */
+  public boolean allowed() {
+    return rejectedAt < 0;
+  }
+
+  /** The enforced rejection (a decision, or a missing key under {@code reject}), or null. */
+  public Decision rejection() {
+    return rejection;
+  }
+
+  /** The index of {@link #rejection()}'s policy, or -1. */
+  public int rejectedAt() {
+    return rejectedAt;
+  }
+
+  /** The decisions of every policy; null when a missing key rejected the call before any was made. */
+  public Decisions decisions() {
+    return decisions;
+  }
+
+  /** The {@code index}th policy's decision, or null if it was not decided. */
+  public Decision decision(int index) {
+    return decisions == null ? null : decisions.get(index);
+  }
+
+  /** The {@code index}th policy's key; {@code c:global} for a missing key's rejection; null if it had none. */
+  public String key(int index) {
+    return keys[index];
+  }
+
+  /** The {@code index}th policy's dry-run rejection (it charged nothing, and the call went on), or null. */
+  public Decision dryRunRejection(int index) {
+    return dryRun == null ? null : dryRun[index];
+  }
+
+  /** The index of the admission with the fewest permits left, or -1 if none. */
+  public int tightest() {
+    return tightest;
+  }
+
+  /** How long the admitted call waits for its leaky-bucket departure: the longest wait among its policies. */
+  public long waitNanos() {
+    return waitNanos;
+  }
+
+  /** The names of the policies that charged (or decided) this call: what the inner adapter must not count again. */
+  public List<String> charged() {
+    List<String> names = null;
+    for (int i = 0; i < set.rules.length; i++) {
+      boolean decided = decision(i) != null;
+      if (!decided && names == null) {
+        names = new ArrayList<>(set.names.subList(0, i));
+      } else if (decided && names != null) {
+        names.add(set.rules[i].name());
+      }
+    }
+    return names == null ? set.names : names;
+  }
+}

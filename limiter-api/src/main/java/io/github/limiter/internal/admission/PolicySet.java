@@ -1,0 +1,69 @@
+package io.github.limiter.internal.admission;
+
+import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+import java.util.function.IntToLongFunction;
+
+/**
+ * The rules of one place (a route, a {@code @Limited} method) with their bound policies: built
+ * once, so that a request only evaluates it.
+ */
+public final class PolicySet {
+
+  public static final PolicySet NONE = new PolicySet(new Rule[0], List.of());
+
+  final Rule[] rules;
+  final List<PolicyLimiter> limiters;
+  final List<Policy> policies;
+  /** The names of all rules: what was charged when every policy decided, ready to hand out. */
+  final List<String> names;
+  final IntToLongFunction permitsAt;
+  final IntPredicate enforcedAt;
+
+  private PolicySet(Rule[] rules, List<PolicyLimiter> limiters) {
+    this.rules = rules;
+    this.limiters = limiters;
+    this.policies = List.of(rules).stream().map(Rule::policy).toList();
+    this.names = List.of(rules).stream().map(Rule::name).toList();
+    this.permitsAt = i -> rules[i].permits();
+    this.enforcedAt = i -> !rules[i].dryRun();
+  }
+
+  /** {@code rules}, each policy bound by {@code bind} (which should bind each policy once). */
+  public static PolicySet of(List<Rule> rules, Function<Policy, PolicyLimiter> bind) {
+    return rules.isEmpty() ? NONE
+        : new PolicySet(rules.toArray(new Rule[0]), rules.stream().map(rule -> bind.apply(rule.policy())).toList());
+  }
+
+  /** Every rule of {@code sets}, each once (by identity), in order: for a request that several routes match. */
+  public static PolicySet union(List<PolicySet> sets) {
+    List<Rule> rules = new ArrayList<>();
+    List<PolicyLimiter> limiters = new ArrayList<>();
+    for (PolicySet set : sets) {
+      for (int i = 0; i < set.rules.length; i++) {
+        if (!rules.contains(set.rules[i])) {
+          rules.add(set.rules[i]);
+          limiters.add(set.limiters.get(i));
+        }
+      }
+    }
+    return rules.isEmpty() ? NONE : new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters));
+  }
+
+  public int size() {
+    return rules.length;
+  }
+
+  public Rule rule(int index) {
+    return rules[index];
+  }
+
+  /** The policies in order, as the renderer takes them. */
+  public List<Policy> policies() {
+    return policies;
+  }
+}

@@ -1,0 +1,210 @@
+package io.github.limiter.internal.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.limiter.Decision;
+import io.github.limiter.KeyResolver;
+import io.github.limiter.Limiter;
+import io.github.limiter.tck.ManualClock;
+import io.github.limiter.RequestView;
+import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.http.ChargedPolicies;
+import io.github.limiter.http.ClientAddress;
+import io.github.limiter.memory.InMemoryStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The one admission step, over a plain request view: what both adapters rely on. */
+class AdmissionTest {
+
+  /** A request from {@code remote} (null: not an HTTP request) with {@code headers}. */
+  record View(String remote, Map<String, String> headers) implements RequestView {
+    @Override
+    public String remoteAddress() {
+      return remote;
+    }
+
+    @Override
+    public String header(String name) {
+      return headers.get(name);
+    }
+
+    @Override
+    public Enumeration<String> headers(String name) {
+      String value = headers.get(name);
+      return value == null ? null : Collections.enumeration(List.of(value));
+    }
+
+    @Override
+    public String principal() {
+      return null;
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) {
+      return null;
+    }
+  }
+
+  private static final KeyResolver BUGGY = new KeyResolver() {
+    @Override
+    public String name() {
+      return "buggy";
+    }
+
+    @Override
+    public String resolve(RequestView request) {
+      throw new IllegalStateException("a resolver bug");
+    }
+  };
+
+  private final ManualClock clock = ManualClock.at(ManualClock.NEAR_MAX);
+  private final Limiter limiter = Limiter.of(InMemoryStore.builder().clock(clock).build());
+  private final List<Outcome> recorded = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    limiter.close();
+  }
+
+  private static LimiterConfig config(String... pairs) {
+    Map<String, String> map = new HashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      map.put(pairs[i], pairs[i + 1]);
+      if (pairs[i].endsWith(".limits")) {
+        map.putIfAbsent(pairs[i].replace(".limits", ".algorithm"), "fixed-window");
+      }
+    }
+    return LimiterConfig.from(ConfigLookup.of(map));
+  }
+
+  private PolicySet set(Admission admission, LimiterConfig config, String... policies) {
+    List<Rule> rules = new ArrayList<>();
+    for (String name : policies) {
+      var policy = config.policy(name).orElseThrow();
+      rules.add(new Rule(policy, admission.keyFunction(policy.key(), () -> BUGGY), policy.permits()));
+    }
+    return PolicySet.of(rules, limiter::bind);
+  }
+
+  private Admission admission(LimiterConfig config, boolean keyErrorsMeanNoKey, boolean skipsCharged) {
+    return new Admission(new ClientAddress(config.http()), keyErrorsMeanNoKey, skipsCharged, (request, outcome) -> recorded.add(outcome));
+  }
+
+  @Test
+  void aMissingKeyUnderRejectRejectsBeforeAnythingIsCharged() {
+    // Given a per-address policy and a per-API-key policy that rejects requests without the header
+    LimiterConfig config = config(
+        "limiter.policy.ip.limits", "2/m",
+        "limiter.policy.api.limits", "10/m",
+        "limiter.policy.api.key", "header:X-Api-Key",
+        "limiter.policy.api.on-missing-key", "reject");
+    Admission admission = admission(config, true, false);
+    PolicySet set = set(admission, config, "ip", "api");
+
+    // When a request comes without the header, twice
+    Outcome first = admission.admit(set, new View("192.0.2.7", Map.of()));
+    admission.admit(set, new View("192.0.2.7", Map.of()));
+
+    // Then both are rejected as missing a key, and the address policy was never charged
+    assertThat(first.allowed()).isFalse();
+    assertThat(first.rejectedAt()).isEqualTo(1);
+    assertThat(first.rejection().outcome()).isEqualTo(Decision.Outcome.MISSING_KEY);
+    assertThat(first.decisions()).isNull();
+    Outcome keyed = admission.admit(set, new View("192.0.2.7", Map.of("X-Api-Key", "k1")));
+    assertThat(keyed.allowed()).isTrue();
+    assertThat(keyed.decision(0).remaining()).isEqualTo(1);
+    assertThat(keyed.key(0)).isEqualTo("ip:192.0.2.7");
+    assertThat(keyed.key(1)).isEqualTo("h:k1");
+    assertThat(recorded).hasSize(3).startsWith(first);
+  }
+
+  @Test
+  void dryRunRejectionsAreSetApartAndTheTightestAdmissionAndLongestWaitAreFound() {
+    LimiterConfig config = config(
+        "limiter.policy.trial.limits", "1/m",
+        "limiter.policy.trial.dry-run", "true",
+        "limiter.policy.wide.limits", "100/m",
+        "limiter.policy.narrow.limits", "3/m",
+        "limiter.policy.shaped.algorithm", "leaky-bucket",
+        "limiter.policy.shaped.limits", "1/s burst=5");
+    Admission admission = admission(config, true, false);
+    PolicySet set = set(admission, config, "trial", "wide", "narrow", "shaped");
+    View request = new View("192.0.2.7", Map.of());
+
+    admission.admit(set, request);
+    Outcome second = admission.admit(set, request);
+
+    assertThat(second.allowed()).isTrue();
+    assertThat(second.dryRunRejection(0)).isNotNull().extracting(Decision::isAllowed).isEqualTo(false);
+    assertThat(second.tightest()).isEqualTo(2); // narrow: 1 left, shaped: 3 left, wide: 98 left
+    // the second of a leaky bucket at 1/s departs a second after the first
+    assertThat(second.waitNanos()).isEqualTo(Duration.ofSeconds(1).toNanos());
+    assertThat(second.charged()).containsExactly("trial", "wide", "narrow", "shaped");
+  }
+
+  @Test
+  void anEnforcedRejectionRefundsAndWaitsForNothing() {
+    LimiterConfig config = config(
+        "limiter.policy.shaped.algorithm", "leaky-bucket",
+        "limiter.policy.shaped.limits", "1/s burst=5",
+        "limiter.policy.one.limits", "1/m");
+    Admission admission = admission(config, true, false);
+    PolicySet set = set(admission, config, "shaped", "one");
+    View request = new View("192.0.2.7", Map.of());
+
+    admission.admit(set, request);
+    Outcome rejected = admission.admit(set, request);
+
+    assertThat(rejected.allowed()).isFalse();
+    assertThat(rejected.rejectedAt()).isEqualTo(1);
+    assertThat(rejected.waitNanos()).isZero();
+    assertThat(rejected.tightest()).isZero();
+    // the leaky bucket's permit came back: the next admission waits one interval, not two
+    clock.advance(Duration.ofMinutes(1));
+    assertThat(admission.admit(set, request).waitNanos()).isZero();
+  }
+
+  @Test
+  void keyErrorsAreNoKeyOrPropagateAsTheAdapterChooses() {
+    LimiterConfig config = config(
+        "limiter.policy.p.limits", "1/m",
+        "limiter.policy.p.key", "resolver:buggy",
+        "limiter.policy.p.on-missing-key", "allow");
+    View request = new View("192.0.2.7", Map.of());
+
+    Admission filter = admission(config, true, false);
+    Outcome passed = filter.admit(set(filter, config, "p"), request);
+    assertThat(passed.allowed()).isTrue();
+    assertThat(passed.decision(0)).isNull();
+    assertThat(passed.charged()).isEmpty();
+
+    Admission interceptor = admission(config, false, false);
+    assertThatThrownBy(() -> interceptor.admit(set(interceptor, config, "p"), request)).hasMessage("a resolver bug");
+  }
+
+  @Test
+  void webSourcesOutsideAnHttpRequestAreTheConstantKeyAndChargedPoliciesAreSkipped() {
+    LimiterConfig config = config(
+        "limiter.policy.p.limits", "1/m",
+        "limiter.policy.p.key", "header:X-Api-Key");
+    Admission interceptor = admission(config, false, true);
+    PolicySet set = set(interceptor, config, "p");
+
+    assertThat(interceptor.admit(set, new View(null, Map.of())).key(0)).isEqualTo("c:global");
+    try (ChargedPolicies.Scope scope = ChargedPolicies.open(List.of("p"))) {
+      Outcome skipped = interceptor.admit(set, new View(null, Map.of()));
+      assertThat(skipped.allowed()).isTrue();
+      assertThat(skipped.decision(0)).isNull();
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.github.limiter.servlet;
+
+import io.github.limiter.Decision;
+import io.github.limiter.RequestView;
+import io.github.limiter.internal.admission.Outcome;
+import io.github.limiter.internal.admission.Recorder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** The filter's counters per policy, kept as a recorder of the admission step; they back {@link RateLimitFilter.Stats}. */
+final class Counters implements Recorder {
+
+  /** One policy's counters, and its dry-run log. */
+  private static final class Of {
+    final LongAdder admitted = new LongAdder();
+    final LongAdder rejected = new LongAdder();
+    final LongAdder dryRunRejected = new LongAdder();
+    final LongAdder delayed = new LongAdder();
+    final RateLimitedLog dryRunLog;
+
+    Of(Logger logger) {
+      dryRunLog = new RateLimitedLog(logger);
+    }
+  }
+
+  private final Map<String, Of> byPolicy = new LinkedHashMap<>();
+
+  Counters(Set<String> policies, Logger logger) {
+    policies.forEach(policy -> byPolicy.put(policy, new Of(logger)));
+  }
+
+  @Override
+  public void record(RequestView request, Outcome outcome) {
+    for (int i = 0; i < outcome.size(); i++) {
+      String name = outcome.rule(i).name();
+      Of of = byPolicy.get(name);
+      Decision dryRun = outcome.dryRunRejection(i);
+      Decision decision = outcome.decision(i);
+      if (dryRun != null) {
+        of.dryRunRejected.increment();
+        of.dryRunLog.log(Level.INFO, "Rate limit policy '" + name + "' is in dry run and would have rejected a"
+            + " request (" + dryRun.outcome() + "); it passed");
+      } else if (i == outcome.rejectedAt()) {
+        of.rejected.increment();
+      } else if (decision != null && decision.isAllowed() && outcome.allowed()) {
+        of.admitted.increment();
+        if (outcome.rule(i).waitNanos(decision) > 0) {
+          of.delayed.increment();
+        }
+      }
+    }
+  }
+
+  Set<String> policies() {
+    return byPolicy.keySet();
+  }
+
+  /** The counts of {@code policy}, or null if no policy has that name. */
+  RateLimitFilter.Stats.Counts counts(String policy) {
+    Of of = byPolicy.get(policy);
+    return of == null ? null : new RateLimitFilter.Stats.Counts(of.admitted.sum(), of.rejected.sum(),
+        of.dryRunRejected.sum(), of.delayed.sum());
+  }
+}
