@@ -1,6 +1,6 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.http.ClientKeys;
+import io.github.limiter.internal.http.ClientKeys;
 import jakarta.interceptor.InvocationContext;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.config.ConfigException;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.ConfigException;
+import io.github.limiter.RateLimitStore;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;

@@ -1,15 +1,16 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.http.ClientKeys;
+import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.Decision;
-import io.github.limiter.Decisions;
+import io.github.limiter.internal.admission.AllOrNothing;
+import io.github.limiter.internal.admission.Decisions;
 import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
-import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.http.ChargedPolicies;
-import io.github.limiter.http.ResponseRenderer;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.http.ChargedPolicies;
+import io.github.limiter.internal.http.ResponseRenderer;
+import io.github.limiter.RateLimitStore;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -115,7 +116,7 @@ class LimiterRuntime {
         default -> keys[i] = web.current().map(WebRequest::clientAddress).orElse(ClientKeys.CONSTANT);
       }
     }
-    Decisions decisions = Limiter.decideEach(plan.limiters(), i -> keys[i], plan.permitsAt(), plan.enforcedAt());
+    Decisions decisions = AllOrNothing.decideEach(plan.limiters(), i -> keys[i], plan.permitsAt(), plan.enforcedAt());
     int tightest = -1;
     long waitNanos = 0;
     for (int i = 0; i < n; i++) {

@@ -3,7 +3,7 @@ package io.github.limiter.cdi;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
-import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.internal.config.PolicyConfig;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntPredicate;

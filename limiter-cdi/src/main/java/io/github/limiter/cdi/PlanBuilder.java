@@ -1,9 +1,9 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.http.ClientKeys;
-import io.github.limiter.config.KeySource;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.internal.http.ClientKeys;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;

@@ -1,7 +1,7 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.http.ClientAddress;
-import io.github.limiter.http.ClientKeys;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.http.ClientKeys;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;

@@ -1,6 +1,6 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.http.ClientAddress;
+import io.github.limiter.internal.http.ClientAddress;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.Optional;
 

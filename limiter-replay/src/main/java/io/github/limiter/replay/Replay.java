@@ -8,7 +8,7 @@ import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.redis.RedisStore;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.RateLimitStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,15 +1,16 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.Decision;
-import io.github.limiter.Decisions;
+import io.github.limiter.internal.admission.AllOrNothing;
+import io.github.limiter.internal.admission.Decisions;
 import io.github.limiter.Limiter;
 import io.github.limiter.PolicyLimiter;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.config.Route;
-import io.github.limiter.http.ChargedPolicies;
-import io.github.limiter.http.ClientAddress;
-import io.github.limiter.http.ResponseRenderer;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.config.Route;
+import io.github.limiter.internal.http.ChargedPolicies;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.http.ResponseRenderer;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -190,7 +191,7 @@ final class Engine {
       }
       keys[i] = key;
     }
-    Decisions decisions = Limiter.decideEach(match.limiters, i -> keys[i], match.permitsAt, match.enforcedAt);
+    Decisions decisions = AllOrNothing.decideEach(match.limiters, i -> keys[i], match.permitsAt, match.enforcedAt);
     for (int i = 0; i < n; i++) {
       Decision decision = decisions.get(i);
       if (decision != null && !decision.isAllowed() && i != decisions.rejectedAt()) {

@@ -1,10 +1,10 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.Policy;
-import io.github.limiter.config.KeySource;
-import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.http.ClientAddress;
-import io.github.limiter.http.ClientKeys;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.http.ClientKeys;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.concurrent.atomic.LongAdder;

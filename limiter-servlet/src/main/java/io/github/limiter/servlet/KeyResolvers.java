@@ -1,9 +1,9 @@
 package io.github.limiter.servlet;
 
-import io.github.limiter.config.ConfigException;
-import io.github.limiter.config.KeySource;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.ConfigException;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

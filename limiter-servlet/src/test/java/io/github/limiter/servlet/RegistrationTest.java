@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.servlet.webfilter.AnnotatedRateLimitFilter;
 import java.net.http.HttpResponse;
@@ -100,11 +99,11 @@ class RegistrationTest {
 
   @Test
   void addedProgrammaticallyWithAReadyConfigAndLimiter() throws Exception {
-    LimiterConfig config = LimiterConfig.from(ConfigLookup.of(Props.of(
+    ConfigLookup config = ConfigLookup.of(Props.of(
         "limiter.policy.api.algorithm", "sliding-window-log",
         "limiter.policy.api.limits", "1/1m",
         "limiter.route.api.pattern", "*.json",
-        "limiter.route.api.policies", "api")));
+        "limiter.route.api.policies", "api"));
     try (Limiter limiter = Limiter.of(InMemoryStore.create())) {
       RateLimitFilter filter = new RateLimitFilter(config, limiter);
       try (TestServer server = TestServer.start(TestServer.context(TestServer.filter(filter)))) {
