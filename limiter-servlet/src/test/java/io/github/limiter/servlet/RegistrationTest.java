@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.Limiter;
 import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.servlet.webfilter.AnnotatedRateLimitFilter;
 import java.net.http.HttpResponse;
@@ -114,7 +115,7 @@ class RegistrationTest {
         assertThat(server.stats()).isSameAs(filter.stats());
       }
       // The filter did not close the limiter it was given.
-      assertThat(limiter.decide(config.policy("api").orElseThrow().policy(), "after").isAllowed()).isTrue();
+      assertThat(limiter.decide(LimiterConfig.from(config).policy("api").orElseThrow().policy(), "after").isAllowed()).isTrue();
     }
   }
 }
