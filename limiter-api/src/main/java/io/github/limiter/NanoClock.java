@@ -17,14 +17,4 @@ public interface NanoClock {
   static NanoClock system() {
     return SystemClock.MONOTONIC;
   }
-
-  /** Singleton defaults, as an enum so that they serialize and compare by identity. */
-  enum SystemClock implements NanoClock {
-    MONOTONIC {
-      @Override
-      public long nanos() {
-        return System.nanoTime();
-      }
-    }
-  }
 }

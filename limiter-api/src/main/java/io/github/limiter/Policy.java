@@ -1,6 +1,5 @@
 package io.github.limiter;
 
-import io.github.limiter.algorithm.PolicyFunction;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -26,7 +25,6 @@ public final class Policy {
   private final Algorithm algorithm;
   private final List<Limit> limits;
   private final FailureMode failureMode;
-  private final PolicyFunction function;
   private final int hash;
 
   /**
@@ -58,7 +56,16 @@ public final class Policy {
         }
       }
     }
-    this.function = PolicyFunction.of(name, algorithm, this.limits);
+    if (algorithm == Algorithm.SLIDING_WINDOW_LOG) {
+      for (Limit limit : this.limits) {
+        if (limit.permits() > 1 << 20) {
+          throw new IllegalArgumentException(
+              "a sliding-window-log keeps one timestamp per permit; at most 1048576 permits, was "
+                  + limit.permits()
+                  + " (use sliding-window-counter)");
+        }
+      }
+    }
     this.hash = Objects.hash(name, algorithm, this.limits, failureMode);
   }
 
@@ -132,11 +139,6 @@ public final class Policy {
 
   public FailureMode failureMode() {
     return failureMode;
-  }
-
-  /** The compiled pure function, for store implementations. */
-  public PolicyFunction function() {
-    return function;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.github.limiter;
 
-import io.github.limiter.spi.PolicyStore;
 import java.util.Objects;
 
 /**
@@ -55,9 +54,12 @@ public final class PolicyLimiter {
     return store.tryAcquire(Limiter.boundedKey(key), checked(permits));
   }
 
-  /** Gives back permits charged for an already bounded key; for {@link Limiter#decideEach}. */
-  void refund(String boundedKey, long permits) {
-    store.refund(boundedKey, permits);
+  /**
+   * Gives back {@code permits} that a decision for {@code key} charged, as well as the algorithm
+   * allows: for a request that several policies must admit all or nothing. Best effort.
+   */
+  public void refund(String key, long permits) {
+    store.refund(Limiter.boundedKey(key), permits);
   }
 
   static long checked(long permits) {

@@ -1,5 +1,7 @@
 package io.github.limiter;
 
+import io.github.limiter.internal.admission.AllOrNothing;
+import io.github.limiter.internal.admission.Decisions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -65,11 +67,11 @@ class LimiterTest {
     Policy perSecond = Policy.tokenBucket("second", Limit.of(10, Duration.ofSeconds(1)));
     Policy perHour = Policy.fixedWindow("hour", Limit.of(2, Duration.ofHours(1)));
     List<Policy> both = List.of(perSecond, perHour);
-    assertThat(Limiter.decideEach(bind(both), i -> "k").allowed()).isTrue();
-    Decisions second = Limiter.decideEach(bind(both), i -> "k");
+    assertThat(AllOrNothing.decideEach(bind(both), i -> "k").allowed()).isTrue();
+    Decisions second = AllOrNothing.decideEach(bind(both), i -> "k");
 
     // When a third request comes
-    Decisions third = Limiter.decideEach(bind(both), i -> "k");
+    Decisions third = AllOrNothing.decideEach(bind(both), i -> "k");
 
     // Then the hour rejects it, and the per-second permit charged before it is given back
     assertThat(second.allowed()).isTrue();
@@ -90,9 +92,9 @@ class LimiterTest {
     Policy first = Policy.fixedWindow("first", Limit.of(1, Duration.ofHours(1)));
     Policy second = Policy.fixedWindow("second", Limit.of(5, Duration.ofHours(1)));
     List<Policy> both = List.of(first, second);
-    Limiter.decideEach(bind(both), i -> "k");
+    AllOrNothing.decideEach(bind(both), i -> "k");
 
-    Decisions rejected = Limiter.decideEach(bind(both), i -> "k");
+    Decisions rejected = AllOrNothing.decideEach(bind(both), i -> "k");
 
     assertThat(rejected.rejectedAt()).isZero();
     assertThat(rejected.get(1)).isNull();
@@ -106,7 +108,7 @@ class LimiterTest {
     Policy b = Policy.fixedWindow("b", Limit.of(10, Duration.ofHours(1)));
     Policy c = Policy.fixedWindow("c", Limit.of(10, Duration.ofHours(1)));
 
-    Decisions d = Limiter.decideEach(bind(a, b, c), i -> i == 1 ? null : "k", i -> i == 0 ? 3 : 2, i -> true);
+    Decisions d = AllOrNothing.decideEach(bind(a, b, c), i -> i == 1 ? null : "k", i -> i == 0 ? 3 : 2, i -> true);
 
     assertThat(d.allowed()).isTrue();
     assertThat(d.size()).isEqualTo(3);
@@ -124,7 +126,7 @@ class LimiterTest {
     limiter.decide(dry, "k", 1);
 
     // When a request comes under both
-    Decisions d = Limiter.decideEach(bind(dry, real), i -> "k", i -> 1, i -> i != 0);
+    Decisions d = AllOrNothing.decideEach(bind(dry, real), i -> "k", i -> 1, i -> i != 0);
 
     // Then it is allowed, the dry-run rejection is reported, and the enforced policy charged
     assertThat(d.allowed()).isTrue();
@@ -138,7 +140,7 @@ class LimiterTest {
     Policy a = Policy.fixedWindow("a", Limit.of(10, Duration.ofHours(1)));
     Policy b = Policy.fixedWindow("b", Limit.of(10, Duration.ofHours(1)));
 
-    assertThatThrownBy(() -> Limiter.decideEach(bind(a, b), i -> {
+    assertThatThrownBy(() -> AllOrNothing.decideEach(bind(a, b), i -> {
       if (i == 1) {
         throw new IllegalStateException("resolver failed");
       }
@@ -152,11 +154,11 @@ class LimiterTest {
   void oneOrNoPolicyNeedsNoWalk() {
     Policy one = Policy.fixedWindow("one", Limit.of(1, Duration.ofHours(1)));
 
-    Decisions first = Limiter.decideEach(bind(one), i -> "k");
-    Decisions second = Limiter.decideEach(bind(one), i -> "k");
-    Decisions dry = Limiter.decideEach(bind(one), i -> "k", i -> 1, i -> false);
-    Decisions skipped = Limiter.decideEach(bind(one), i -> null);
-    Decisions none = Limiter.decideEach(List.of(), i -> "k");
+    Decisions first = AllOrNothing.decideEach(bind(one), i -> "k");
+    Decisions second = AllOrNothing.decideEach(bind(one), i -> "k");
+    Decisions dry = AllOrNothing.decideEach(bind(one), i -> "k", i -> 1, i -> false);
+    Decisions skipped = AllOrNothing.decideEach(bind(one), i -> null);
+    Decisions none = AllOrNothing.decideEach(List.of(), i -> "k");
 
     assertThat(first.allowed()).isTrue();
     assertThat(first.all()).hasSize(1);

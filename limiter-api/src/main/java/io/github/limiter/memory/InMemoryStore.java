@@ -3,11 +3,11 @@ package io.github.limiter.memory;
 import io.github.limiter.Decision;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.algorithm.LimitFunction;
-import io.github.limiter.algorithm.LongStateFunction;
-import io.github.limiter.algorithm.PolicyFunction;
-import io.github.limiter.spi.PolicyStore;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.internal.algorithm.LimitFunction;
+import io.github.limiter.internal.algorithm.LongStateFunction;
+import io.github.limiter.internal.algorithm.PolicyFunction;
+import io.github.limiter.PolicyStore;
+import io.github.limiter.RateLimitStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
@@ -309,7 +309,7 @@ public final class InMemoryStore implements RateLimitStore {
 
     Table(Policy policy) {
       this.policy = policy;
-      this.function = policy.function();
+      this.function = PolicyFunction.of(policy);
       this.single = function.single();
     }
 

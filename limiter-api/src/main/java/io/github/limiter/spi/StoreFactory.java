@@ -1,6 +1,7 @@
 package io.github.limiter.spi;
 
-import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.RateLimitStore;
+import io.github.limiter.spi.ConfigLookup;
 import java.util.Set;
 
 /**
@@ -16,7 +17,7 @@ public interface StoreFactory {
   /**
    * Creates the store from its own keys under {@code limiter.<name>.*}, e.g. {@code limiter.redis.url}.
    *
-   * @throws io.github.limiter.config.ConfigException naming the key and the bad value
+   * @throws io.github.limiter.ConfigException naming the key and the bad value
    */
   RateLimitStore create(ConfigLookup config);
 

@@ -1,6 +1,6 @@
 /**
- * The service-provider interface for stores: implement {@link io.github.limiter.spi.RateLimitStore}
- * and register a {@link io.github.limiter.spi.StoreFactory}. Stores evaluate the pure functions of
- * {@link io.github.limiter.algorithm}.
+ * For store authors: implement {@link io.github.limiter.RateLimitStore} and register a {@link
+ * io.github.limiter.spi.StoreFactory}, which reads its settings through a {@link
+ * io.github.limiter.spi.ConfigLookup}.
  */
 package io.github.limiter.spi;

@@ -7,7 +7,7 @@ import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
 import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
-import io.github.limiter.spi.RateLimitStore.TimeSource;
+import io.github.limiter.RateLimitStore.TimeSource;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

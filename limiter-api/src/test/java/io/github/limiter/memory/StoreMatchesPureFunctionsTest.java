@@ -10,7 +10,7 @@ import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.RandomPolicies;
 import io.github.limiter.RandomPolicies.Step;
-import io.github.limiter.algorithm.PolicyFunction;
+import io.github.limiter.internal.algorithm.PolicyFunction;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +35,7 @@ class StoreMatchesPureFunctionsTest {
     final Map<String, long[]> states = new HashMap<>();
 
     Model(Policy policy) {
-      this.function = policy.function();
+      this.function = PolicyFunction.of(policy);
     }
 
     Decision decide(String key, long now, long permits) {

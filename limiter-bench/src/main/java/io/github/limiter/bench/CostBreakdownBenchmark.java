@@ -2,8 +2,8 @@ package io.github.limiter.bench;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
-import io.github.limiter.algorithm.LongStateFunction;
-import io.github.limiter.algorithm.PolicyFunction;
+import io.github.limiter.internal.algorithm.LongStateFunction;
+import io.github.limiter.internal.algorithm.PolicyFunction;
 import io.github.limiter.bench.Peers.Path;
 import io.github.limiter.memory.InMemoryStore;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,7 +50,7 @@ public class CostBreakdownBenchmark {
   public void setUp() {
     Path branch = Peers.path(path);
     policy = Peers.tokenBucket(branch);
-    function = policy.function();
+    function = PolicyFunction.of(policy);
     single = function.single();
     long now = System.nanoTime();
     cell = new AtomicLong(single.fresh(now));

@@ -2,7 +2,7 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
-import io.github.limiter.http.ResponseRenderer;
+import io.github.limiter.internal.render.ResponseRenderer;
 import java.util.function.BiConsumer;
 
 /**

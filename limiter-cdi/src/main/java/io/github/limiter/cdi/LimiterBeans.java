@@ -1,9 +1,9 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.spi.RateLimitStore;
-import io.github.limiter.spi.Stores;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.RateLimitStore;
+import io.github.limiter.internal.store.Stores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Disposes;

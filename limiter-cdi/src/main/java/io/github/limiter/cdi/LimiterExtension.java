@@ -1,12 +1,12 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.config.HttpSettings;
-import io.github.limiter.http.ClientAddress;
+import io.github.limiter.internal.http.HttpSettings;
+import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.Recorder;
-import io.github.limiter.config.ConfigException;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.ConfigException;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.RateLimitStore;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;

@@ -1,10 +1,10 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.config.ConfigException;
-import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.http.ClientAddress;
-import io.github.limiter.http.ResponseRenderer;
+import io.github.limiter.ConfigException;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 
 /**

@@ -1,10 +1,10 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.KeyResolver;
-import io.github.limiter.config.KeySource;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.http.ClientKeys;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.KeyFunction;
 import io.github.limiter.internal.admission.Rule;

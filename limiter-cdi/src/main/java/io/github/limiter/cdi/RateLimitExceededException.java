@@ -2,8 +2,8 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
-import io.github.limiter.http.RateLimitResponse;
-import io.github.limiter.http.ResponseRenderer;
+import io.github.limiter.internal.render.RateLimitResponse;
+import io.github.limiter.internal.render.ResponseRenderer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

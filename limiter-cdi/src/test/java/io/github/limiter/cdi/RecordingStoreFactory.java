@@ -2,9 +2,9 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
-import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.spi.StoreFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -3,7 +3,7 @@ package io.github.limiter.cdi;
 import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.RateLimitStore;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;

@@ -1,6 +1,6 @@
 package io.github.limiter.metrics;
 
-import io.github.limiter.config.MetricsSettings;
+import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,7 +2,7 @@ package io.github.limiter.metrics;
 
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.spi.StoreHealth;
+import io.github.limiter.StoreHealth;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
 import java.util.List;

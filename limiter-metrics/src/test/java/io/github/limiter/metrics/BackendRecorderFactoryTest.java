@@ -2,7 +2,7 @@ package io.github.limiter.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.limiter.config.MetricsSettings;
+import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.Recorder.Outcome;
 import io.github.limiter.internal.metrics.RecorderFactory;

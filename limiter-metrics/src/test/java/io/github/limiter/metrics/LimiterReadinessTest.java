@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
-import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.redis.RedisStore;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.tck.redis.Pause;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;

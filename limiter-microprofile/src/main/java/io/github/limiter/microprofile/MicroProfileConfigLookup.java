@@ -1,7 +1,7 @@
 package io.github.limiter.microprofile;
 
-import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.ConfigReader;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.ConfigReader;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;

@@ -1,6 +1,6 @@
 package io.github.limiter.redis;
 
-import io.github.limiter.spi.RateLimitedLog;
+import io.github.limiter.internal.log.RateLimitedLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -6,8 +6,8 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.spi.RateLimitStore;
-import io.github.limiter.spi.StoreHealth;
+import io.github.limiter.RateLimitStore;
+import io.github.limiter.StoreHealth;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +22,7 @@ import redis.clients.jedis.UnifiedJedis;
  * <p>Each decision is one EVALSHA of the policy's algorithm script, which checks and charges all
  * of the policy's limits atomically, with the server's {@code TIME} as the clock (or, in caller
  * mode, a time the caller passes). The scripts compute exactly what the pure functions of {@code
- * io.github.limiter.algorithm} compute at microsecond resolution. Every key expires soon after it
+ * io.github.limiter.internal.algorithm} compute at microsecond resolution. Every key expires soon after it
  * is fresh again.
  *
  * <p>A decision never waits longer than the decision timeout. When Redis fails or is too slow, the

@@ -1,10 +1,10 @@
 package io.github.limiter.redis;
 
 import io.github.limiter.Limit;
-import io.github.limiter.config.ConfigException;
-import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.ConfigReader;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.ConfigException;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.spi.StoreFactory;
 import java.io.File;
 import java.io.FileInputStream;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.config.ConfigLookup;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.redis.Pause;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;

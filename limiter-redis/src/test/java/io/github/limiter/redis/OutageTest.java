@@ -6,7 +6,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.spi.StoreHealth;
+import io.github.limiter.StoreHealth;
 import io.github.limiter.tck.redis.Pause;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;

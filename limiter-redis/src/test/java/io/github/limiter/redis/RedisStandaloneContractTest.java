@@ -1,7 +1,7 @@
 package io.github.limiter.redis;
 
 import io.github.limiter.NanoClock;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.tck.RateLimitStoreContract;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;

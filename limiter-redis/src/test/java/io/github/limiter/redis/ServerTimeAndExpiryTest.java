@@ -7,7 +7,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.tck.redis.Pause;
 import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;

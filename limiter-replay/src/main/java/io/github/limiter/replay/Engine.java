@@ -2,8 +2,8 @@ package io.github.limiter.replay;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
-import io.github.limiter.algorithm.LimitFunction;
-import io.github.limiter.algorithm.PolicyFunction;
+import io.github.limiter.internal.algorithm.LimitFunction;
+import io.github.limiter.internal.algorithm.PolicyFunction;
 
 /**
  * Replays a whole trace through one limit in memory: Limiter's own pure algorithm function over

@@ -7,7 +7,7 @@ import io.github.limiter.Limiter;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.redis.RedisStore;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.RateLimitStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

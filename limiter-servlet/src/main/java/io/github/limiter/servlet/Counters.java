@@ -1,5 +1,7 @@
 package io.github.limiter.servlet;
 
+import java.time.Duration;
+import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.Decision;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.Outcome;
@@ -23,7 +25,7 @@ final class Counters implements Recorder {
     final RateLimitedLog dryRunLog;
 
     Of(Logger logger) {
-      dryRunLog = new RateLimitedLog(logger);
+      dryRunLog = new RateLimitedLog(logger, RateLimitFilter.class, Duration.ofSeconds(60));
     }
   }
 
@@ -42,7 +44,7 @@ final class Counters implements Recorder {
       Decision decision = outcome.decision(i);
       if (dryRun != null) {
         of.dryRunRejected.increment();
-        of.dryRunLog.log(Level.INFO, "Rate limit policy '" + name + "' is in dry run and would have rejected a"
+        of.dryRunLog.log(Level.INFO, "doFilter", "Rate limit policy '" + name + "' is in dry run and would have rejected a"
             + " request (" + dryRun.outcome() + "); it passed");
       } else if (i == outcome.rejectedAt()) {
         of.rejected.increment();

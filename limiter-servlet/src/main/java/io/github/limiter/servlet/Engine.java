@@ -1,15 +1,17 @@
 package io.github.limiter.servlet;
 
+import java.time.Duration;
+import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
-import io.github.limiter.config.KeySource;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.http.ChargedPolicies;
-import io.github.limiter.http.ClientAddress;
-import io.github.limiter.http.ResponseRenderer;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.http.ChargedPolicies;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.KeyFunction;
 import io.github.limiter.internal.admission.KeyResolvers;
@@ -75,7 +77,7 @@ final class Engine {
     this.loader = loader;
     this.name = name;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
-    this.asyncLog = new RateLimitedLog(logger);
+    this.asyncLog = new RateLimitedLog(logger, RateLimitFilter.class, Duration.ofSeconds(60));
   }
 
   /** One rule per routed policy; its resolver, if it names one, is looked up now, so a wrong name fails here. */
@@ -179,7 +181,7 @@ final class Engine {
       }
       String passes = "RateLimitFilter '" + name + "' lets a leaky-bucket request on " + request.getRequestURI()
           + " pass without its shaping wait: ";
-      asyncLog.log(Level.WARNING, request.isAsyncStarted() ? passes + "the request is async already"
+      asyncLog.log(Level.WARNING, "doFilter", request.isAsyncStarted() ? passes + "the request is async already"
           : passes + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
               + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
               + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");

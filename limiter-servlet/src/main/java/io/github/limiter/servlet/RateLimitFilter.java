@@ -1,11 +1,11 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.config.ConfigException;
-import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.ConfigException;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
-import io.github.limiter.spi.Stores;
+import io.github.limiter.internal.store.Stores;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -41,7 +41,7 @@ import java.util.logging.Logger;
  * ServletException} whose message names the key and the value, so the deployment fails.
  *
  * <p>Use it declared in {@code web.xml}, as a {@code @WebFilter} subclass, or added
- * programmatically, with {@link #RateLimitFilter(LimiterConfig, Limiter)} for a ready
+ * programmatically, with {@link #RateLimitFilter(ConfigLookup, Limiter)} for a ready
  * configuration and limiter. Map it with {@code async-supported} and the {@code REQUEST} and
  * {@code ASYNC} dispatcher types: leaky-bucket shaping holds requests asynchronously and resumes
  * them with an async dispatch.
@@ -69,9 +69,11 @@ public class RateLimitFilter implements Filter {
    * A filter with a ready configuration and limiter, for programmatic registration ({@code
    * ServletContext.addFilter}). Init-params are then ignored, and the filter does not close the
    * limiter: its creator does.
+   *
+   * @throws ConfigException naming the key and the value, if the configuration is invalid
    */
-  public RateLimitFilter(LimiterConfig config, Limiter limiter) {
-    this(config, limiter, null);
+  public RateLimitFilter(ConfigLookup config, Limiter limiter) {
+    this(LimiterConfig.from(Objects.requireNonNull(config, "config")), limiter, null);
   }
 
   /** A preset filter whose shaping waits run on {@code scheduler}: the time seam for tests. */

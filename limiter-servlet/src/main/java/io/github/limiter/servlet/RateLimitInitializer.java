@@ -1,7 +1,7 @@
 package io.github.limiter.servlet;
 
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;

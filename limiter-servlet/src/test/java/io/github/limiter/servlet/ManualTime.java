@@ -1,8 +1,8 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.tck.ManualClock;
 import jakarta.servlet.ServletContext;

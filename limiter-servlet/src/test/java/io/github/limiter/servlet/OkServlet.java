@@ -1,6 +1,6 @@
 package io.github.limiter.servlet;
 
-import io.github.limiter.http.ChargedPolicies;
+import io.github.limiter.internal.http.ChargedPolicies;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.config.ConfigLookup;
-import io.github.limiter.config.LimiterConfig;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.servlet.webfilter.AnnotatedRateLimitFilter;
 import java.net.http.HttpResponse;
@@ -163,11 +163,11 @@ class RegistrationTest {
 
   @Test
   void addedProgrammaticallyWithAReadyConfigAndLimiter() throws Exception {
-    LimiterConfig config = LimiterConfig.from(ConfigLookup.of(Props.of(
+    ConfigLookup config = ConfigLookup.of(Props.of(
         "limiter.policy.api.algorithm", "sliding-window-log",
         "limiter.policy.api.limits", "1/1m",
         "limiter.route.api.pattern", "*.json",
-        "limiter.route.api.policies", "api")));
+        "limiter.route.api.policies", "api"));
     try (Limiter limiter = Limiter.of(InMemoryStore.create())) {
       RateLimitFilter filter = new RateLimitFilter(config, limiter);
       try (TestServer server = TestServer.start(TestServer.context(TestServer.filter(filter)))) {
@@ -178,7 +178,7 @@ class RegistrationTest {
         assertThat(server.stats()).isSameAs(filter.stats());
       }
       // The filter did not close the limiter it was given.
-      assertThat(limiter.decide(config.policy("api").orElseThrow().policy(), "after").isAllowed()).isTrue();
+      assertThat(limiter.decide(LimiterConfig.from(config).policy("api").orElseThrow().policy(), "after").isAllowed()).isTrue();
     }
   }
 }

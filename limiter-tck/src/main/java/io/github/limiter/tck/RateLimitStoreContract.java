@@ -9,8 +9,8 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.spi.PolicyStore;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.PolicyStore;
+import io.github.limiter.RateLimitStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The contract every {@link RateLimitStore} must pass: its decisions are exactly those of the pure
- * functions of {@code io.github.limiter.algorithm}, as computed by {@link ReferenceStore}.
+ * functions of {@code io.github.limiter.internal.algorithm}, as computed by {@link ReferenceStore}.
  *
  * <p>Extend it and implement {@link #createStore(NanoClock)}: the store must take {@code now} from
  * the given clock (for a store that normally trusts a server clock, its caller-time mode), as the

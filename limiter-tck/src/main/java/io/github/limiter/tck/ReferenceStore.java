@@ -4,8 +4,8 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.algorithm.PolicyFunction;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.internal.algorithm.PolicyFunction;
+import io.github.limiter.RateLimitStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import java.util.Objects;
 
 /**
  * The trivial store whose decisions every store must reproduce: one {@code long[]} per key in a
- * map, evaluated with {@link Policy#function()} ({@link PolicyFunction#fresh}, {@link
+ * map, evaluated with {@link PolicyFunction#of(Policy)} ({@link PolicyFunction#fresh}, {@link
  * PolicyFunction#retryAfter}, {@link PolicyFunction#admit}, {@link PolicyFunction#reject}), under one
  * lock. It never forgets a key.
  *
@@ -95,7 +95,7 @@ public final class ReferenceStore implements RateLimitStore {
     Compiled(Policy policy, long tick) {
       this.tick = tick;
       if (tick == 1) {
-        this.function = policy.function();
+        this.function = PolicyFunction.of(policy);
         return;
       }
       List<Limit> scaled = new ArrayList<>();

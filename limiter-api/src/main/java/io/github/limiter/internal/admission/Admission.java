@@ -1,15 +1,15 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
-import io.github.limiter.Decisions;
+import io.github.limiter.internal.admission.Decisions;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
 import io.github.limiter.RequestView;
-import io.github.limiter.config.KeySource;
-import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.http.ChargedPolicies;
-import io.github.limiter.http.ClientAddress;
-import io.github.limiter.http.ClientKeys;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.http.ChargedPolicies;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.http.ClientKeys;
 import java.util.function.Supplier;
 
 /**
@@ -93,7 +93,7 @@ public final class Admission {
       }
       keys[i] = key;
     }
-    Decisions decisions = Limiter.decideEach(set.limiters, i -> keys[i], set.permitsAt, set.enforcedAt);
+    Decisions decisions = AllOrNothing.decideEach(set.limiters, i -> keys[i], set.permitsAt, set.enforcedAt);
     int tightest = -1;
     long wait = 0;
     for (int i = 0; i < n; i++) {

@@ -1,7 +1,7 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.KeyResolver;
-import io.github.limiter.config.ConfigException;
+import io.github.limiter.ConfigException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

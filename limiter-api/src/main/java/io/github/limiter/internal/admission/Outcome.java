@@ -1,7 +1,7 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
-import io.github.limiter.Decisions;
+import io.github.limiter.internal.admission.Decisions;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.github.limiter.internal.admission;
 
-import io.github.limiter.config.Route;
+import io.github.limiter.internal.config.Route;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
-import io.github.limiter.config.PolicyConfig;
+import io.github.limiter.internal.config.PolicyConfig;
 
 /**
  * One policy as an adapter applies it at one place (a route, a method): where its key comes from

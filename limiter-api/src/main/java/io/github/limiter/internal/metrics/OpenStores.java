@@ -1,9 +1,9 @@
 package io.github.limiter.internal.metrics;
 
 import io.github.limiter.FailureMode;
-import io.github.limiter.config.LimiterConfig;
-import io.github.limiter.config.PolicyConfig;
-import io.github.limiter.spi.RateLimitStore;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.RateLimitStore;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;

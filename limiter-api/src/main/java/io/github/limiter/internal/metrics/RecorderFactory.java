@@ -1,6 +1,6 @@
 package io.github.limiter.internal.metrics;
 
-import io.github.limiter.config.MetricsSettings;
+import io.github.limiter.internal.config.MetricsSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;

@@ -1,8 +1,8 @@
 package io.github.limiter.internal.metrics;
 
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.spi.RateLimitStore;
-import io.github.limiter.spi.StoreHealth;
+import io.github.limiter.RateLimitStore;
+import io.github.limiter.StoreHealth;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongSupplier;

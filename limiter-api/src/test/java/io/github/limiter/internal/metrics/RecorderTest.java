@@ -2,10 +2,10 @@ package io.github.limiter.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.limiter.config.MetricsSettings;
+import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder.Outcome;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.spi.StoreHealth;
+import io.github.limiter.StoreHealth;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

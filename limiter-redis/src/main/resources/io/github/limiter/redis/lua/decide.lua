@@ -1,4 +1,4 @@
--- Decides one request under every limit, all-or-nothing, as io.github.limiter.algorithm.PolicyFunction.
+-- Decides one request under every limit, all-or-nothing, as io.github.limiter.internal.algorithm.PolicyFunction.
 -- Returns {outcome, limit (1-based), remaining, resetAfter, retryAfter, delay}, times in
 -- microseconds; outcome 1 = allowed, 0 = limited, 2 = exceeds capacity.
 local n = #KEYS

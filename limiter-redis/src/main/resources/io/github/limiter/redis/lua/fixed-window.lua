@@ -1,4 +1,4 @@
--- Fixed window, as io.github.limiter.algorithm.FixedWindow: the state is the window index w and
+-- Fixed window, as io.github.limiter.internal.algorithm.FixedWindow: the state is the window index w and
 -- its count c, stored as "w c"; the count as of now is max(0, (w - now/W) * N + c), which is c in
 -- the same window and 0 in a later one. Params: W, N.
 local PARAMS = 2

@@ -1,4 +1,4 @@
--- Leaky bucket (GCRA), as io.github.limiter.algorithm.LeakyBucket: the state is the theoretical
+-- Leaky bucket (GCRA), as io.github.limiter.internal.algorithm.LeakyBucket: the state is the theoretical
 -- arrival time tat; level(now) = max(0, tat - now) / T. Params: T, capacity, initial level.
 -- The refund script uses these hooks; the decide script, leaky-bucket-decide.lua, writes them out.
 local PARAMS = 3

@@ -1,4 +1,4 @@
--- Sliding window counter, as io.github.limiter.algorithm.SlidingWindowCounter: the previous and
+-- Sliding window counter, as io.github.limiter.internal.algorithm.SlidingWindowCounter: the previous and
 -- the current aligned window's counts, est = prev * (1 - e/W) + curr, compared exactly in
 -- integers scaled by W. Stored as "w curr prev". Params: W, N.
 local PARAMS = 2

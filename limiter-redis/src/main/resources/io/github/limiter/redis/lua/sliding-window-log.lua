@@ -1,4 +1,4 @@
--- Sliding window log, as io.github.limiter.algorithm.SlidingWindowLog: a list of the admission
+-- Sliding window log, as io.github.limiter.internal.algorithm.SlidingWindowLog: a list of the admission
 -- times of the last N permits, oldest first; entries with t <= now - W have dropped out, and are
 -- trimmed on the next admission. Params: W, N.
 local PARAMS = 2

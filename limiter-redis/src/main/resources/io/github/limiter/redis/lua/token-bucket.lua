@@ -1,4 +1,4 @@
--- Token bucket, as io.github.limiter.algorithm.TokenBucket: the state is the instant z at which
+-- Token bucket, as io.github.limiter.internal.algorithm.TokenBucket: the state is the instant z at which
 -- the bucket held zero tokens; tokens(now) = min(b, (now - z) / T). Params: T, b, initial tokens.
 -- The refund script uses these hooks; the decide script, token-bucket-decide.lua, writes them out.
 local PARAMS = 3

@@ -1,7 +1,7 @@
 package io.github.limiter.it.app.cdi;
 
 import io.github.limiter.cdi.RateLimitExceededException;
-import io.github.limiter.http.RateLimitResponse;
+import io.github.limiter.internal.render.RateLimitResponse;
 import jakarta.inject.Inject;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;

@@ -1,0 +1,25 @@
+package io.github.limiter;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Policy;
+
+/**
+ * A store's decisions for one policy, bound once by {@link RateLimitStore#bind}. Adapters bind each
+ * configured policy at start-up, so that a decision goes straight to that policy's keys instead of
+ * looking the policy up first. The contract of each method is that of its {@link RateLimitStore}
+ * namesake for {@link #policy()}.
+ */
+public interface PolicyStore {
+
+  /** The policy this handle decides. */
+  Policy policy();
+
+  /** As {@link RateLimitStore#decide}. */
+  Decision decide(String key, long permits);
+
+  /** As {@link RateLimitStore#tryAcquire}. */
+  long tryAcquire(String key, long permits);
+
+  /** As {@link RateLimitStore#refund}. */
+  void refund(String key, long permits);
+}

@@ -1,0 +1,23 @@
+package io.github.limiter;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Policy;
+
+/** The default {@link RateLimitStore#bind}: every call names the policy to the store. */
+record UnboundPolicyStore(RateLimitStore store, Policy policy) implements PolicyStore {
+
+  @Override
+  public Decision decide(String key, long permits) {
+    return store.decide(policy, key, permits);
+  }
+
+  @Override
+  public long tryAcquire(String key, long permits) {
+    return store.tryAcquire(policy, key, permits);
+  }
+
+  @Override
+  public void refund(String key, long permits) {
+    store.refund(policy, key, permits);
+  }
+}

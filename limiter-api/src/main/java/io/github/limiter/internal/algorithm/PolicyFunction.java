@@ -1,0 +1,190 @@
+package io.github.limiter.internal.algorithm;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import java.util.List;
+
+/**
+ * A policy's limits as one pure function over one key's state, all-or-nothing: a request is admitted
+ * only if every limit admits it, and a rejected request charges none of them.
+ *
+ * <p>A store evaluates in two steps: {@link #retryAfter} on the current state (read only), then
+ * either {@link #admit} on a copy it publishes, or {@link #reject} on the unchanged state. The
+ * {@link #single()} form serves stores that keep a one-limit state in a single {@code long}.
+ */
+public final class PolicyFunction {
+
+  private final String policy;
+  private final LimitFunction[] limits;
+  private final int[] offsets;
+  private final int stateSize;
+
+  private PolicyFunction(String policy, LimitFunction[] limits) {
+    this.policy = policy;
+    this.limits = limits;
+    this.offsets = new int[limits.length];
+    int size = 0;
+    for (int i = 0; i < limits.length; i++) {
+      offsets[i] = size;
+      size += limits[i].stateSize();
+    }
+    this.stateSize = size;
+  }
+
+  /** Compiles {@code policy}; a store does this once, when it binds the policy. */
+  public static PolicyFunction of(Policy policy) {
+    return of(policy.name(), policy.algorithm(), policy.limits());
+  }
+
+  /** Compiles the limits of policy {@code policy} under {@code algorithm}. */
+  public static PolicyFunction of(String policy, Algorithm algorithm, List<Limit> limits) {
+    if (limits.isEmpty()) {
+      throw new IllegalArgumentException("a policy needs at least one limit");
+    }
+    return new PolicyFunction(
+        policy,
+        limits.stream().map(limit -> function(algorithm, limit)).toArray(LimitFunction[]::new));
+  }
+
+  /** The pure function of one limit under {@code algorithm}. */
+  public static LimitFunction function(Algorithm algorithm, Limit limit) {
+    return switch (algorithm) {
+      case FIXED_WINDOW -> new FixedWindow(limit);
+      case SLIDING_WINDOW_COUNTER -> new SlidingWindowCounter(limit);
+      case SLIDING_WINDOW_LOG -> new SlidingWindowLog(limit);
+      case TOKEN_BUCKET -> new TokenBucket(limit);
+      case LEAKY_BUCKET -> new LeakyBucket(limit);
+    };
+  }
+
+  /** The name of the policy, which every decision carries. */
+  public String policy() {
+    return policy;
+  }
+
+  /** The one-long form of a single-limit policy, or null when the state needs more than a long. */
+  public LongStateFunction single() {
+    return limits.length == 1 && limits[0] instanceof LongStateFunction f ? f : null;
+  }
+
+  /** Slots in one key's state. */
+  public int stateSize() {
+    return stateSize;
+  }
+
+  /** The state of a key first seen at {@code now}. */
+  public long[] fresh(long now) {
+    long[] state = new long[stateSize];
+    for (int i = 0; i < limits.length; i++) {
+      limits[i].fresh(state, offsets[i], now);
+    }
+    return state;
+  }
+
+  /**
+   * 0 if every limit admits {@code permits} at {@code now}; otherwise the nanoseconds until all
+   * would, or {@link LimitFunction#NEVER}. Reads only.
+   */
+  public long retryAfter(long[] state, long now, long permits) {
+    long retry = 0;
+    for (int i = 0; i < limits.length; i++) {
+      long wait = limits[i].retryAfter(state, offsets[i], now, permits);
+      if (wait > retry) {
+        retry = wait;
+      }
+    }
+    return retry;
+  }
+
+  /** Charges every limit in {@code state}, which the caller owns, and returns the admission. */
+  public Decision admit(long[] state, long now, long permits) {
+    int binding = 0;
+    long remaining = Long.MAX_VALUE;
+    long delay = 0;
+    for (int i = 0; i < limits.length; i++) {
+      LimitFunction limit = limits[i];
+      limit.admit(state, offsets[i], now, permits);
+      long left = limit.remaining(state, offsets[i], now);
+      if (left < remaining) {
+        remaining = left;
+        binding = i;
+      }
+      delay = Math.max(delay, limit.delay(state, offsets[i], now));
+    }
+    return Decision.allowed(
+        policy,
+        limits[binding].limit(),
+        remaining,
+        limits[binding].resetAfter(state, offsets[binding], now),
+        delay);
+  }
+
+  /** The rejection for a request whose {@link #retryAfter} was {@code retry} (positive). */
+  public Decision reject(long[] state, long now, long permits, long retry) {
+    int binding = 0;
+    for (int i = 0; i < limits.length; i++) {
+      long wait = limits[i].retryAfter(state, offsets[i], now, permits);
+      if (wait == retry) {
+        binding = i;
+        break;
+      }
+    }
+    LimitFunction limit = limits[binding];
+    long reset = limit.resetAfter(state, offsets[binding], now);
+    return retry == LimitFunction.NEVER
+        ? Decision.exceedsCapacity(policy, limit.limit(), limit.remaining(state, offsets[binding], now), reset)
+        : Decision.limited(policy, limit.limit(), reset, retry);
+  }
+
+  /** Gives back {@code permits} in {@code state}, which the caller owns. */
+  public void refund(long[] state, long now, long permits) {
+    for (int i = 0; i < limits.length; i++) {
+      limits[i].refund(state, offsets[i], now, permits);
+    }
+  }
+
+  /**
+   * Whether {@code state} is fresh at {@code now} (full buckets, empty windows), so that forgetting
+   * the key loses nothing; a limit with a non-default initial then starts again from it.
+   */
+  public boolean isFresh(long[] state, long now) {
+    return resetAfter(state, now) == 0;
+  }
+
+  /**
+   * The permits that forgetting {@code state} would give back at {@code now}: under the limit where
+   * that is most, its capacity less its remaining permits. A bounded store evicts the key that would
+   * regain least, so that flooding new keys cannot reset a busy key.
+   */
+  public long regained(long[] state, long now) {
+    long most = 0;
+    for (int i = 0; i < limits.length; i++) {
+      most = Math.max(most, limits[i].limit().burst() - limits[i].remaining(state, offsets[i], now));
+    }
+    return most;
+  }
+
+  /** Nanoseconds until every limit is fresh: the time a stored key must live. */
+  public long resetAfter(long[] state, long now) {
+    long reset = 0;
+    for (int i = 0; i < limits.length; i++) {
+      reset = Math.max(reset, limits[i].resetAfter(state, offsets[i], now));
+    }
+    return reset;
+  }
+
+  /** The decision for a one-long state; see {@link #single()}. */
+  public Decision admitted(LongStateFunction f, long state, long now) {
+    return Decision.allowed(policy, f.limit(), f.remaining(state, now), f.resetAfter(state, now), f.delay(state, now));
+  }
+
+  /** The rejection for a one-long state; see {@link #single()}. */
+  public Decision rejected(LongStateFunction f, long state, long now, long retry) {
+    long reset = f.resetAfter(state, now);
+    return retry == LimitFunction.NEVER
+        ? Decision.exceedsCapacity(policy, f.limit(), f.remaining(state, now), reset)
+        : Decision.limited(policy, f.limit(), reset, retry);
+  }
+}

@@ -1,0 +1,112 @@
+package io.github.limiter.internal.algorithm;
+
+import io.github.limiter.Limit;
+
+/**
+ * Sliding window log: the exact count of permits admitted in the last W. Entries with {@code t <=
+ * now - W} drop out, and k permits are admitted while {@code size + k <= N}.
+ *
+ * <p>State: {@code [head, size, t_0 .. t_{N-1}]}, a ring of the admission times of the last N
+ * permits, oldest at {@code head}. Memory is O(N) per key, which is the price of exactness.
+ */
+public final class SlidingWindowLog implements LimitFunction {
+
+  private static final int HEAD = 0;
+  private static final int SIZE = 1;
+  private static final int RING = 2;
+
+  private final Limit limit;
+  private final long window;
+  private final int max;
+
+  public SlidingWindowLog(Limit limit) {
+    if (limit.permits() > 1 << 20) {
+      throw new IllegalArgumentException(
+          "a sliding-window-log keeps one timestamp per permit; at most 1048576 permits, was "
+              + limit.permits()
+              + " (use sliding-window-counter)");
+    }
+    this.limit = limit;
+    this.window = limit.periodNanos();
+    this.max = (int) limit.permits();
+  }
+
+  @Override
+  public Limit limit() {
+    return limit;
+  }
+
+  @Override
+  public int stateSize() {
+    return RING + max;
+  }
+
+  @Override
+  public void fresh(long[] state, int at, long now) {
+    state[at + HEAD] = 0;
+    state[at + SIZE] = 0;
+  }
+
+  private long entry(long[] state, int at, long index) {
+    return state[at + RING + (int) ((state[at + HEAD] + index) % max)];
+  }
+
+  /** How many of the oldest entries have dropped out of the window at {@code now}. */
+  private int expired(long[] state, int at, long now) {
+    int size = (int) state[at + SIZE];
+    int expired = 0;
+    while (expired < size && now - entry(state, at, expired) >= window) {
+      expired++;
+    }
+    return expired;
+  }
+
+  @Override
+  public long retryAfter(long[] state, int at, long now, long permits) {
+    if (permits > max) {
+      return NEVER;
+    }
+    int live = (int) state[at + SIZE] - expired(state, at, now);
+    if (live + permits <= max) {
+      return 0;
+    }
+    // The oldest (live + permits - max) live entries must drop out; the last of them decides.
+    int expired = (int) state[at + SIZE] - live;
+    long last = entry(state, at, expired + live + permits - max - 1);
+    return last + window - now;
+  }
+
+  @Override
+  public void admit(long[] state, int at, long now, long permits) {
+    int expired = expired(state, at, now);
+    long head = (state[at + HEAD] + expired) % max;
+    long size = state[at + SIZE] - expired;
+    // Keep the ring ordered even if a concurrent caller's clock reading is slightly behind.
+    long newest = size > 0 ? state[at + RING + (int) ((head + size - 1) % max)] : now;
+    long stamp = now - newest >= 0 ? now : newest;
+    for (long i = 0; i < permits; i++) {
+      state[at + RING + (int) ((head + size + i) % max)] = stamp;
+    }
+    state[at + HEAD] = head;
+    state[at + SIZE] = size + permits;
+  }
+
+  @Override
+  public void refund(long[] state, int at, long now, long permits) {
+    state[at + SIZE] = Math.max(0, state[at + SIZE] - permits);
+  }
+
+  @Override
+  public long remaining(long[] state, int at, long now) {
+    return max - (state[at + SIZE] - expired(state, at, now));
+  }
+
+  @Override
+  public long resetAfter(long[] state, int at, long now) {
+    int size = (int) state[at + SIZE];
+    if (size == expired(state, at, now)) {
+      return 0;
+    }
+    return entry(state, at, size - 1) + window - now;
+  }
+}

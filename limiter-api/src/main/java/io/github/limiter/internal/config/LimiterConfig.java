@@ -1,0 +1,343 @@
+package io.github.limiter.internal.config;
+
+import io.github.limiter.ConfigException;
+import io.github.limiter.internal.http.HttpSettings;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.Algorithm;
+import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.internal.config.PolicyConfig.MissingKey;
+import io.github.limiter.internal.config.PolicyConfig.Shaping;
+import io.github.limiter.internal.http.Cidr;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The one configuration model, read from the one key scheme through a {@link ConfigLookup}, and
+ * validated whole at start-up: a running request never parses configuration.
+ *
+ * <h2>Keys</h2>
+ *
+ * <pre>
+ * limiter.store                          memory | redis | a custom StoreFactory name   (memory)
+ * limiter.memory.max-keys                int                                           (100000)
+ * limiter.memory.overflow                evict | reject-new-keys                       (evict)
+ * limiter.policies                       names of policies set only in environment variables (none)
+ * limiter.routes                         names of routes set only in environment variables   (none)
+ * limiter.policy.NAME.algorithm          fixed-window | sliding-window-counter | sliding-window-log
+ *                                        | token-bucket | leaky-bucket                 (required)
+ * limiter.policy.NAME.limits             e.g. 10/s burst=20, 1000/h                    (required)
+ * limiter.policy.NAME.key                remote-address | header:NAME | principal | constant
+ *                                        | resolver:NAME                               (remote-address)
+ * limiter.policy.NAME.on-missing-key     remote-address | reject | allow               (remote-address)
+ * limiter.policy.NAME.permits            cost of one request                           (1)
+ * limiter.policy.NAME.failure            fail-open | fail-closed | local               (local)
+ * limiter.policy.NAME.dry-run            boolean                                       (false)
+ * limiter.policy.NAME.nodelay            boolean, leaky-bucket only                    (false)
+ * limiter.policy.NAME.max-delay          duration, leaky-bucket only                   (30s)
+ * limiter.policy.NAME.delay-after        int, leaky-bucket only (nginx delay=N)        (0)
+ * limiter.route.NAME.pattern             servlet URL pattern, e.g. /api/*              (required)
+ * limiter.route.NAME.methods             e.g. GET,POST                                 (all)
+ * limiter.route.NAME.policies            e.g. api,burst                                (required)
+ * limiter.http.rejection-status          int                                           (429)
+ * limiter.http.unavailable-status        int                                           (503)
+ * limiter.http.headers                   boolean: RateLimit, RateLimit-Policy          (true)
+ * limiter.http.legacy-headers            boolean: X-RateLimit-*                        (false)
+ * limiter.http.trusted-proxies           CIDR list, e.g. 10.0.0.0/8, ::1/128           (none)
+ * limiter.http.ipv6-prefix               int                                           (64)
+ * limiter.http.forwarded-header          x-forwarded-for | forwarded (RFC 7239)        (x-forwarded-for)
+ * limiter.events.near-limit              fraction of the quota left, above 0, at most 1 (0.1)
+ * limiter.metrics.enabled                boolean: record on any metrics backend         (true)
+ * limiter.metrics.microprofile.enabled   boolean: on MicroProfile Metrics, if present   (true)
+ * limiter.metrics.opentelemetry.enabled  boolean: on OpenTelemetry, if present          (true)
+ * limiter.metrics.micrometer.enabled     boolean: on Micrometer, if present             (true)
+ * </pre>
+ *
+ * Store-specific keys (such as {@code limiter.redis.*}) belong to their {@link
+ * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
+ * limiter.route.NAME.}, {@code limiter.http.}, {@code limiter.events.} or {@code limiter.metrics.} is an error, so that a
+ * typo fails the deployment; so is an unknown key directly under {@code limiter.} ({@code
+ * limiter.stor}), and an environment variable under {@code LIMITER_POLICY_}, {@code
+ * LIMITER_ROUTE_}, {@code LIMITER_HTTP_}, {@code LIMITER_EVENTS_} or {@code LIMITER_METRICS_} that is the form of no such key.
+ * {@link io.github.limiter.internal.store.Stores#check} does the same for the stores' sections.
+ *
+ * <p>Every problem is reported at once: {@link #from} throws one {@link ConfigException} for all.
+ *
+ * @param store the name of the store
+ * @param policies the policies by name, in name order
+ * @param routes the routes, in name order
+ * @param http the HTTP rendering and client-address settings
+ * @param events the settings of adapters that fire events
+ * @param metrics which metrics backends may record
+ */
+public record LimiterConfig(String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http,
+    EventSettings events, MetricsSettings metrics) {
+
+  public static final String PREFIX = "limiter.";
+  public static final String POLICY_PREFIX = "limiter.policy.";
+  public static final String ROUTE_PREFIX = "limiter.route.";
+  public static final String HTTP_PREFIX = "limiter.http.";
+  public static final String EVENTS_PREFIX = "limiter.events.";
+  public static final String METRICS_PREFIX = "limiter.metrics.";
+  /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
+  public static final List<String> CORE_SECTIONS = List.of("policy", "route", "http", "events", "metrics");
+  public static final String STORE_KEY = "limiter.store";
+  /** Names policies whose keys are found only by looking them up, as in environment variables. */
+  public static final String POLICIES_KEY = "limiter.policies";
+  /** Names routes likewise. */
+  public static final String ROUTES_KEY = "limiter.routes";
+
+  private static final Set<String> POLICY_KEYS = Set.of(
+      "algorithm", "limits", "key", "on-missing-key", "permits", "failure", "dry-run", "nodelay",
+      "max-delay", "delay-after");
+  private static final Set<String> ROUTE_KEYS = Set.of("pattern", "methods", "policies");
+  private static final Set<String> HTTP_KEYS = Set.of(
+      "rejection-status", "unavailable-status", "headers", "legacy-headers", "trusted-proxies", "ipv6-prefix",
+      "forwarded-header");
+  private static final Set<String> EVENTS_KEYS = Set.of("near-limit");
+  private static final Set<String> METRICS_KEYS =
+      Set.of("enabled", "microprofile.enabled", "opentelemetry.enabled", "micrometer.enabled");
+  private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(30);
+
+  public LimiterConfig {
+    policies = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(policies));
+    routes = List.copyOf(routes);
+    java.util.Objects.requireNonNull(http, "http");
+    java.util.Objects.requireNonNull(events, "events");
+    java.util.Objects.requireNonNull(metrics, "metrics");
+  }
+
+  /** A configuration with the default metrics settings. */
+  public LimiterConfig(
+      String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http, EventSettings events) {
+    this(store, policies, routes, http, events, MetricsSettings.DEFAULTS);
+  }
+
+  /** A configuration with the default event and metrics settings. */
+  public LimiterConfig(String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http) {
+    this(store, policies, routes, http, EventSettings.DEFAULTS);
+  }
+
+  /** The policy called {@code name}, if configured. */
+  public Optional<PolicyConfig> policy(String name) {
+    return Optional.ofNullable(policies.get(name));
+  }
+
+  /**
+   * Reads and validates the whole configuration.
+   *
+   * @throws ConfigException naming every bad key and its value, all at once
+   */
+  public static LimiterConfig from(ConfigLookup config) {
+    List<ConfigException> problems = new ArrayList<>();
+    LimiterConfig read = read(config, problems);
+    if (!problems.isEmpty()) {
+      throw ConfigException.all(problems);
+    }
+    return read;
+  }
+
+  /**
+   * Reads the configuration and adds every problem to {@code problems}, for an adapter that reports
+   * them together with its own. What was invalid is left out: a policy with a bad value, a route
+   * with one, a bad setting is its default. Run nothing on it unless {@code problems} stayed empty.
+   */
+  public static LimiterConfig read(ConfigLookup config, List<ConfigException> problems) {
+    ConfigReader reader = new ConfigReader(config);
+    collect(problems, () -> reader.checkTopLevel(PREFIX, Set.of(STORE_KEY, POLICIES_KEY, ROUTES_KEY)));
+    // Found by their keys' names, or listed: environment variables cannot be listed by key name.
+    Set<String> policyNames = new TreeSet<>(collect(problems, () -> reader.names(POLICY_PREFIX, POLICY_KEYS), Set.of()));
+    policyNames.addAll(collect(problems, () -> reader.listedNames(POLICIES_KEY, Policy::isValidName,
+        "policy names (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)"), Set.of()));
+    Set<String> routeNames = new TreeSet<>(collect(problems, () -> reader.names(ROUTE_PREFIX, ROUTE_KEYS), Set.of()));
+    routeNames.addAll(collect(problems, () -> reader.listedNames(ROUTES_KEY, name -> name.matches("[A-Za-z0-9._-]+"),
+        "route names (letters, digits, '.', '_' or '-')"), Set.of()));
+    collect(problems, () -> reader.checkEnvironmentForms(POLICY_PREFIX, keys(POLICY_PREFIX, policyNames, POLICY_KEYS),
+        "a policy known by a limiter.policy.NAME.* key or listed in " + POLICIES_KEY));
+    collect(problems, () -> reader.checkEnvironmentForms(ROUTE_PREFIX, keys(ROUTE_PREFIX, routeNames, ROUTE_KEYS),
+        "a route known by a limiter.route.NAME.* key or listed in " + ROUTES_KEY));
+    collect(problems, () -> reader.checkEnvironmentForms(HTTP_PREFIX, keys(HTTP_PREFIX, HTTP_KEYS),
+        "one of " + new TreeSet<>(HTTP_KEYS)));
+    collect(problems, () -> reader.checkEnvironmentForms(EVENTS_PREFIX, keys(EVENTS_PREFIX, EVENTS_KEYS),
+        "one of " + EVENTS_KEYS));
+    collect(problems, () -> reader.checkEnvironmentForms(METRICS_PREFIX, keys(METRICS_PREFIX, METRICS_KEYS),
+        "one of " + new TreeSet<>(METRICS_KEYS)));
+    Map<String, PolicyConfig> policies = new LinkedHashMap<>();
+    for (String name : policyNames) {
+      PolicyConfig policy = policy(reader, name, problems);
+      if (policy != null) {
+        policies.put(name, policy);
+      }
+    }
+    List<Route> routes = new ArrayList<>();
+    for (String name : routeNames) {
+      // Checked against every declared policy: one with a bad value is reported once, on its own.
+      Route route = collect(problems, () -> route(reader, name, policyNames), null);
+      if (route != null) {
+        routes.add(route);
+      }
+    }
+    collect(problems, () -> reader.checkKeys(HTTP_PREFIX, HTTP_KEYS));
+    collect(problems, () -> reader.checkKeys(EVENTS_PREFIX, EVENTS_KEYS));
+    collect(problems, () -> reader.checkKeys(METRICS_PREFIX, METRICS_KEYS));
+    HttpSettings http = collect(problems, () -> http(reader), HttpSettings.DEFAULTS);
+    EventSettings events = collect(problems, () -> new EventSettings(reader.optional(
+        EVENTS_PREFIX + "near-limit", EventSettings::parseFraction, EventSettings.DEFAULTS.nearLimit())),
+        EventSettings.DEFAULTS);
+    MetricsSettings metrics = collect(problems, () -> metrics(reader), MetricsSettings.DEFAULTS);
+    String store = reader.text(STORE_KEY).orElse("memory");
+    return new LimiterConfig(store, policies, routes, http, events, metrics);
+  }
+
+  private static MetricsSettings metrics(ConfigReader reader) {
+    return new MetricsSettings(reader.bool(METRICS_PREFIX + "enabled", true),
+        reader.bool(METRICS_PREFIX + "microprofile.enabled", true),
+        reader.bool(METRICS_PREFIX + "opentelemetry.enabled", true),
+        reader.bool(METRICS_PREFIX + "micrometer.enabled", true));
+  }
+
+  /** The value of {@code step}, or {@code fallback} after adding its problems to {@code problems}. */
+  private static <T> T collect(List<ConfigException> problems, java.util.function.Supplier<T> step, T fallback) {
+    try {
+      return step.get();
+    } catch (ConfigException e) {
+      problems.add(e);
+      return fallback;
+    }
+  }
+
+  private static void collect(List<ConfigException> problems, Runnable check) {
+    collect(problems, () -> {
+      check.run();
+      return null;
+    }, null);
+  }
+
+  /** Every {@code prefix + name + "." + key}. */
+  private static List<String> keys(String prefix, Set<String> names, Set<String> keys) {
+    List<String> all = new ArrayList<>();
+    names.forEach(name -> keys.forEach(key -> all.add(prefix + name + "." + key)));
+    return all;
+  }
+
+  /** Every {@code prefix + key}. */
+  private static List<String> keys(String prefix, Set<String> keys) {
+    return keys.stream().map(key -> prefix + key).toList();
+  }
+
+  /** The policy called {@code name}; null after adding each of its problems to {@code problems}. */
+  private static PolicyConfig policy(ConfigReader reader, String name, List<ConfigException> problems) {
+    String base = POLICY_PREFIX + name + ".";
+    int before = problems.size();
+    Algorithm algorithm = collect(problems,
+        () -> reader.parse(base + "algorithm", reader.required(base + "algorithm"), Algorithm::fromConfigName), null);
+    List<Limit> limits = collect(problems,
+        () -> reader.parse(base + "limits", reader.required(base + "limits"), Limit::parseAll), null);
+    FailureMode failure = collect(problems,
+        () -> reader.optional(base + "failure", FailureMode::fromConfigName, FailureMode.LOCAL), null);
+    KeySource key = collect(problems, () -> reader.optional(base + "key", KeySource::parse, KeySource.REMOTE_ADDRESS), null);
+    MissingKey onMissing = collect(problems,
+        () -> reader.optional(base + "on-missing-key", LimiterConfig::missingKey, MissingKey.REMOTE_ADDRESS), null);
+    Long permits = collect(problems, () -> reader.integer(base + "permits", 1, 1, Long.MAX_VALUE), null);
+    Boolean dryRun = collect(problems, () -> reader.bool(base + "dry-run", false), null);
+    Shaping shaping = algorithm == null ? null : collect(problems, () -> shaping(reader, base, algorithm), null);
+    if (problems.size() > before) {
+      return null;
+    }
+    return collect(problems, () -> {
+      Policy policy;
+      try {
+        policy = new Policy(name, algorithm, limits, failure);
+      } catch (IllegalArgumentException e) {
+        // Policy's message already shows the offending limit.
+        throw new ConfigException(base + "limits", e.getMessage(), e);
+      }
+      long capacity = limits.stream().mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits()).min().orElseThrow();
+      if (permits > capacity) {
+        throw new ConfigException(base + "permits", "a request would cost more than the smallest limit can ever"
+            + " admit (" + capacity + "), so every request would be rejected, was '" + permits + "'");
+      }
+      return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping);
+    }, null);
+  }
+
+  private static Shaping shaping(ConfigReader reader, String base, Algorithm algorithm) {
+    if (algorithm != Algorithm.LEAKY_BUCKET) {
+      for (String key : List.of("nodelay", "max-delay", "delay-after")) {
+        reader.text(base + key).ifPresent(value -> {
+          throw new ConfigException(base + key,
+              "applies to leaky-bucket only, not to " + algorithm + ", was '" + value + "'");
+        });
+      }
+      return Shaping.NONE;
+    }
+    boolean nodelay = reader.bool(base + "nodelay", false);
+    Duration maxDelay = reader.optional(base + "max-delay", Limit::parseDuration, DEFAULT_MAX_DELAY);
+    long delayAfter = reader.integer(base + "delay-after", 0, 0, Integer.MAX_VALUE);
+    return new Shaping(nodelay, maxDelay, delayAfter);
+  }
+
+  private static Route route(ConfigReader reader, String name, Set<String> policies) {
+    String base = ROUTE_PREFIX + name + ".";
+    String pattern = reader.required(base + "pattern");
+    if (!Route.isValidPattern(pattern)) {
+      throw new ConfigException(base + "pattern",
+          "expected a servlet URL pattern such as '/api/*', '/login' or '*.json', was '" + pattern + "'");
+    }
+    Set<String> methods = new TreeSet<>();
+    for (String method : ConfigReader.list(reader.text(base + "methods").orElse(""))) {
+      if (!method.matches("[A-Za-z]+")) {
+        throw new ConfigException(base + "methods", "expected HTTP methods such as GET,POST, was '" + method + "'");
+      }
+      methods.add(method.toUpperCase(Locale.ROOT));
+    }
+    List<String> names = ConfigReader.list(reader.required(base + "policies"));
+    if (names.size() != new java.util.HashSet<>(names).size()) {
+      throw new ConfigException(base + "policies", "names a policy twice, which would charge it twice, was '"
+          + reader.required(base + "policies") + "'");
+    }
+    for (String policy : names) {
+      if (!policies.contains(policy)) {
+        throw new ConfigException(base + "policies",
+            "no policy named '" + policy + "'; configured policies are " + policies);
+      }
+    }
+    return new Route(name, pattern, methods, names);
+  }
+
+  private static HttpSettings http(ConfigReader reader) {
+    String base = HTTP_PREFIX;
+    HttpSettings d = HttpSettings.DEFAULTS;
+    int rejection = (int) reader.integer(base + "rejection-status", d.rejectionStatus(), 400, 599);
+    int unavailable = (int) reader.integer(base + "unavailable-status", d.unavailableStatus(), 400, 599);
+    boolean headers = reader.bool(base + "headers", d.headers());
+    boolean legacy = reader.bool(base + "legacy-headers", d.legacyHeaders());
+    List<String> proxies = ConfigReader.list(reader.text(base + "trusted-proxies").orElse(""));
+    for (String proxy : proxies) {
+      reader.parse(base + "trusted-proxies", proxy, Cidr::parse);
+    }
+    int ipv6Prefix = (int) reader.integer(base + "ipv6-prefix", d.ipv6Prefix(), 1, 128);
+    HttpSettings.ForwardedHeader forwarded =
+        reader.optional(base + "forwarded-header", HttpSettings.ForwardedHeader::fromConfigName, d.forwardedHeader());
+    return new HttpSettings(rejection, unavailable, headers, legacy, proxies, ipv6Prefix, forwarded);
+  }
+
+  private static MissingKey missingKey(String value) {
+    for (MissingKey option : MissingKey.values()) {
+      if (option.configName().equals(value.toLowerCase(Locale.ROOT))) {
+        return option;
+      }
+    }
+    throw new IllegalArgumentException("expected remote-address, reject or allow, was '" + value + "'");
+  }
+}

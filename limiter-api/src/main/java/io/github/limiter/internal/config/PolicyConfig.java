@@ -1,0 +1,106 @@
+package io.github.limiter.internal.config;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Policy;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A policy together with how adapters apply it: where the key comes from, what a request costs,
+ * and the shaping and dry-run options.
+ *
+ * @param policy the limits themselves
+ * @param key where the client identity comes from
+ * @param onMissingKey what happens when that source yields no key
+ * @param permits what one request costs
+ * @param dryRun decide and send headers, but let would-be rejections pass (they are counted and logged)
+ * @param shaping leaky-bucket shaping: how long an admitted request may wait for its departure
+ */
+public record PolicyConfig(
+    Policy policy, KeySource key, MissingKey onMissingKey, long permits, boolean dryRun, Shaping shaping) {
+
+  /** What a request without a key gets. */
+  public enum MissingKey {
+    /** Fall back to the client address. The default. */
+    REMOTE_ADDRESS("remote-address"),
+    /** Reject it as over the limit. */
+    REJECT("reject"),
+    /** Let it pass unlimited by this policy. */
+    ALLOW("allow");
+
+    private final String configName;
+
+    MissingKey(String configName) {
+      this.configName = configName;
+    }
+
+    public String configName() {
+      return configName;
+    }
+  }
+
+  /**
+   * Leaky-bucket shaping, like nginx {@code limit_req}. {@link Decision#delay()} is the time until
+   * an admitted request departs, that is until its own processing (its {@code permits} intervals)
+   * is complete at the leak rate. Like nginx, the request is served when it reaches the head of
+   * the queue: a request that finds the queue empty passes at once, and a burst of b+1 is spread
+   * over b intervals. The first {@code delayAfter} queued requests pass at once too (nginx {@code
+   * delay=N}); no request waits longer than {@code maxDelay}; {@code nodelay} passes every request
+   * at once, still counted.
+   */
+  public record Shaping(boolean nodelay, Duration maxDelay, long delayAfter) {
+
+    /** No waiting: the default for every algorithm but the leaky bucket. */
+    public static final Shaping NONE = new Shaping(true, Duration.ZERO, 0);
+
+    private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+
+    public Shaping {
+      Objects.requireNonNull(maxDelay, "maxDelay");
+      if (maxDelay.isNegative()) {
+        throw new IllegalArgumentException("maxDelay must not be negative, was " + maxDelay);
+      }
+      if (delayAfter < 0) {
+        throw new IllegalArgumentException("delayAfter must not be negative, was " + delayAfter);
+      }
+    }
+
+    /**
+     * How long an admitted request of {@code permits} waits before it is served: 0 under nodelay,
+     * else {@code max(0, delay − permits·interval − delayAfter·interval)}, capped at {@code
+     * maxDelay}, with the interval of the decision's limit. A rejection waits 0.
+     */
+    public long waitNanos(Decision decision, long permits) {
+      if (nodelay || !decision.isAllowed() || decision.delayNanos() <= 0) {
+        return 0;
+      }
+      long interval = decision.limit().intervalNanos();
+      long slots = permits + delayAfter;
+      // Saturate: slots that cover more than a long of nanoseconds cover every delay.
+      long passing = slots < 0 || slots > Long.MAX_VALUE / interval ? Long.MAX_VALUE : slots * interval;
+      long wait = decision.delayNanos() - passing;
+      // A max-delay beyond 292 years does not fit in nanoseconds: it caps nothing.
+      long cap = maxDelay.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : maxDelay.toNanos();
+      return wait <= 0 ? 0 : Math.min(wait, cap);
+    }
+  }
+
+  public PolicyConfig {
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(onMissingKey, "onMissingKey");
+    Objects.requireNonNull(shaping, "shaping");
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be at least 1, was " + permits);
+    }
+  }
+
+  /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */
+  public static PolicyConfig of(Policy policy) {
+    return new PolicyConfig(policy, KeySource.REMOTE_ADDRESS, MissingKey.REMOTE_ADDRESS, 1, false, Shaping.NONE);
+  }
+
+  public String name() {
+    return policy.name();
+  }
+}

@@ -1,0 +1,97 @@
+package io.github.limiter.internal.store;
+
+import io.github.limiter.RateLimitStore;
+import io.github.limiter.spi.StoreFactory;
+import io.github.limiter.ConfigException;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.internal.config.LimiterConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Finds the store named by {@code limiter.store} among the {@link StoreFactory} services. */
+public final class Stores {
+
+  private Stores() {}
+
+  /**
+   * Creates the store named {@code name} from {@code config}, looking for factories with {@code
+   * loader} (the application's class loader in a container), after {@link #check}.
+   *
+   * @throws ConfigException for {@code limiter.store} if no factory has that name, or for a key
+   *     that no store reads
+   */
+  public static RateLimitStore create(String name, ConfigLookup config, ClassLoader loader) {
+    return check(name, config, loader).create(config);
+  }
+
+  /**
+   * Checks the store keys without creating a store: that a factory named {@code name} is on the
+   * class path, and that every key under {@code limiter.<x>.}, where x is not the core's own
+   * ({@code policy}, {@code route}, {@code http}, {@code events}), is a key of the factory named x,
+   * as written or in its environment form ({@code LIMITER_REDIS_URL}). So a misspelt store key,
+   * or one of a store that is not on the class path, fails at start-up instead of being ignored.
+   *
+   * @return the factory named {@code name}
+   * @throws ConfigException naming the bad key and its value
+   */
+  public static StoreFactory check(String name, ConfigLookup config, ClassLoader loader) {
+    Map<String, StoreFactory> factories = new TreeMap<>();
+    for (StoreFactory factory : ServiceLoader.load(StoreFactory.class, loader)) {
+      factories.putIfAbsent(factory.name(), factory);
+    }
+    List<Variables> variables = factories.values().stream().filter(f -> !f.keys().isEmpty()).map(Variables::of).toList();
+    for (String key : config.names()) {
+      if (key.startsWith(LimiterConfig.PREFIX)) {
+        checkKey(key, config, factories);
+      }
+      for (Variables each : variables) {
+        if (key.startsWith(each.prefix) && !each.names.contains(key)) {
+          throw unknown(key, config, each.factory);
+        }
+      }
+    }
+    StoreFactory factory = factories.get(name);
+    if (factory == null) {
+      throw new ConfigException("limiter.store",
+          "no store named '" + name + "' on the class path (found " + factories.keySet() + "); for redis add the"
+              + " io.github.limiter:limiter-redis dependency");
+    }
+    return factory;
+  }
+
+  /** The environment forms of a store's section ({@code LIMITER_REDIS_}) and of its keys. */
+  private record Variables(String prefix, Set<String> names, StoreFactory factory) {
+    static Variables of(StoreFactory factory) {
+      return new Variables(ConfigReader.environmentForm(LimiterConfig.PREFIX + factory.name() + "."),
+          ConfigReader.environmentForms(factory.keys()), factory);
+    }
+  }
+
+  private static void checkKey(String key, ConfigLookup config, Map<String, StoreFactory> factories) {
+    String rest = key.substring(LimiterConfig.PREFIX.length());
+    int dot = rest.indexOf('.');
+    if (dot < 0 || LimiterConfig.CORE_SECTIONS.contains(rest.substring(0, dot))) {
+      return; // the core's own keys, which LimiterConfig checks
+    }
+    StoreFactory factory = factories.get(rest.substring(0, dot));
+    if (factory == null) {
+      throw new ConfigException(key, "unknown key: no store named '" + rest.substring(0, dot) + "' on the class"
+          + " path (found " + factories.keySet() + ") reads it, and the core's keys are under limiter."
+          + String.join(".*, limiter.", LimiterConfig.CORE_SECTIONS) + ".*; was '" + config.get(key).orElse("") + "'");
+    }
+    if (!factory.keys().isEmpty() && !factory.keys().contains(key)) {
+      throw unknown(key, config, factory);
+    }
+  }
+
+  private static ConfigException unknown(String key, ConfigLookup config, StoreFactory factory) {
+    return new ConfigException(key, "unknown key; store '" + factory.name() + "' reads " + new TreeSet<>(factory.keys())
+        + (key.startsWith(LimiterConfig.PREFIX) ? "" : " (here in their environment form)")
+        + ", was '" + config.get(key).orElse("") + "'");
+  }
+}

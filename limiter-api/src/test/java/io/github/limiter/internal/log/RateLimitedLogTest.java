@@ -1,0 +1,62 @@
+package io.github.limiter.internal.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+class RateLimitedLogTest {
+
+  private final List<LogRecord> records = new ArrayList<>();
+  private final Logger logger = Logger.getAnonymousLogger();
+
+  RateLimitedLogTest() {
+    logger.setUseParentHandlers(false);
+    logger.addHandler(new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        records.add(record);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    });
+  }
+
+  @Test
+  void writesTheFirstLineAndCountsTheOthersWithinTheInterval() {
+    RateLimitedLog log = new RateLimitedLog(logger, RateLimitedLogTest.class, Duration.ofHours(1));
+    assertThat(log.log(Level.WARNING, "test", "first")).isTrue();
+    assertThat(log.log(Level.WARNING, "test", "second")).isFalse();
+    assertThat(records).extracting(LogRecord::getMessage).containsExactly("first");
+    assertThat(records.get(0).getSourceClassName()).isEqualTo(RateLimitedLogTest.class.getName());
+  }
+
+  @Test
+  void theNextLineWrittenSaysHowManyWereLeftOut() throws InterruptedException {
+    RateLimitedLog log = new RateLimitedLog(logger, RateLimitedLogTest.class, Duration.ofMillis(300));
+    assertThat(log.log(Level.INFO, "test", "one")).isTrue();
+    assertThat(log.log(Level.INFO, "test", "two")).isFalse();
+    Thread.sleep(350); // log time, not algorithm time: the interval must really pass
+    assertThat(log.log(Level.INFO, "test", "three")).isTrue();
+    assertThat(records).extracting(LogRecord::getMessage)
+        .containsExactly("one", "three (and 1 more like it since the last such message)");
+  }
+
+  @Test
+  void writesNothingBelowTheLoggersLevel() {
+    logger.setLevel(Level.WARNING);
+    RateLimitedLog log = new RateLimitedLog(logger, RateLimitedLogTest.class, Duration.ofNanos(1));
+    assertThat(log.log(Level.FINE, "test", "fine")).isFalse();
+    assertThat(records).isEmpty();
+  }
+}
