@@ -10,12 +10,8 @@ import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A lock-free, bounded store in this JVM's memory.
@@ -28,18 +24,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Bounded.</b> At most {@code maxKeys} keys are held. A key whose state is fresh again (a full
  * bucket, an empty window) is reclaimed by an incremental sweep run on inserts: forgetting it
  * changes no decision (for a limit with a non-default {@code initial}, the key starts again from
- * its initial tokens or level, which is stricter, never looser). When the bound is reached and nothing is reclaimable, {@link Overflow}
- * decides; see there for why eviction cannot be used to reset one's own limit.
+ * its initial tokens or level, which is stricter, never looser). When the bound is reached and
+ * nothing is reclaimable, {@link Overflow} decides; see there for why eviction cannot be used to
+ * reset a limit, one's own or another policy's.
  */
 public final class InMemoryStore implements RateLimitStore {
 
   /** What to do with a new key when the store is full and no key is reclaimable. */
   public enum Overflow {
     /**
-     * Evict, among a sample of keys, the one whose forgetting gives back the fewest permits (then
-     * the one nearest to fresh). A client flooding new keys creates keys that have used one request
-     * each, so they are the victims, while its own busy key, which used its limit, is kept: flooding
-     * cannot reset one's own limit. The most an evicted key can gain is the few permits it used.
+     * Evict, among a sample of the keys of the policy that holds the most keys, the one whose
+     * forgetting gives back the least share of its capacity (then the one nearest to fresh). A
+     * client flooding new keys makes its own policy the largest and creates keys that have used a
+     * few requests each, so they are the victims, while a busy key that used its limit is kept,
+     * in that policy or any other: flooding cannot reset a limit. A new key always finds room.
      */
     EVICT("evict"),
     /** Reject requests of new keys as {@link Decision.Outcome#UNAVAILABLE}; known keys go on. */
@@ -60,32 +58,26 @@ public final class InMemoryStore implements RateLimitStore {
   public static final int DEFAULT_MAX_KEYS = 100_000;
 
   private static final long TOMBSTONE = Long.MIN_VALUE;
-  /** What an attempt answers when another thread changed the state first; never a retry time. */
+  private static final long[] DEAD_STATE = new long[0];
+  // What an attempt of the loop answers besides an operation's own answer, which is never negative.
+  /** Another thread changed the state first: try again. */
   private static final long LOST = -1;
-  private static final long[] DEAD = new long[0];
-  private static final int SWEEP_BATCH = 32;
-  private static final int SWEEP_EVERY = 64;
-  /** How often a new key for a full store tries to make room while another thread sweeps. */
-  private static final int ROOM_ATTEMPTS = 64;
+  /** The entry is dead (reclaimed or evicted): find the key's live one, or stop. */
+  private static final long DEAD = -2;
   /** How long a full store tells new keys to wait. */
-  private static final long FULL_RETRY_NANOS = 1_000_000_000L;
+  static final long FULL_RETRY_NANOS = 1_000_000_000L;
 
   private final NanoClock clock;
   private final long epoch;
   private final int maxKeys;
-  private final Overflow overflow;
   private final ConcurrentHashMap<Policy, Table> tables = new ConcurrentHashMap<>();
-  private final AtomicInteger size = new AtomicInteger();
-  private final AtomicBoolean sweeping = new AtomicBoolean();
-  private Iterator<Table> tableCursor;
-  private Table sweptTable;
-  private Iterator<Map.Entry<String, Object>> entryCursor;
+  private final Evictor evictor;
 
   private InMemoryStore(Builder builder) {
     this.clock = builder.clock;
     this.epoch = clock.nanos();
     this.maxKeys = builder.maxKeys;
-    this.overflow = builder.overflow;
+    this.evictor = new Evictor(builder.maxKeys, builder.overflow, tables.values());
   }
 
   public static Builder builder() {
@@ -104,7 +96,7 @@ public final class InMemoryStore implements RateLimitStore {
 
   /** The number of keys held now. */
   public int size() {
-    return size.get();
+    return evictor.size();
   }
 
   /** The configured bound on keys. */
@@ -144,168 +136,19 @@ public final class InMemoryStore implements RateLimitStore {
     table(policy).refund(key, permits);
   }
 
-  /** Adds a fresh entry for {@code key}, or returns the one a racing thread added; null if full. */
-  private Object insert(Table table, String key, long now) {
-    int held = size.get();
-    if (held >= maxKeys) {
-      if (!makeRoom()) {
-        return null;
-      }
-    } else if (held % SWEEP_EVERY == 0) {
-      sweep(false);
-    }
-    Object fresh = table.single != null
-        ? new LongEntry(table.single.fresh(now))
-        : new SnapshotEntry(table.function.fresh(now));
-    Object raced = table.entries.putIfAbsent(key, fresh);
-    if (raced != null) {
-      return raced;
-    }
-    size.incrementAndGet();
-    return fresh;
-  }
-
-  /**
-   * Frees a slot in a full store by sweeping, and under {@link Overflow#EVICT} by evicting; false if
-   * the store stays full. A thread never inserts into a full store without a slot seen free, so the
-   * bound is overshot only by threads racing between that sight and their insert: at most one each.
-   * While another thread sweeps, it waits a little for that sweep rather than overshoot; if the
-   * sweep takes too long (its thread was preempted), the new key is told to come back.
-   */
-  private boolean makeRoom() {
-    for (int attempt = 0; attempt < ROOM_ATTEMPTS; attempt++) {
-      boolean swept = sweep(true);
-      if (size.get() < maxKeys) {
-        return true;
-      }
-      if (overflow == Overflow.REJECT_NEW_KEYS) {
-        return false;
-      }
-      if (!swept) {
-        Thread.yield();
-      }
-    }
-    return false;
-  }
-
-  /** The key's entry, a fresh one if it has none; null if the store is full. */
-  private Object liveEntry(Table table, String key) {
-    Object entry = table.entries.get(key);
-    return entry != null ? entry : insert(table, key, now());
-  }
-
-  /** Helps remove a dead entry, then finds the key's live one (null if the store is full). */
-  private Object replaceDead(Table table, String key, Object dead) {
-    if (table.entries.remove(key, dead)) {
-      size.decrementAndGet();
-    }
-    return liveEntry(table, key);
-  }
-
-  /**
-   * Scans a batch of keys, reclaiming the fresh ones; if the store is full and none was, evicts
-   * (under {@link Overflow#EVICT}) the scanned key that forgetting would give back the fewest
-   * permits, and of those the one nearest to fresh. One sweeper at a time; others skip rather than
-   * wait, and get false.
-   *
-   * <p>The victim is chosen by permits regained, not by time to fresh: in a window every key's time
-   * to fresh is the same, and a busy sliding-log key that stopped being admitted is nearer to fresh
-   * than the one-request keys of a flood, which would then evict it and reset its limit.
-   */
-  private boolean sweep(boolean mustFree) {
-    if (!sweeping.compareAndSet(false, true)) {
-      return false;
-    }
-    try {
-      int freed = 0;
-      Table victimTable = null;
-      String victimKey = null;
-      Object victim = null;
-      long victimRegained = Long.MAX_VALUE;
-      long victimReset = Long.MAX_VALUE;
-      for (int scanned = 0; scanned < SWEEP_BATCH; scanned++) {
-        Map.Entry<String, Object> next = nextEntry();
-        if (next == null) {
-          break;
-        }
-        Table table = sweptTable;
-        Object entry = next.getValue();
-        long reset;
-        long regained;
-        boolean dead;
-        // As in decide: the clock is read after the state it judges.
-        if (entry instanceof LongEntry e) {
-          long state = e.state;
-          long now = now();
-          reset = state == TOMBSTONE ? 0 : table.single.resetAfter(state, now);
-          dead = state == TOMBSTONE || reset == 0 && e.compareAndSet(state, TOMBSTONE);
-          regained = dead ? 0 : table.single.limit().burst() - table.single.remaining(state, now);
-        } else {
-          SnapshotEntry e = (SnapshotEntry) entry;
-          long[] state = e.state;
-          long now = now();
-          reset = state == DEAD ? 0 : table.function.resetAfter(state, now);
-          dead = state == DEAD || reset == 0 && e.compareAndSet(state, DEAD);
-          regained = dead ? 0 : table.function.regained(state, now);
-        }
-        if (dead) {
-          if (table.entries.remove(next.getKey(), entry)) {
-            size.decrementAndGet();
-            freed++;
-          }
-        } else if (reset > 0
-            && (regained < victimRegained || regained == victimRegained && reset < victimReset)) {
-          victimTable = table;
-          victimKey = next.getKey();
-          victim = entry;
-          victimRegained = regained;
-          victimReset = reset;
-        }
-      }
-      // Only while still full: racing sweeps may have freed room meanwhile, and a small store's
-      // batch can hold nothing but busy keys, which must not be evicted for no need.
-      if (mustFree && freed == 0 && overflow == Overflow.EVICT && victim != null && size.get() >= maxKeys) {
-        if (victimTable.killUnconditionally(victim) && victimTable.entries.remove(victimKey, victim)) {
-          size.decrementAndGet();
-        }
-      }
-      return true;
-    } finally {
-      sweeping.set(false);
-    }
-  }
-
-  /** The next entry of a round-robin walk over every table; weakly consistent, never blocks. */
-  private Map.Entry<String, Object> nextEntry() {
-    for (int tries = 0; tries <= tables.size() + 1; tries++) {
-      if (entryCursor != null && entryCursor.hasNext()) {
-        return entryCursor.next();
-      }
-      if (tableCursor == null || !tableCursor.hasNext()) {
-        tableCursor = tables.values().iterator();
-        if (!tableCursor.hasNext()) {
-          return null;
-        }
-      }
-      sweptTable = tableCursor.next();
-      entryCursor = sweptTable.entries.entrySet().iterator();
-    }
-    return null;
-  }
-
   /**
    * The keys of one policy, and its decisions.
    *
-   * <p>Each decision reads the clock after the state it judges, never before: a thread held
-   * between the two readings would judge a state that another thread moved into a later window by
-   * an earlier time, and the sliding counter would take that window's counts for zero and
-   * overwrite them.
+   * <p>Every operation on a key's state goes through {@link #run}, the one compare-and-set loop.
+   * Each attempt reads the clock after the state it judges, never before: a thread held between the
+   * two readings would judge a state that another thread moved into a later window by an earlier
+   * time, and the sliding counter would take that window's counts for zero and overwrite them.
    */
-  private final class Table implements PolicyStore {
+  final class Table implements PolicyStore {
     final Policy policy;
     final PolicyFunction function;
     final LongStateFunction single;
-    final ConcurrentHashMap<String, Object> entries = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
 
     Table(Policy policy) {
       this.policy = policy;
@@ -318,135 +161,77 @@ public final class InMemoryStore implements RateLimitStore {
       return policy;
     }
 
-    // decide and tryAcquire try the common case once (a live one-long entry, one attempt) in a body
-    // small enough to inline into the caller; a new key, a dead entry, a lost race or a snapshot
-    // policy takes the full loop, which makes the same attempts.
+    /** Store time, read by every attempt after the state it judges. */
+    long now() {
+      return InMemoryStore.this.now();
+    }
 
     @Override
     public Decision decide(String key, long permits) {
-      if (single != null && entries.get(key) instanceof LongEntry entry) {
-        long state = entry.state;
-        Decision decided = state == TOMBSTONE ? null : attempt(entry, state, permits);
-        if (decided != null) {
-          return decided;
-        }
-      }
-      return single != null ? decideLong(key, permits) : decideSnapshot(key, permits);
+      // The loop answers a primitive; the decision comes out through this thread's admission, so
+      // that the one-long path allocates the Decision alone (AllocationTest).
+      Admission decide = DECIDE.get();
+      run(key, liveEntry(key), decide, permits);
+      Decision decision = decide.decision;
+      decide.decision = null;
+      return decision != null ? decision : full();
     }
 
     @Override
     public long tryAcquire(String key, long permits) {
-      if (single != null && entries.get(key) instanceof LongEntry entry) {
-        long state = entry.state;
-        long retry = state == TOMBSTONE ? LOST : tryAttempt(entry, state, permits);
-        if (retry != LOST) {
-          return retry;
-        }
-      }
-      return single != null ? tryAcquireLong(key, permits) : primitive(decideSnapshot(key, permits));
-    }
-
-    /** One compare-and-set on a live state: the decision, or null if another thread moved it first. */
-    private Decision attempt(LongEntry entry, long state, long permits) {
-      long now = now();
-      long retry = single.retryAfter(state, now, permits);
-      if (retry != 0) {
-        return function.rejected(single, state, now, retry);
-      }
-      long next = single.admit(state, now, permits);
-      return entry.compareAndSet(state, next) ? function.admitted(single, next, now) : null;
-    }
-
-    /** As {@link #attempt}, answering the retry (0: admitted), or {@link #LOST}. */
-    private long tryAttempt(LongEntry entry, long state, long permits) {
-      long now = now();
-      long retry = single.retryAfter(state, now, permits);
-      return retry != 0 || entry.compareAndSet(state, single.admit(state, now, permits)) ? retry : LOST;
-    }
-
-    private Decision decideLong(String key, long permits) {
-      LongEntry entry = (LongEntry) liveEntry(this, key);
-      for (;;) {
-        if (entry == null) {
-          return full();
-        }
-        long state = entry.state;
-        if (state == TOMBSTONE) {
-          entry = (LongEntry) replaceDead(this, key, entry);
-          continue;
-        }
-        Decision decided = attempt(entry, state, permits);
-        if (decided != null) {
-          return decided;
-        }
-      }
-    }
-
-    private long tryAcquireLong(String key, long permits) {
-      LongEntry entry = (LongEntry) liveEntry(this, key);
-      for (;;) {
-        if (entry == null) {
-          return FULL_RETRY_NANOS;
-        }
-        long state = entry.state;
-        if (state == TOMBSTONE) {
-          entry = (LongEntry) replaceDead(this, key, entry);
-          continue;
-        }
-        long retry = tryAttempt(entry, state, permits);
-        if (retry != LOST) {
-          return retry;
-        }
-      }
-    }
-
-    private static long primitive(Decision decision) {
-      return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
-    }
-
-    private Decision decideSnapshot(String key, long permits) {
-      SnapshotEntry entry = (SnapshotEntry) liveEntry(this, key);
-      for (;;) {
-        if (entry == null) {
-          return full();
-        }
-        long[] state = entry.state;
-        if (state == DEAD) {
-          entry = (SnapshotEntry) replaceDead(this, key, entry);
-          continue;
-        }
-        long now = now();
-        long retry = function.retryAfter(state, now, permits);
-        if (retry != 0) {
-          return function.reject(state, now, permits, retry);
-        }
-        long[] next = state.clone();
-        Decision decision = function.admit(next, now, permits);
-        if (entry.compareAndSet(state, next)) {
-          return decision;
-        }
-      }
+      return run(key, liveEntry(key), TRY_ACQUIRE, permits);
     }
 
     @Override
     public void refund(String key, long permits) {
-      Object entry = entries.get(key);
-      long now = now();
-      if (entry instanceof LongEntry e) {
-        for (long state = e.state; state != TOMBSTONE; state = e.state) {
-          if (e.compareAndSet(state, single.refund(state, now, permits))) {
-            return;
-          }
+      run(key, entries.get(key), REFUND, permits);
+    }
+
+    /**
+     * The one compare-and-set loop: tries {@code op} on the key's state until no other thread
+     * changed it in between, and answers what {@code op} answered. A dead entry is replaced by a
+     * live one when {@code op} creates keys, and ends the loop otherwise; so does a missing entry
+     * (null: the key is unknown, or the store is full).
+     */
+    long run(String key, Entry entry, Op op, long permits) {
+      for (;;) {
+        if (entry == null) {
+          return op.absent();
         }
-      } else if (entry instanceof SnapshotEntry e) {
-        for (long[] state = e.state; state != DEAD; state = e.state) {
-          long[] next = state.clone();
-          function.refund(next, now, permits);
-          if (e.compareAndSet(state, next)) {
-            return;
+        long answer = op.attempt(this, entry, permits);
+        if (answer == DEAD) {
+          if (!op.createsKeys()) {
+            return op.absent();
           }
+          if (entries.remove(key, entry)) {
+            evictor.removed();
+          }
+          entry = liveEntry(key);
+        } else if (answer != LOST) {
+          return answer;
         }
       }
+    }
+
+    /** The key's entry, a fresh one if it has none; null if the store is full. */
+    private Entry liveEntry(String key) {
+      Entry entry = entries.get(key);
+      return entry != null ? entry : insert(key);
+    }
+
+    /** Adds a fresh entry for {@code key}, or returns the one a racing thread added; null if full. */
+    private Entry insert(String key) {
+      if (!evictor.roomForNewKey()) {
+        return null;
+      }
+      long now = now();
+      Entry fresh = single != null ? new LongEntry(single.fresh(now)) : new SnapshotEntry(function.fresh(now));
+      Entry raced = entries.putIfAbsent(key, fresh);
+      if (raced != null) {
+        return raced;
+      }
+      evictor.added();
+      return fresh;
     }
 
     private Decision full() {
@@ -454,25 +239,210 @@ public final class InMemoryStore implements RateLimitStore {
       return Decision.unavailable(policy.name(), first.limit(), FULL_RETRY_NANOS);
     }
 
-    boolean killUnconditionally(Object entry) {
+    // For the Evictor: read-only probes, and the two ways an entry dies, through the one loop.
+
+    /** Kills the entry if its state is fresh; true if it is dead now. */
+    boolean reclaimIfFresh(Entry entry) {
+      return run(null, entry, RECLAIM, 0) != ALIVE;
+    }
+
+    /** Kills the entry whatever its state; true if this call killed it, false if it was dead. */
+    boolean kill(Entry entry) {
+      return run(null, entry, KILL, 0) == 0;
+    }
+
+    /** From 0 (fresh) to 1 (exhausted): the share of its capacity the key would regain if forgotten. */
+    double usedShare(Entry entry) {
       if (entry instanceof LongEntry e) {
-        for (long state = e.state; ; state = e.state) {
-          if (state == TOMBSTONE || e.compareAndSet(state, TOMBSTONE)) {
-            return true;
-          }
-        }
+        long state = e.state;
+        long burst = single.limit().burst();
+        return state == TOMBSTONE ? 0 : (double) (burst - single.remaining(state, now())) / burst;
       }
-      SnapshotEntry e = (SnapshotEntry) entry;
-      for (long[] state = e.state; ; state = e.state) {
-        if (state == DEAD || e.compareAndSet(state, DEAD)) {
-          return true;
-        }
+      long[] state = ((SnapshotEntry) entry).state;
+      return state == DEAD_STATE ? 0 : function.usedShare(state, now());
+    }
+
+    /** Nanoseconds until the key is fresh; 0 if it is, or dead. */
+    long resetAfter(Entry entry) {
+      if (entry instanceof LongEntry e) {
+        long state = e.state;
+        return state == TOMBSTONE ? 0 : single.resetAfter(state, now());
       }
+      long[] state = ((SnapshotEntry) entry).state;
+      return state == DEAD_STATE ? 0 : function.resetAfter(state, now());
     }
   }
 
+  /**
+   * One operation on a key's state, one attempt at a time: from the state read and the clock read
+   * after it, an answer (never negative), after publishing the next state by compare-and-set if it
+   * changes; or {@link #LOST} if that compare-and-set failed.
+   */
+  abstract static class Op {
+    /** One attempt on the entry: the answer, {@link #LOST}, or {@link #DEAD}. */
+    final long attempt(Table table, Entry entry, long permits) {
+      if (entry instanceof LongEntry e) {
+        long state = e.state;
+        return state == TOMBSTONE ? DEAD : onLong(table, e, state, permits);
+      }
+      SnapshotEntry e = (SnapshotEntry) entry;
+      long[] state = e.state;
+      return state == DEAD_STATE ? DEAD : onSnapshot(table, e, state, permits);
+    }
+
+    abstract long onLong(Table table, LongEntry entry, long state, long permits);
+
+    abstract long onSnapshot(Table table, SnapshotEntry entry, long[] state, long permits);
+
+    /** The answer when the key has no live entry. */
+    abstract long absent();
+
+    /** Whether a missing or dead entry is replaced by a fresh one (deciding), or ends the loop. */
+    boolean createsKeys() {
+      return false;
+    }
+  }
+
+  /**
+   * Admits or rejects, answering 0 or the nanoseconds to wait: the primitive form of a decision.
+   * One that keeps decisions also leaves the whole decision for its caller to take.
+   */
+  private static final class Admission extends Op {
+    final boolean keepsDecision;
+    Decision decision;
+
+    Admission(boolean keepsDecision) {
+      this.keepsDecision = keepsDecision;
+    }
+
+    @Override
+    long onLong(Table t, LongEntry entry, long state, long permits) {
+      long now = t.now();
+      long retry = t.single.retryAfter(state, now, permits);
+      if (retry != 0) {
+        if (keepsDecision) {
+          decision = t.function.rejected(t.single, state, now, retry);
+        }
+        return retry;
+      }
+      long next = t.single.admit(state, now, permits);
+      if (!entry.compareAndSet(state, next)) {
+        return LOST;
+      }
+      if (keepsDecision) {
+        decision = t.function.admitted(t.single, next, now);
+      }
+      return 0;
+    }
+
+    @Override
+    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+      long now = t.now();
+      long retry = t.function.retryAfter(state, now, permits);
+      if (retry != 0) {
+        if (keepsDecision) {
+          decision = t.function.reject(state, now, permits, retry);
+        }
+        return retry;
+      }
+      long[] next = state.clone();
+      Decision admitted = t.function.admit(next, now, permits);
+      if (!entry.compareAndSet(state, next)) {
+        return LOST;
+      }
+      if (keepsDecision) {
+        decision = admitted;
+      }
+      return 0;
+    }
+
+    @Override
+    long absent() {
+      return FULL_RETRY_NANOS;
+    }
+
+    @Override
+    boolean createsKeys() {
+      return true;
+    }
+  }
+
+  /** tryAcquire's admission, shared: it keeps no decision, so it holds no state of a call. */
+  private static final Admission TRY_ACQUIRE = new Admission(false);
+
+  /** Each thread's deciding admission: a decision is made on one thread, and calls nothing out. */
+  private static final ThreadLocal<Admission> DECIDE = ThreadLocal.withInitial(() -> new Admission(true));
+
+  /** Gives permits back to a live key; an unknown or dead key is fresh already. */
+  private static final Op REFUND = new Op() {
+    @Override
+    long onLong(Table t, LongEntry entry, long state, long permits) {
+      return entry.compareAndSet(state, t.single.refund(state, t.now(), permits)) ? 0 : LOST;
+    }
+
+    @Override
+    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+      long[] next = state.clone();
+      t.function.refund(next, t.now(), permits);
+      return entry.compareAndSet(state, next) ? 0 : LOST;
+    }
+
+    @Override
+    long absent() {
+      return 0;
+    }
+  };
+
+  /** What {@link #RECLAIM} answers for a key that is not fresh. */
+  private static final long ALIVE = 1;
+
+  /** Kills a fresh key, answering 0 (dead now, or already); {@link #ALIVE} leaves a key that is not. */
+  private static final Op RECLAIM = new Op() {
+    @Override
+    long onLong(Table t, LongEntry entry, long state, long permits) {
+      if (t.single.resetAfter(state, t.now()) != 0) {
+        return ALIVE;
+      }
+      return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
+    }
+
+    @Override
+    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+      if (t.function.resetAfter(state, t.now()) != 0) {
+        return ALIVE;
+      }
+      return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
+    }
+
+    @Override
+    long absent() {
+      return 0;
+    }
+  };
+
+  /** Kills a key whatever its state (eviction). */
+  private static final Op KILL = new Op() {
+    @Override
+    long onLong(Table t, LongEntry entry, long state, long permits) {
+      return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
+    }
+
+    @Override
+    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+      return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
+    }
+
+    @Override
+    long absent() {
+      return ALIVE; // dead already: killed by another thread
+    }
+  };
+
+  /** A key's state, replaced whole by compare-and-set; dead once reclaimed or evicted. */
+  abstract static class Entry {}
+
   /** A key whose state is one long. */
-  static final class LongEntry {
+  static final class LongEntry extends Entry {
     private static final VarHandle STATE;
 
     static {
@@ -495,7 +465,7 @@ public final class InMemoryStore implements RateLimitStore {
   }
 
   /** A key whose state is an immutable array, replaced whole. */
-  static final class SnapshotEntry {
+  static final class SnapshotEntry extends Entry {
     private static final VarHandle STATE;
 
     static {

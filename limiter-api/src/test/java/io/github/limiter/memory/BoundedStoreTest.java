@@ -115,9 +115,10 @@ class BoundedStoreTest {
     clock.resume();
     sweeper.join();
 
-    // Then the store stayed within its bound; the new keys were told to come back
+    // Then the store stayed within its bound, and the new keys got in all the same: an insert that
+    // finds the sweeper busy evicts with a cursor of its own rather than answer 503
     assertThat(sizeWhileSweeping).isLessThanOrEqualTo(10);
-    assertThat(decisions).allSatisfy(d -> assertThat(d.outcome()).isEqualTo(Outcome.UNAVAILABLE));
+    assertThat(decisions).allSatisfy(d -> assertThat(d.outcome()).isEqualTo(Outcome.ALLOWED));
     assertThat(store.size()).isLessThanOrEqualTo(11);
   }
 

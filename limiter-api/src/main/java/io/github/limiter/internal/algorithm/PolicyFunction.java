@@ -154,14 +154,17 @@ public final class PolicyFunction {
   }
 
   /**
-   * The permits that forgetting {@code state} would give back at {@code now}: under the limit where
-   * that is most, its capacity less its remaining permits. A bounded store evicts the key that would
-   * regain least, so that flooding new keys cannot reset a busy key.
+   * The share of its capacity that forgetting {@code state} would give back at {@code now}, from 0
+   * (fresh) to 1 (exhausted): under the limit where that share is most, the permits used over the
+   * capacity. A share, not a count, so that keys of policies with different capacities compare: a
+   * bounded store evicts the key that would regain least, so that flooding new keys cannot reset
+   * a busy key.
    */
-  public long regained(long[] state, long now) {
-    long most = 0;
+  public double usedShare(long[] state, long now) {
+    double most = 0;
     for (int i = 0; i < limits.length; i++) {
-      most = Math.max(most, limits[i].limit().burst() - limits[i].remaining(state, offsets[i], now));
+      long burst = limits[i].limit().burst();
+      most = Math.max(most, (double) (burst - limits[i].remaining(state, offsets[i], now)) / burst);
     }
     return most;
   }
