@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.ManualClock;
+import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.memory.InMemoryStore.Overflow;
 import java.time.Duration;
