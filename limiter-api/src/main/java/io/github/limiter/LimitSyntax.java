@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.HashSet;
+import java.util.Set;
 
 /** The textual forms of limits and durations. */
 final class LimitSyntax {
@@ -38,7 +40,7 @@ final class LimitSyntax {
     long burst = permits;
     OptionalLong initial = OptionalLong.empty();
     Matcher option = OPTION.matcher(matcher.group(3));
-    java.util.Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     while (option.find()) {
       long value = parseCount(option.group(2), trimmed);
       String name = option.group(1).toLowerCase(Locale.ROOT);

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
+import java.io.IOException;
 
 /**
  * A closed-loop load driver against one Redis server on 127.0.0.1: N threads, each calling one
@@ -148,7 +149,7 @@ public final class RedisLoad {
 
   /** One timed run; with {@code admin}, the server's command statistics of exactly this run. */
   static Result run(Subject subject, String name, String[] keys, int threads, double seconds, RedisAdmin admin)
-      throws InterruptedException, java.io.IOException {
+      throws InterruptedException, IOException {
     long durationNanos = (long) (seconds * 1e9);
     CountDownLatch start = new CountDownLatch(1);
     AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -14,6 +14,7 @@ import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.util.HashMap;
 
 /** Every kind of mistake fails the deployment with a message that names the place and the bad value. */
 class DeploymentProblemsTest {
@@ -228,7 +229,7 @@ class DeploymentProblemsTest {
 
   @Test
   void configuredStoreIsCreatedAtDeploymentUsedAndClosedWithTheContainer() {
-    Map<String, String> config = new java.util.HashMap<>(POLICIES);
+    Map<String, String> config = new HashMap<>(POLICIES);
     config.put("limiter.store", "recording");
     TestConfig.use(config);
     int created = RecordingStoreFactory.CREATED.get();

@@ -19,6 +19,7 @@ import org.jboss.weld.junit5.WeldSetup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 @EnableWeld
 class LimitedInterceptorTest {
@@ -305,7 +306,7 @@ class LimitedInterceptorTest {
   /** The shaping waits the interceptor asks for, instead of sleeping them. */
   @ApplicationScoped
   static class RecordedPauses implements LimiterRuntime.Pause {
-    static final List<Long> PAUSES = new java.util.concurrent.CopyOnWriteArrayList<>();
+    static final List<Long> PAUSES = new CopyOnWriteArrayList<>();
 
     @Override
     public void pause(long nanos) {

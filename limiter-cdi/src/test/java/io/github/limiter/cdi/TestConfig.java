@@ -4,6 +4,7 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.Map;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import java.util.LinkedHashMap;
 
 /** Makes {@code properties} the whole MicroProfile Config of this thread's class loader: no system or environment values. */
 final class TestConfig {
@@ -25,7 +26,7 @@ final class TestConfig {
 
   /** Properties from alternating keys and values. */
   static Map<String, String> of(String... keysAndValues) {
-    java.util.Map<String, String> map = new java.util.LinkedHashMap<>();
+    Map<String, String> map = new LinkedHashMap<>();
     for (int i = 0; i < keysAndValues.length; i += 2) {
       map.put(keysAndValues[i], keysAndValues[i + 1]);
     }

@@ -22,6 +22,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import java.io.InputStream;
+import java.util.List;
+import java.util.UUID;
 
 /**
  * Replays a recorded trace through an algorithm and prints what it decides: for tuning limits on
@@ -68,7 +71,7 @@ public final class Replay {
   }
 
   /** Runs the tool; returns the exit status. */
-  static int run(String[] args, java.io.InputStream in, PrintStream out, PrintStream err) {
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
     try {
       Options options = Options.parse(args);
       Trace trace;
@@ -317,7 +320,7 @@ public final class Replay {
       try {
         // A prefix of its own, so that a replay never sees the state of an earlier one.
         return RedisStore.builder().url(redisUrl).callerClock(traceClock)
-            .keyPrefix("limiter-replay:" + java.util.UUID.randomUUID() + ":")
+            .keyPrefix("limiter-replay:" + UUID.randomUUID() + ":")
             .decisionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(5)).build();
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new ReplayException("--redis-url: " + e.getMessage());
@@ -337,7 +340,7 @@ public final class Replay {
           }
           limit = limit.withInitial(x);
         }
-        return new Policy("replay", algorithm, java.util.List.of(limit), io.github.limiter.FailureMode.FAIL_CLOSED);
+        return new Policy("replay", algorithm, List.of(limit), io.github.limiter.FailureMode.FAIL_CLOSED);
       }
       forbid("--rate", rate);
       forbid("--capacity", capacity);
@@ -345,7 +348,7 @@ public final class Replay {
       long n = positiveInteger("--limit", require("--limit", limit));
       Duration w = duration("--window", require("--window", window));
       try {
-        return new Policy("replay", algorithm, java.util.List.of(Limit.of(n, w)), io.github.limiter.FailureMode.FAIL_CLOSED);
+        return new Policy("replay", algorithm, List.of(Limit.of(n, w)), io.github.limiter.FailureMode.FAIL_CLOSED);
       } catch (IllegalArgumentException e) {
         throw new ReplayException("--limit/--window: " + e.getMessage());
       }

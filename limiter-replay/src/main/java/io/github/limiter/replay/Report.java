@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
+import java.time.Instant;
 
 /**
  * The HTML report of compare and sweep: one self-contained file, inline SVG, no scripts, nothing
@@ -296,7 +297,7 @@ final class Report {
       }
       text(svg, LABEL - 10, y + 20, "end", "#333", origin == 0 ? "time (s)" : "seconds after");
       if (origin != 0) {
-        text(svg, LABEL - 10, y + 36, "end", "#333", java.time.Instant.ofEpochSecond(origin / 1_000_000_000L)
+        text(svg, LABEL - 10, y + 36, "end", "#333", Instant.ofEpochSecond(origin / 1_000_000_000L)
             .toString().replace('T', ' ').replace("Z", " UTC"));
       }
       text(svg, LABEL + PLOT / 2.0, y + 38, "middle", "#555", "each bar is " + span(bin) + " of traffic");

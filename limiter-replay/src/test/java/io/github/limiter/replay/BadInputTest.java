@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 
 class BadInputTest {
 
@@ -104,7 +105,7 @@ class BadInputTest {
         .contains("--strict makes these errors");
     assertThat(result.out()).endsWith("requests=2 allowed=2 rejected=0\n");
 
-    String[] strict = java.util.stream.Stream.concat(java.util.stream.Stream.of("--strict"), java.util.stream.Stream.of(args))
+    String[] strict = Stream.concat(Stream.of("--strict"), Stream.of(args))
         .toArray(String[]::new);
     Result fatal = run(log, strict);
     assertThat(fatal.status()).isEqualTo(2);

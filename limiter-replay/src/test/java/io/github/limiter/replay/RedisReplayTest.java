@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
 
 /**
  * The article's tables through a real redis-server, with the trace's time passed to the scripts:
@@ -48,7 +49,7 @@ class RedisReplayTest {
     long decisions = 0;
     long before = successfulScriptCalls();
     for (String[] c : CASES) {
-      String[] params = java.util.Arrays.copyOfRange(c, 2, c.length);
+      String[] params = Arrays.copyOfRange(c, 2, c.length);
       List<String> memory = ArticleTablesTest.decisions(c[0], c[1], params);
       List<String> redis = ArticleTablesTest.run(withRedis(
           ArticleTablesTest.concat(new String[] {"--decisions"}, c[1], params, c[0])));

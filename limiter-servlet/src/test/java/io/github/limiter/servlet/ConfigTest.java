@@ -13,6 +13,7 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.junit.jupiter.api.Test;
+import java.util.HashMap;
 
 /** Configuration: bad values fail the deployment naming key and value; MicroProfile Config and init-params. */
 class ConfigTest {
@@ -102,7 +103,7 @@ class ConfigTest {
       assertThat(Http.get(server.uri("/x")).statusCode()).isEqualTo(200);
       assertThat(Http.get(server.uri("/x")).statusCode()).isEqualTo(429);
     }
-    Map<String, String> unlisted = new java.util.HashMap<>(environment);
+    Map<String, String> unlisted = new HashMap<>(environment);
     unlisted.remove("LIMITER_POLICIES");
     assertThatThrownBy(() -> withEnvironment(unlisted).close())
         .hasStackTraceContaining("LIMITER_POLICY_API_")

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.junit.jupiter.api.Test;
+import java.nio.file.StandardCopyOption;
 
 /** The three ways to register the filter, each in a real container. */
 class RegistrationTest {
@@ -68,9 +69,9 @@ class RegistrationTest {
     Path classFile = Path.of(AnnotatedRateLimitFilter.class.getName().replace('.', '/') + ".class");
     Files.createDirectories(base.resolve("WEB-INF/classes").resolve(classFile).getParent());
     Files.copy(testClasses().resolve("webapps/annotated/WEB-INF/web.xml"), base.resolve("WEB-INF/web.xml"),
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        StandardCopyOption.REPLACE_EXISTING);
     Files.copy(testClasses().resolve(classFile), base.resolve("WEB-INF/classes").resolve(classFile),
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        StandardCopyOption.REPLACE_EXISTING);
     WebAppContext webapp = webapp(base, "annotated");
     webapp.addConfiguration(new AnnotationConfiguration());
     try (TestServer server = TestServer.start(webapp)) {

@@ -12,6 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import java.util.Collections;
+import java.util.function.Consumer;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 /**
  * Leaky-bucket shaping like nginx limit_req, over real HTTP, without a thread per waiting request.
@@ -189,7 +195,7 @@ class ShapingTest {
   void withoutAsyncSupportShapedRequestsPassAtOnce() throws Exception {
     List<String> warnings = warnings(() -> {
       try (ManualTime time = new ManualTime()) {
-        java.util.function.Consumer<jakarta.servlet.ServletContext> setup = ctx -> {
+        Consumer<jakarta.servlet.ServletContext> setup = ctx -> {
           jakarta.servlet.FilterRegistration.Dynamic sync =
               ctx.addFilter("sync", (jakarta.servlet.Filter) (request, response, chain) -> chain.doFilter(request, response));
           sync.setAsyncSupported(false);
@@ -220,7 +226,7 @@ class ShapingTest {
    */
   @Test
   void aFilterAddedByCodeWithoutAsyncSupportWarnsNamingItself() throws Exception {
-    java.util.function.Consumer<jakarta.servlet.ServletContext> setup = ctx -> {
+    Consumer<jakarta.servlet.ServletContext> setup = ctx -> {
       jakarta.servlet.FilterRegistration.Dynamic registration = ctx.addFilter("sync-limiter", RateLimitFilter.class);
       registration.setAsyncSupported(false);
       leaky().forEach(registration::setInitParameter);
@@ -251,12 +257,12 @@ class ShapingTest {
 
   /** The warnings RateLimitFilter logs while {@code body} runs. */
   private static List<String> warnings(Body body) throws Exception {
-    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(RateLimitFilter.class.getName());
-    List<String> warnings = java.util.Collections.synchronizedList(new ArrayList<>());
-    java.util.logging.Handler handler = new java.util.logging.Handler() {
+    Logger logger = Logger.getLogger(RateLimitFilter.class.getName());
+    List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+    Handler handler = new Handler() {
       @Override
-      public void publish(java.util.logging.LogRecord record) {
-        if (record.getLevel() == java.util.logging.Level.WARNING) {
+      public void publish(LogRecord record) {
+        if (record.getLevel() == Level.WARNING) {
           warnings.add(record.getMessage());
         }
       }

@@ -21,6 +21,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The one configuration model, read from the one key scheme through a {@link ConfigLookup}, and
@@ -110,11 +114,11 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
   private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(30);
 
   public LimiterConfig {
-    policies = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(policies));
+    policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
     routes = List.copyOf(routes);
-    java.util.Objects.requireNonNull(http, "http");
-    java.util.Objects.requireNonNull(events, "events");
-    java.util.Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(http, "http");
+    Objects.requireNonNull(events, "events");
+    Objects.requireNonNull(metrics, "metrics");
   }
 
   /** A configuration with the default metrics settings. */
@@ -207,7 +211,7 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
   }
 
   /** The value of {@code step}, or {@code fallback} after adding its problems to {@code problems}. */
-  private static <T> T collect(List<ConfigException> problems, java.util.function.Supplier<T> step, T fallback) {
+  private static <T> T collect(List<ConfigException> problems, Supplier<T> step, T fallback) {
     try {
       return step.get();
     } catch (ConfigException e) {
@@ -302,7 +306,7 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
       methods.add(method.toUpperCase(Locale.ROOT));
     }
     List<String> names = ConfigReader.list(reader.required(base + "policies"));
-    if (names.size() != new java.util.HashSet<>(names).size()) {
+    if (names.size() != new HashSet<>(names).size()) {
       throw new ConfigException(base + "policies", "names a policy twice, which would charge it twice, was '"
           + reader.required(base + "policies") + "'");
     }

@@ -3,6 +3,7 @@ package io.github.limiter.internal.http;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Arrays;
 
 /**
  * The policies already charged for the request this thread is serving, so that a request passing
@@ -63,8 +64,8 @@ public final class ChargedPolicies {
 
     Scope push(Collection<?> policies) {
       if (depth == frames.length) {
-        frames = java.util.Arrays.copyOf(frames, depth * 2);
-        levels = java.util.Arrays.copyOf(levels, depth * 2);
+        frames = Arrays.copyOf(frames, depth * 2);
+        levels = Arrays.copyOf(levels, depth * 2);
       }
       frames[depth] = policies;
       Level level = levels[depth];

@@ -1,5 +1,7 @@
 package io.github.limiter.internal.http;
 
+import java.util.Arrays;
+
 /**
  * IP address literals parsed by hand, so that untrusted text never reaches {@code
  * InetAddress.getByName} (which would resolve a host name through DNS). Addresses are 4 or 16
@@ -210,7 +212,7 @@ final class IpAddress {
     }
     int tail = groups - gap;
     System.arraycopy(out, gap * 2, out, 16 - tail * 2, tail * 2);
-    java.util.Arrays.fill(out, gap * 2, 16 - tail * 2, (byte) 0);
+    Arrays.fill(out, gap * 2, 16 - tail * 2, (byte) 0);
     return out;
   }
 

@@ -21,6 +21,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** The one key scheme: every key of the Javadoc, its default, and an error naming key and value. */
 class LimiterConfigTest {
@@ -397,7 +401,7 @@ class LimiterConfigTest {
         io.github.limiter.memory.InMemoryStore.builder().clock(clock).build());
 
     // When a burst of 20 (the bucket's capacity) arrives at one instant
-    List<Long> waits = new java.util.ArrayList<>();
+    List<Long> waits = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       io.github.limiter.Decision decision = limiter.decide(api.policy(), "k", 1);
       assertThat(decision.isAllowed()).as("request %d", i).isTrue();
@@ -460,8 +464,8 @@ class LimiterConfigTest {
     Map<String, String> listed = Map.of("limiter.policies", "api", "limiter.routes", " all ");
     ConfigLookup lookup = new ConfigLookup() {
       @Override
-      public java.util.Optional<String> get(String key) {
-        return java.util.Optional.ofNullable(listed.getOrDefault(key, hidden.get(key)));
+      public Optional<String> get(String key) {
+        return Optional.ofNullable(listed.getOrDefault(key, hidden.get(key)));
       }
 
       @Override
@@ -481,7 +485,7 @@ class LimiterConfigTest {
   /** Issue 17.6: the README promises every problem at once, not one per deployment. */
   @Test
   void everyProblemIsReportedAtOnce() {
-    Map<String, String> properties = new java.util.LinkedHashMap<>(api("token-bucket", "10 per sec"));
+    Map<String, String> properties = new LinkedHashMap<>(api("token-bucket", "10 per sec"));
     properties.putAll(Map.of(
         "limiter.policy.login.algorithm", "fixed_window",
         "limiter.policy.login.limits", "5/m",
@@ -504,10 +508,10 @@ class LimiterConfigTest {
 
   @Test
   void readKeepsWhatIsValidAndAddsEveryProblem() {
-    Map<String, String> properties = new java.util.LinkedHashMap<>(api("token-bucket", "10 per sec"));
+    Map<String, String> properties = new LinkedHashMap<>(api("token-bucket", "10 per sec"));
     properties.putAll(api("fixed-window", "5/m").entrySet().stream()
-        .collect(java.util.stream.Collectors.toMap(p -> p.getKey().replace(".api.", ".ok."), Map.Entry::getValue)));
-    List<ConfigException> problems = new java.util.ArrayList<>();
+        .collect(Collectors.toMap(p -> p.getKey().replace(".api.", ".ok."), Map.Entry::getValue)));
+    List<ConfigException> problems = new ArrayList<>();
 
     LimiterConfig config = LimiterConfig.read(ConfigLookup.of(properties), problems);
 

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 class ResponseRendererTest {
 
@@ -281,7 +283,7 @@ class ResponseRendererTest {
         @Override
         public void body(String contentType, byte[] bytes) {
           calls.add("body " + contentType);
-          body[0] = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+          body[0] = new String(bytes, StandardCharsets.UTF_8);
         }
       });
 
@@ -312,6 +314,6 @@ class ResponseRendererTest {
       assertThatThrownBy(() -> MiniJson.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(MiniJson.parse(" {\"a\": [1, -2.5e3, true, null, \"\\u00e4\\\"\"]} "))
-        .isEqualTo(Map.of("a", java.util.Arrays.asList(1L, -2500.0, true, null, "ä\"")));
+        .isEqualTo(Map.of("a", Arrays.asList(1L, -2500.0, true, null, "ä\"")));
   }
 }
