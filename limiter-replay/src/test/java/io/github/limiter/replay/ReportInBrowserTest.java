@@ -124,16 +124,25 @@ class ReportInBrowserTest {
   }
 
   /** Debian's chromium on the PATH: required, never skipped; .ci/run installs it. */
+  /** {@code $CHROMIUM}, else the first Chromium or Chrome on the PATH (Debian, Ubuntu and Google names). */
   static String chromiumBinary() {
-    for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(entry, "chromium");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
+    String configured = System.getenv("CHROMIUM");
+    if (configured != null && !configured.isBlank()) {
+      return configured;
+    }
+    for (String name : List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) {
+      for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+        Path candidate = Path.of(entry, name);
+        if (Files.isExecutable(candidate)) {
+          return candidate.toString();
+        }
       }
     }
-    throw new AssertionError("this test renders the report in a real browser: install Debian's chromium "
-        + "(apt-get install chromium), as .ci/run does");
+    throw new AssertionError("this test renders the report in a real headless browser, and found none: install"
+        + " Chromium (Debian: apt-get install chromium, as .ci/run does) or set CHROMIUM to a Chromium or Chrome"
+        + " binary");
   }
+
 
   /** Per group of the given class, keyed by the attribute: the admitted and rejected counts drawn. */
   static Map<String, long[]> lanes(String dom, String cssClass, String attribute) {
