@@ -8,7 +8,15 @@
 local PARAMS = 2
 
 --@ fetch
+-- Decoded once, into the reply's free slots: raw[n + 2i - 1] and raw[n + 2i] hold key i's window
+-- and count (nil when it is missing or unreadable), so that each pass reads two numbers.
 local raw = redis.call('MGET', unpack(KEYS))
+for i = 1, n do
+  if raw[i] then
+    local sw, sc = string.match(raw[i], '^(%-?%d+) (%-?%d+)$')
+    if sw then raw[n + 2 * i - 1], raw[n + 2 * i] = tonumber(sw), tonumber(sc) end
+  end
+end
 
 --@ load
 local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
@@ -17,12 +25,9 @@ if e < 0 then e = e + W end
 local w = (now - e) / W
 local fresh = not raw[i]
 local count = 0
-if raw[i] then
-  local sw, sc = string.match(raw[i], '^(%-?%d+) (%-?%d+)$')
-  if sw then
-    count = (tonumber(sw) - w) * N + tonumber(sc)
-    if count < 0 then count = 0 end
-  end
+if raw[n + 2 * i - 1] then
+  count = (raw[n + 2 * i - 1] - w) * N + raw[n + 2 * i]
+  if count < 0 then count = 0 end
 end
 
 --@ wait

@@ -52,7 +52,17 @@ local function first_elapsed(weight, room, W, small)
 end
 
 --@ fetch
+-- Decoded once, into the reply's free slots: raw[n + 3i - 2 .. n + 3i] hold key i's w, c and q
+-- (nil when it is missing or unreadable), so that each pass reads three numbers.
 local raw = redis.call('MGET', unpack(KEYS))
+for i = 1, n do
+  if raw[i] then
+    local sw, sc, sq = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+)$')
+    if sw then
+      raw[n + 3 * i - 2], raw[n + 3 * i - 1], raw[n + 3 * i] = tonumber(sw), tonumber(sc), tonumber(sq)
+    end
+  end
+end
 
 --@ load
 local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
@@ -62,15 +72,11 @@ local w = (now - e) / W
 local small = N * W <= EXACT
 local fresh = not raw[i]
 -- sw, sc, sq as stored (nil if unreadable); curr and prev as of now.
-local sw, sc, sq
+local sw, sc, sq = raw[n + 3 * i - 2], raw[n + 3 * i - 1], raw[n + 3 * i]
 local curr, prev = 0, 0
-if raw[i] then
-  sw, sc, sq = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+)$')
-  if sw then
-    sw, sc, sq = tonumber(sw), tonumber(sc), tonumber(sq)
-    local lag = w - sw
-    if lag == 0 then curr, prev = sc, sq elseif lag == 1 then prev = sc end
-  end
+if sw then
+  local lag = w - sw
+  if lag == 0 then curr, prev = sc, sq elseif lag == 1 then prev = sc end
 end
 
 --@ wait

@@ -19,14 +19,20 @@ for i = 1, n do
     last = tonumber(redis.call('LINDEX', KEYS[i], -1))
     if now - last >= W then
       expired = size
-    elseif now - tonumber(redis.call('LINDEX', KEYS[i], 0)) >= W then
-      -- Entries are ordered: find the first live one. lo is expired, hi is live.
-      local lo, hi = 0, size - 1
-      while hi - lo > 1 do
-        local mid = math.floor((lo + hi) / 2)
-        if now - tonumber(redis.call('LINDEX', KEYS[i], mid)) >= W then lo = mid else hi = mid end
+    else
+      -- Expired entries lead the list, and are few while it is in use: one read sees the first few.
+      local head = redis.call('LRANGE', KEYS[i], 0, 7)
+      while expired < #head and now - tonumber(head[expired + 1]) >= W do expired = expired + 1 end
+      if expired == #head then
+        -- More than those: entries are ordered, so search for the first live one. lo is expired,
+        -- hi is live (the newest entry is).
+        local lo, hi = expired - 1, size - 1
+        while hi - lo > 1 do
+          local mid = math.floor((lo + hi) / 2)
+          if now - tonumber(redis.call('LINDEX', KEYS[i], mid)) >= W then lo = mid else hi = mid end
+        end
+        expired = hi
       end
-      expired = hi
     end
   end
   raw[3 * i - 2], raw[3 * i - 1], raw[3 * i] = size, expired, last
