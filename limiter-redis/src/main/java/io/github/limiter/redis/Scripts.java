@@ -8,35 +8,56 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The Lua scripts, read once from the {@code lua/} resources. Per algorithm, the shared prelude
- * (arguments and clock), the shared helpers, the algorithm's part and a driver (decide or refund),
- * joined into one script; except that an algorithm with a {@code <name>-decide.lua} of its own
- * decides with the prelude and that alone, written without helpers or hooks to keep the hot path
- * free of per-call closures and tables.
+ * The Lua scripts, composed once from the {@code lua/} resources. Each algorithm has one source,
+ * {@code <name>.lua}: named sections of straight-line code ({@code --@ load}, {@code --@ admit},
+ * ...). The drivers {@code decide.lua} and {@code refund.lua} are templates whose {@code --@ name}
+ * lines are replaced by the section of that name, from the algorithm or from the shared ones after
+ * {@code prelude.lua}'s opening. Splicing text, rather than calling hooks, keeps the script Redis
+ * runs as tight as one written out by hand: no per-call closures or tables.
  */
 final class Scripts {
 
   /** One script text and its SHA-1, which is what EVALSHA names. */
   record Script(String name, String source, String sha) {}
 
+  /** A section header line, {@code --@ name}, in a source or a template. */
+  private static final Pattern MARKER = Pattern.compile("^([ \\t]*)--@ ([a-z]+)[ \\t]*$", Pattern.MULTILINE);
+
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> REFUND = new EnumMap<>(Algorithm.class);
 
   static {
     String prelude = resource("prelude");
-    String common = resource("common");
+    int shared = prelude.indexOf("\n--@ ");
+    String opening = shared < 0 ? prelude : prelude.substring(0, shared + 1);
+    Map<String, String> common = sections("prelude", prelude);
     String decide = resource("decide");
     String refund = resource("refund");
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
-      String part = resource(name);
-      String own = optionalResource(name + "-decide");
-      DECIDE.put(algorithm, script(name + "/decide", own != null ? prelude + own : prelude + common + part + decide));
-      REFUND.put(algorithm, script(name + "/refund", prelude + common + part + refund));
+      Map<String, String> parts = new LinkedHashMap<>(common);
+      sections(name, resource(name)).forEach((section, text) -> {
+        if (parts.put(section, text) != null) {
+          throw new IllegalStateException(name + ".lua redefines the shared section " + section);
+        }
+      });
+      Set<String> used = new HashSet<>();
+      DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
+      REFUND.put(algorithm, script(name + "/refund", opening + splice(refund, parts, name, used)));
+      if (!used.containsAll(parts.keySet())) {
+        Set<String> unused = new HashSet<>(parts.keySet());
+        unused.removeAll(used);
+        throw new IllegalStateException(name + ".lua has sections no template uses: " + unused);
+      }
     }
   }
 
@@ -50,6 +71,59 @@ final class Scripts {
     return REFUND.get(algorithm);
   }
 
+  /**
+   * The sections of a source, by name, each running from its marker line to the next one. Before
+   * the first marker only comments may stand (prelude.lua's opening excepted, which is code).
+   */
+  static Map<String, String> sections(String name, String source) {
+    Map<String, String> sections = new LinkedHashMap<>();
+    Matcher m = MARKER.matcher(source);
+    String section = null;
+    int start = 0;
+    while (m.find()) {
+      if (section == null && !name.equals("prelude")) {
+        requireComments(name, source.substring(0, m.start()));
+      }
+      if (section != null && sections.put(section, source.substring(start, m.start())) != null) {
+        throw new IllegalStateException(name + ".lua defines section " + section + " twice");
+      }
+      section = m.group(2);
+      start = m.end() + 1;
+    }
+    if (section != null && sections.put(section, source.substring(Math.min(start, source.length()))) != null) {
+      throw new IllegalStateException(name + ".lua defines section " + section + " twice");
+    }
+    return sections;
+  }
+
+  /** The template with every marker line replaced by its section; records the sections used. */
+  private static String splice(String template, Map<String, String> parts, String name, Set<String> used) {
+    Matcher m = MARKER.matcher(template);
+    StringBuilder out = new StringBuilder(template.length() * 2);
+    int at = 0;
+    while (m.find()) {
+      String section = parts.get(m.group(2));
+      if (section == null) {
+        throw new IllegalStateException(name + ".lua has no section " + m.group(2) + ", which a template needs");
+      }
+      used.add(m.group(2));
+      out.append(template, at, m.start());
+      // Indented as the marker, so that the script reads as if written out.
+      section.strip().lines().forEach(line -> out.append(line.isEmpty() ? "" : m.group(1)).append(line).append('\n'));
+      at = Math.min(m.end() + 1, template.length());
+    }
+    return out.append(template, at, template.length()).toString();
+  }
+
+  private static void requireComments(String name, String head) {
+    for (String line : head.split("\n")) {
+      String l = line.strip();
+      if (!l.isEmpty() && !l.startsWith("--")) {
+        throw new IllegalStateException(name + ".lua has code before its first section: " + l);
+      }
+    }
+  }
+
   private static Script script(String name, String source) {
     try {
       byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
@@ -59,20 +133,12 @@ final class Scripts {
     }
   }
 
-  private static String resource(String name) {
-    String text = optionalResource(name);
-    if (text == null) {
-      throw new IllegalStateException("missing resource io/github/limiter/redis/lua/" + name + ".lua");
-    }
-    return text;
-  }
-
-  /** The resource's text, or null if there is none. */
-  private static String optionalResource(String name) {
+  /** The text of {@code lua/<name>.lua}, as stored. */
+  static String resource(String name) {
     String path = "lua/" + name + ".lua";
     try (InputStream in = Scripts.class.getResourceAsStream(path)) {
       if (in == null) {
-        return null;
+        throw new IllegalStateException("missing resource io/github/limiter/redis/" + path);
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n";
     } catch (IOException e) {

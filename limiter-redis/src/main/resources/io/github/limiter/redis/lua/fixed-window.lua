@@ -1,65 +1,57 @@
--- Fixed window, as io.github.limiter.internal.algorithm.FixedWindow: the state is the window index w and
--- its count c, stored as "w c"; the count as of now is max(0, (w - now/W) * N + c), which is c in
--- the same window and 0 in a later one. Params: W, N.
+-- Fixed window, as io.github.limiter.internal.algorithm.FixedWindow: the state is the window index
+-- w and its count, stored as "w count"; the count as of now is max(0, (w - now/W) * N + count),
+-- which is the count in the same window and 0 in a later one. Params: W, N. Sections of
+-- straight-line code, spliced by Scripts into decide.lua and refund.lua: see there for the names
+-- each one is given (i, a, raw) and must define.
+
+--@ head
 local PARAMS = 2
 
-local function params(a)
-  local W = tonumber(ARGV[a])
-  return { W = W, N = tonumber(ARGV[a + 1]), w = floordiv(now, W) }
-end
-
-local function read(limits)
-  local raw = redis.call('MGET', unpack(KEYS))
-  local states, missing = {}, {}
-  for i = 1, #KEYS do
-    local p = limits[i]
-    missing[i] = not raw[i]
-    local count = 0
-    if raw[i] then
-      local w, c = string.match(raw[i], '^(%-?%d+) (%-?%d+)$')
-      if w then
-        count = (tonumber(w) - p.w) * p.N + tonumber(c)
-        if count < 0 then count = 0 end
-      end
-    end
-    states[i] = count
+--@ fetch
+-- Decoded once, into the reply's free slots: raw[n + 2i - 1] and raw[n + 2i] hold key i's window
+-- and count (nil when it is missing or unreadable), so that each pass reads two numbers.
+local raw = redis.call('MGET', unpack(KEYS))
+for i = 1, n do
+  if raw[i] then
+    local sw, sc = string.match(raw[i], '^(%-?%d+) (%-?%d+)$')
+    if sw then raw[n + 2 * i - 1], raw[n + 2 * i] = tonumber(sw), tonumber(sc) end
   end
-  return states, missing
 end
 
-local function until_next(p)
-  return p.W - floormod(now, p.W)
+--@ load
+local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+local e = fmod(now, W) -- elapsed in the window: floor modulo, exact on integers
+if e < 0 then e = e + W end
+local w = (now - e) / W
+local fresh = not raw[i]
+local count = 0
+if raw[n + 2 * i - 1] then
+  count = (raw[n + 2 * i - 1] - w) * N + raw[n + 2 * i]
+  if count < 0 then count = 0 end
 end
 
-local function retry_after(i, count, p)
-  if permits > p.N then return NEVER end
-  if count + permits <= p.N then return 0 end
-  return until_next(p)
+--@ wait
+local wait = NEVER
+if permits <= N then
+  if count + permits <= N then wait = 0 else wait = W - e end
 end
 
-local function admit(i, count, p)
-  return count + permits
-end
+--@ admit
+count = count + permits
 
-local function refund(i, count, p)
-  local c = count - permits
-  if c < 0 then return 0 end
-  return c
-end
+--@ refund
+count = count - permits
+if count < 0 then count = 0 end
 
-local function remaining(count, p)
-  return p.N - count
-end
+--@ remaining
+local left = N - count
 
-local function reset_after(count, p)
-  if count > 0 then return until_next(p) end
-  return 0
-end
+--@ reset
+local reset = 0
+if count > 0 then reset = W - e end
 
-local function delay(count, p)
-  return 0
-end
+--@ delay
+local delay = 0
 
-local function write(i, count, p, reset)
-  redis.call('SET', KEYS[i], string.format('%d %d', p.w, count), 'PX', ttl(reset))
-end
+--@ write
+redis.call('SET', KEYS[i], format('%d %d', w, count), 'PX', px)

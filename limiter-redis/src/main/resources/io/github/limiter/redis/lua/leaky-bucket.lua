@@ -1,61 +1,58 @@
--- Leaky bucket (GCRA), as io.github.limiter.internal.algorithm.LeakyBucket: the state is the theoretical
--- arrival time tat; level(now) = max(0, tat - now) / T. Params: T, capacity, initial level.
--- The refund script uses these hooks; the decide script, leaky-bucket-decide.lua, writes them out.
+-- Leaky bucket (GCRA), as io.github.limiter.internal.algorithm.LeakyBucket: the state is the
+-- theoretical arrival time tat; the backlog max(0, tat - now) is the bucket's level times T.
+-- Params: T, capacity b, initial level. Sections of straight-line code, spliced by Scripts into
+-- decide.lua and refund.lua: see there for the names each one is given (i, a, raw) and must define.
+
+--@ head
 local PARAMS = 3
 
-local function params(a)
-  local T = tonumber(ARGV[a])
-  return { T = T, b = tonumber(ARGV[a + 1]), initial = tonumber(ARGV[a + 2]) * T }
-end
+--@ fetch
+local raw = redis.call('MGET', unpack(KEYS))
 
-local function read(limits)
-  local raw = redis.call('MGET', unpack(KEYS))
-  local states, missing = {}, {}
-  for i = 1, #KEYS do
-    missing[i] = not raw[i]
-    states[i] = tonumber(raw[i]) or (now + limits[i].initial)
-  end
-  return states, missing
-end
+--@ load
+local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+local fresh = not raw[i]
+local tat = tonumber(raw[i]) or (now + tonumber(ARGV[a + 2]) * T)
 
-local function backlog(tat)
-  local b = tat - now
-  if b > 0 then return b end
-  return 0
-end
-
-local function retry_after(i, tat, p)
-  if permits > p.b then return NEVER end
+--@ wait
+local wait = NEVER
+if permits <= b then
+  local backlog = tat - now
+  if backlog < 0 then backlog = 0 end
   -- Admissible while backlog < (b - permits + 1) * T; the first such instant is one tick later.
-  local excess = backlog(tat) - (p.b - permits + 1) * p.T
-  if excess >= 0 then return excess + 1 end
-  return 0
+  local excess = backlog - (b - permits + 1) * T
+  if excess >= 0 then wait = excess + 1 else wait = 0 end
 end
 
-local function admit(i, tat, p)
-  return now + backlog(tat) + permits * p.T
+--@ admit
+do
+  local backlog = tat - now
+  if backlog < 0 then backlog = 0 end
+  tat = now + backlog + permits * T
 end
 
-local function refund(i, tat, p)
-  local b = backlog(tat) - permits * p.T
-  if b < 0 then b = 0 end
-  return now + b
+--@ refund
+do
+  local backlog = tat - now - permits * T
+  if backlog < 0 then backlog = 0 end
+  tat = now + backlog
 end
 
-local function remaining(tat, p)
-  local room = p.b * p.T - backlog(tat)
-  if room > 0 then return floordiv(room + p.T - 1, p.T) end
-  return 0
+--@ remaining
+local left = 0
+do
+  local backlog = tat - now
+  if backlog < 0 then backlog = 0 end
+  local room = b * T - backlog
+  if room > 0 then left = (room + T - 1 - fmod(room + T - 1, T)) / T end -- ceil(room / T), exactly
 end
 
-local function reset_after(tat, p)
-  return backlog(tat)
-end
+--@ reset
+local reset = tat - now
+if reset < 0 then reset = 0 end
 
-local function delay(tat, p)
-  return backlog(tat)
-end
+--@ delay
+local delay = reset
 
-local function write(i, tat, p, reset)
-  redis.call('SET', KEYS[i], int(tat), 'PX', ttl(reset))
-end
+--@ write
+redis.call('SET', KEYS[i], format('%d', tat), 'PX', px)

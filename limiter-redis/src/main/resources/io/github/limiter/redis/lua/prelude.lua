@@ -1,5 +1,6 @@
 -- Opening of every limiter script: the arguments and the clock. Free of closures and tables, so
--- that a script that needs nothing more (the bucket decide scripts) pays for nothing more.
+-- that a script pays for nothing it does not use. The sections after it ("--@ name") are shared
+-- by the templates, decide.lua and refund.lua, like the algorithm's own sections.
 --
 -- KEYS: one per limit of the policy, all in one hash slot.
 -- ARGV[1]: now in integer microseconds, or '' to read the server's TIME (microseconds since
@@ -19,3 +20,9 @@ end
 local permits = tonumber(ARGV[2])
 local ttl_floor = tonumber(ARGV[3])
 local NEVER = math.huge
+--@ ttl
+-- The TTL that keeps a key at least until it is fresh again (reset microseconds from now), in
+-- whole milliseconds.
+local px = ceil(reset / 1000) + 1
+if px < ttl_floor then px = ttl_floor end
+px = format('%d', px)

@@ -1,132 +1,133 @@
--- Sliding window counter, as io.github.limiter.internal.algorithm.SlidingWindowCounter: the previous and
--- the current aligned window's counts, est = prev * (1 - e/W) + curr, compared exactly in
--- integers scaled by W. Stored as "w curr prev". Params: W, N.
+-- Sliding window counter, as io.github.limiter.internal.algorithm.SlidingWindowCounter: the
+-- previous and the current aligned window's counts, est = prev * (1 - e/W) + curr, compared
+-- exactly in integers scaled by W. Stored as "w c q": window index, its count, the count before.
+-- Params: W, N. Sections of straight-line code, spliced by Scripts into decide.lua and
+-- refund.lua: see there for the names each one is given (i, a, raw) and must define.
+
+--@ head
 local PARAMS = 2
 local EXACT = 4503599627370496 -- 2^52: below it, products of counts and W are exact doubles
 local LIMB = 16777216 -- 2^24
 
-local function params(a)
-  local W = tonumber(ARGV[a])
-  local N = tonumber(ARGV[a + 1])
-  return { W = W, N = N, w = floordiv(now, W), e = floormod(now, W), small = N * W <= EXACT }
+local function floordiv(x, y)
+  local r = fmod(x, y)
+  if r < 0 then r = r + y end
+  return (x - r) / y
 end
 
--- a * b as six base-2^24 limbs, exact for integers below 2^53.
-local function product(a, b)
-  local a0 = floormod(a, LIMB); local a1 = floormod((a - a0) / LIMB, LIMB); local a2 = floordiv(a, LIMB * LIMB)
-  local b0 = floormod(b, LIMB); local b1 = floormod((b - b0) / LIMB, LIMB); local b2 = floordiv(b, LIMB * LIMB)
-  local r = { a0 * b0, a0 * b1 + a1 * b0, a0 * b2 + a1 * b1 + a2 * b0, a1 * b2 + a2 * b1, a2 * b2, 0 }
+-- x * y as six base-2^24 limbs, exact for integers below 2^53; only for limits with N * W > 2^52.
+local function product(x, y)
+  local x0 = fmod(x, LIMB); local x1 = fmod((x - x0) / LIMB, LIMB); local x2 = floordiv(x, LIMB * LIMB)
+  local y0 = fmod(y, LIMB); local y1 = fmod((y - y0) / LIMB, LIMB); local y2 = floordiv(y, LIMB * LIMB)
+  local r = { x0 * y0, x0 * y1 + x1 * y0, x0 * y2 + x1 * y1 + x2 * y0, x1 * y2 + x2 * y1, x2 * y2, 0 }
   local carry = 0
   for k = 1, 6 do
     local v = r[k] + carry
-    r[k] = floormod(v, LIMB)
+    r[k] = fmod(v, LIMB)
     carry = (v - r[k]) / LIMB
   end
   return r
 end
 
--- Whether a * b < c * d, exactly.
-local function lt(a, b, c, d, p)
-  if p.small then return a * b < c * d end
-  local x, y = product(a, b), product(c, d)
+-- Whether p * q < r * s, exactly.
+local function lt(p, q, r, s, small)
+  if small then return p * q < r * s end
+  local x, y = product(p, q), product(r, s)
   for k = 6, 1, -1 do
     if x[k] ~= y[k] then return x[k] < y[k] end
   end
   return false
 end
 
-local function read(limits)
-  local raw = redis.call('MGET', unpack(KEYS))
-  local states, missing = {}, {}
-  for i = 1, #KEYS do
-    local p = limits[i]
-    missing[i] = not raw[i]
-    local s = { stored = false, curr = 0, prev = 0 }
-    if raw[i] then
-      local w, c, q = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+)$')
-      if w then
-        w, c, q = tonumber(w), tonumber(c), tonumber(q)
-        s.stored = true
-        s.w, s.c, s.q = w, c, q
-        local lag = p.w - w
-        if lag == 0 then s.curr, s.prev = c, q elseif lag == 1 then s.prev = c end
-      end
-    end
-    states[i] = s
-  end
-  return states, missing
-end
-
-local function admissible(s, p)
-  local allowance = p.N - permits + 1 - s.curr
-  if allowance <= 0 then return false end
-  return lt(s.prev, p.W - p.e, allowance, p.W, p)
-end
-
 -- The least e >= 0 with weight * (W - e) < room * W.
-local function first_elapsed(weight, room, p)
+local function first_elapsed(weight, room, W, small)
   if weight < room then return 0 end
-  if p.small then return floordiv(p.W * (weight - room), weight) + 1 end
-  local lo, hi = -1, p.W
+  if small then return floordiv(W * (weight - room), weight) + 1 end
+  local lo, hi = -1, W
   while hi - lo > 1 do
     local mid = floordiv(lo + hi, 2)
-    if lt(weight, p.W - mid, room, p.W, p) then hi = mid else lo = mid end
+    if lt(weight, W - mid, room, W, small) then hi = mid else lo = mid end
   end
   return hi
 end
 
-local function retry_after(i, s, p)
-  if permits > p.N then return NEVER end
-  if admissible(s, p) then return 0 end
-  local allowance = p.N - permits + 1
-  local until_next = p.W - p.e
-  if s.curr < allowance then
-    local wait = first_elapsed(s.prev, allowance - s.curr, p) - p.e
-    if wait < until_next then return wait end
-    return until_next
+--@ fetch
+-- Decoded once, into the reply's free slots: raw[n + 3i - 2 .. n + 3i] hold key i's w, c and q
+-- (nil when it is missing or unreadable), so that each pass reads three numbers.
+local raw = redis.call('MGET', unpack(KEYS))
+for i = 1, n do
+  if raw[i] then
+    local sw, sc, sq = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+)$')
+    if sw then
+      raw[n + 3 * i - 2], raw[n + 3 * i - 1], raw[n + 3 * i] = tonumber(sw), tonumber(sc), tonumber(sq)
+    end
   end
-  return until_next + first_elapsed(s.curr, allowance, p)
 end
 
-local function admit(i, s, p)
-  return { stored = true, w = p.w, c = s.curr + permits, q = s.prev, curr = s.curr + permits, prev = s.prev }
+--@ load
+local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+local e = fmod(now, W) -- elapsed in the window: floor modulo, exact on integers
+if e < 0 then e = e + W end
+local w = (now - e) / W
+local small = N * W <= EXACT
+local fresh = not raw[i]
+-- sw, sc, sq as stored (nil if unreadable); curr and prev as of now.
+local sw, sc, sq = raw[n + 3 * i - 2], raw[n + 3 * i - 1], raw[n + 3 * i]
+local curr, prev = 0, 0
+if sw then
+  local lag = w - sw
+  if lag == 0 then curr, prev = sc, sq elseif lag == 1 then prev = sc end
 end
 
-local function refund(i, s, p)
-  if not s.stored or s.w ~= p.w then return s end
-  local c = s.c - permits
-  if c < 0 then c = 0 end
-  return { stored = true, w = s.w, c = c, q = s.q, curr = c, prev = s.prev }
-end
-
-local function remaining(s, p)
-  local room = p.N - s.curr
-  if p.small then
-    local slack = room * p.W - s.prev * (p.W - p.e)
-    if slack > 0 then return floordiv(slack + p.W - 1, p.W) end
-    return 0
+--@ wait
+local wait = NEVER
+if permits <= N then
+  local allowance = N - permits + 1
+  if allowance - curr > 0 and lt(prev, W - e, allowance - curr, W, small) then
+    wait = 0
+  elseif curr < allowance then
+    wait = first_elapsed(prev, allowance - curr, W, small) - e
+    if wait > W - e then wait = W - e end
+  else
+    wait = W - e + first_elapsed(curr, allowance, W, small)
   end
-  if room <= 0 or not lt(s.prev, p.W - p.e, room, p.W, p) then return 0 end
-  -- ceil(room - prev * (W - e) / W) = room - floor(prev * (W - e) / W)
-  local lo, hi = 0, s.prev + 1
-  while hi - lo > 1 do
-    local mid = floordiv(lo + hi, 2)
-    if lt(s.prev, p.W - p.e, mid, p.W, p) then hi = mid else lo = mid end
+end
+
+--@ admit
+curr = curr + permits
+sw, sc, sq = w, curr, prev
+
+--@ refund
+if sw == w then
+  sc = sc - permits
+  if sc < 0 then sc = 0 end
+  curr = sc
+end
+
+--@ remaining
+local left = 0
+do
+  local room = N - curr
+  if small then
+    local slack = room * W - prev * (W - e)
+    if slack > 0 then left = floordiv(slack + W - 1, W) end
+  elseif room > 0 and lt(prev, W - e, room, W, small) then
+    -- ceil(room - prev * (W - e) / W) = room - floor(prev * (W - e) / W)
+    local lo, hi = 0, prev + 1
+    while hi - lo > 1 do
+      local mid = floordiv(lo + hi, 2)
+      if lt(prev, W - e, mid, W, small) then hi = mid else lo = mid end
+    end
+    left = room - lo
   end
-  return room - lo
 end
 
-local function reset_after(s, p)
-  local until_next = p.W - p.e
-  if s.curr > 0 then return until_next + p.W end
-  if s.prev > 0 then return until_next end
-  return 0
-end
+--@ reset
+local reset = 0
+if curr > 0 then reset = W - e + W elseif prev > 0 then reset = W - e end
 
-local function delay(s, p)
-  return 0
-end
+--@ delay
+local delay = 0
 
-local function write(i, s, p, reset)
-  redis.call('SET', KEYS[i], string.format('%d %d %d', s.w, s.c, s.q), 'PX', ttl(reset))
-end
+--@ write
+redis.call('SET', KEYS[i], format('%d %d %d', sw, sc, sq), 'PX', px)

@@ -1,93 +1,102 @@
--- Sliding window log, as io.github.limiter.internal.algorithm.SlidingWindowLog: a list of the admission
--- times of the last N permits, oldest first; entries with t <= now - W have dropped out, and are
--- trimmed on the next admission. Params: W, N.
+-- Sliding window log, as io.github.limiter.internal.algorithm.SlidingWindowLog: a list of the
+-- admission times of the last N permits, oldest first; entries with t <= now - W have dropped out,
+-- and are trimmed on the next admission. Params: W, N. Sections of straight-line code, spliced by
+-- Scripts into decide.lua and refund.lua: see there for the names each one is given (i, a, raw)
+-- and must define.
+
+--@ head
 local PARAMS = 2
 
-local function params(a)
-  return { W = tonumber(ARGV[a]), N = tonumber(ARGV[a + 1]) }
-end
-
-local function entry(i, index)
-  return tonumber(redis.call('LINDEX', KEYS[i], index))
-end
-
-local function read(limits)
-  local states, missing = {}, {}
-  for i = 1, #KEYS do
-    local W = limits[i].W
-    local size = redis.call('LLEN', KEYS[i])
-    -- A list key exists only while it holds entries.
-    missing[i] = size == 0
-    local s = { size = size, expired = 0 }
-    if size > 0 then
-      s.last = entry(i, -1)
-      if now - s.last >= W then
-        s.expired = size
-      elseif now - entry(i, 0) >= W then
-        -- Entries are ordered: find the first live one. lo is expired, hi is live.
-        local lo, hi = 0, size - 1
+--@ fetch
+-- Per key, three slots: the list's size, how many of its entries have expired, the newest entry.
+-- A list key exists only while it holds entries.
+local raw = {}
+for i = 1, n do
+  local W = tonumber(ARGV[4 + (i - 1) * PARAMS])
+  local size = redis.call('LLEN', KEYS[i])
+  local expired, last = 0, 0
+  if size > 0 then
+    last = tonumber(redis.call('LINDEX', KEYS[i], -1))
+    if now - last >= W then
+      expired = size
+    else
+      -- Expired entries lead the list, and are few while it is in use: one read sees the first few.
+      local head = redis.call('LRANGE', KEYS[i], 0, 7)
+      while expired < #head and now - tonumber(head[expired + 1]) >= W do expired = expired + 1 end
+      if expired == #head then
+        -- More than those: entries are ordered, so search for the first live one. lo is expired,
+        -- hi is live (the newest entry is).
+        local lo, hi = expired - 1, size - 1
         while hi - lo > 1 do
-          local mid = floordiv(lo + hi, 2)
-          if now - entry(i, mid) >= W then lo = mid else hi = mid end
+          local mid = math.floor((lo + hi) / 2)
+          if now - tonumber(redis.call('LINDEX', KEYS[i], mid)) >= W then lo = mid else hi = mid end
         end
-        s.expired = hi
+        expired = hi
       end
     end
-    states[i] = s
   end
-  return states, missing
+  raw[3 * i - 2], raw[3 * i - 1], raw[3 * i] = size, expired, last
 end
 
-local function retry_after(i, s, p)
-  if permits > p.N then return NEVER end
-  local live = s.size - s.expired
-  if live + permits <= p.N then return 0 end
-  -- The oldest (live + permits - N) live entries must drop out; the last of them decides.
-  return entry(i, s.expired + live + permits - p.N - 1) + p.W - now
+--@ load
+local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+local size, expired, last = raw[3 * i - 2], raw[3 * i - 1], raw[3 * i]
+local fresh = size == 0
+
+--@ wait
+local wait = NEVER
+if permits <= N then
+  if size - expired + permits <= N then
+    wait = 0
+  else
+    -- The oldest (live + permits - N) live entries must drop out; the last of them decides.
+    wait = tonumber(redis.call('LINDEX', KEYS[i], size + permits - N - 1)) + W - now
+  end
 end
 
-local function admit(i, s, p)
-  if s.expired > 0 then
-    redis.call('LTRIM', KEYS[i], s.expired, -1)
-  end
-  local size = s.size - s.expired
+--@ admit
+do
+  if expired > 0 then redis.call('LTRIM', KEYS[i], expired, -1) end
+  size = size - expired
   -- Keep the list ordered even if this caller's clock is slightly behind the newest entry.
   local stamp = now
-  if size > 0 and s.last > now then stamp = s.last end
-  local text = int(stamp)
-  local left = permits
-  while left > 0 do
-    local batch = {}
-    for k = 1, math.min(left, 1000) do batch[k] = text end
-    redis.call('RPUSH', KEYS[i], unpack(batch))
-    left = left - #batch
+  if size > 0 and last > now then stamp = last end
+  local text = format('%d', stamp)
+  if permits == 1 then
+    redis.call('RPUSH', KEYS[i], text)
+  else
+    local todo = permits
+    while todo > 0 do
+      local batch = {}
+      for k = 1, math.min(todo, 1000) do batch[k] = text end
+      redis.call('RPUSH', KEYS[i], unpack(batch))
+      todo = todo - #batch
+    end
   end
-  return { size = size + permits, expired = 0, last = stamp }
+  size, expired, last = size + permits, 0, stamp
 end
 
-local function refund(i, s, p)
-  local drop = math.min(permits, s.size)
-  if drop == 0 then return s end
-  redis.call('RPOP', KEYS[i], drop)
-  local size = s.size - drop
-  local r = { size = size, expired = math.min(s.expired, size) }
-  if size > 0 then r.last = entry(i, -1) end
-  return r
+--@ refund
+do
+  local drop = permits
+  if drop > size then drop = size end
+  if drop > 0 then
+    redis.call('RPOP', KEYS[i], drop)
+    size = size - drop
+    if expired > size then expired = size end
+    if size > 0 then last = tonumber(redis.call('LINDEX', KEYS[i], -1)) end
+  end
 end
 
-local function remaining(s, p)
-  return p.N - (s.size - s.expired)
-end
+--@ remaining
+local left = N - (size - expired)
 
-local function reset_after(s, p)
-  if s.size == s.expired then return 0 end
-  return s.last + p.W - now
-end
+--@ reset
+local reset = 0
+if size > expired then reset = last + W - now end
 
-local function delay(s, p)
-  return 0
-end
+--@ delay
+local delay = 0
 
-local function write(i, s, p, reset)
-  redis.call('PEXPIRE', KEYS[i], ttl(reset))
-end
+--@ write
+redis.call('PEXPIRE', KEYS[i], px)

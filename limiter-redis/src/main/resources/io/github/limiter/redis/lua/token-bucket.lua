@@ -1,61 +1,59 @@
--- Token bucket, as io.github.limiter.internal.algorithm.TokenBucket: the state is the instant z at which
--- the bucket held zero tokens; tokens(now) = min(b, (now - z) / T). Params: T, b, initial tokens.
--- The refund script uses these hooks; the decide script, token-bucket-decide.lua, writes them out.
+-- Token bucket, as io.github.limiter.internal.algorithm.TokenBucket: the state is the instant z at
+-- which the bucket held zero tokens; tokens(now) = min(b, (now - z) / T). Params: T, b, initial
+-- tokens. Sections of straight-line code, spliced by Scripts into decide.lua and refund.lua: see
+-- there for the names each one is given (i, a, raw) and must define.
+
+--@ head
 local PARAMS = 3
 
-local function params(a)
-  local T = tonumber(ARGV[a])
-  local b = tonumber(ARGV[a + 1])
-  return { T = T, b = b, full = b * T, initial = tonumber(ARGV[a + 2]) * T }
+--@ fetch
+local raw = redis.call('MGET', unpack(KEYS))
+
+--@ load
+local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+local full = b * T
+local fresh = not raw[i]
+local z = tonumber(raw[i]) or (now - tonumber(ARGV[a + 2]) * T)
+
+--@ wait
+local wait = NEVER
+if permits <= b then
+  local saved = now - z
+  if saved > full then saved = full end
+  wait = permits * T - saved
+  if wait < 0 then wait = 0 end
 end
 
-local function read(limits)
-  local raw = redis.call('MGET', unpack(KEYS))
-  local states, missing = {}, {}
-  for i = 1, #KEYS do
-    missing[i] = not raw[i]
-    states[i] = tonumber(raw[i]) or (now - limits[i].initial)
-  end
-  return states, missing
+--@ admit
+do
+  local saved = now - z
+  if saved > full then saved = full end
+  z = now - saved + permits * T
 end
 
-local function saved(z, p)
-  local s = now - z
-  if s > p.full then return p.full end
-  return s
+--@ refund
+do
+  local saved = now - z
+  if saved > full then saved = full end
+  saved = saved + permits * T
+  if saved > full then saved = full end
+  z = now - saved
 end
 
-local function retry_after(i, z, p)
-  if permits > p.b then return NEVER end
-  local missing = permits * p.T - saved(z, p)
-  if missing > 0 then return missing end
-  return 0
+--@ remaining
+local left = 0
+do
+  local saved = now - z
+  if saved > full then saved = full end
+  if saved > 0 then left = (saved - fmod(saved, T)) / T end -- floor(saved / T), exactly
 end
 
-local function admit(i, z, p)
-  return now - saved(z, p) + permits * p.T
-end
+--@ reset
+local reset = full - (now - z)
+if reset < 0 then reset = 0 end
 
-local function refund(i, z, p)
-  local s = saved(z, p) + permits * p.T
-  if s > p.full then s = p.full end
-  return now - s
-end
+--@ delay
+local delay = 0
 
-local function remaining(z, p)
-  local s = saved(z, p)
-  if s > 0 then return floordiv(s, p.T) end
-  return 0
-end
-
-local function reset_after(z, p)
-  return p.full - saved(z, p)
-end
-
-local function delay(z, p)
-  return 0
-end
-
-local function write(i, z, p, reset)
-  redis.call('SET', KEYS[i], int(z), 'PX', ttl(reset))
-end
+--@ write
+redis.call('SET', KEYS[i], format('%d', z), 'PX', px)

@@ -1,0 +1,60 @@
+package io.github.limiter.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.limiter.Algorithm;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The scripts Redis runs are composed from one source per algorithm, and stay free of closures. */
+class ScriptsTest {
+
+  private static final Pattern MARKER_LINE = Pattern.compile("(?m)^--@ \\w+$");
+
+  @Test
+  void decideAndRefundAreSplicedFromTheAlgorithmsOneSource() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      String name = algorithm.configName();
+      Map<String, String> sections = Scripts.sections(name, Scripts.resource(name));
+      String decide = unindented(Scripts.decide(algorithm).source());
+      String refund = unindented(Scripts.refund(algorithm).source());
+      assertThat(sections).as(name).containsKeys("head", "fetch", "load", "wait", "admit", "refund", "reset", "write");
+      sections.forEach((section, text) -> assertThat(decide + refund).as(name + " --@ " + section)
+          .contains(unindented(text).strip()));
+      // The state is read and written by the same text in both scripts: nothing kept in step by hand.
+      for (String shared : new String[] {"head", "fetch", "load", "reset", "write"}) {
+        String text = unindented(sections.get(shared)).strip();
+        assertThat(decide).as(name + " decide --@ " + shared).contains(text);
+        assertThat(refund).as(name + " refund --@ " + shared).contains(text);
+      }
+      assertThat(decide).as(name).doesNotContainPattern(MARKER_LINE);
+      assertThat(refund).as(name).doesNotContainPattern(MARKER_LINE);
+      assertThat(Scripts.class.getResource("lua/" + name + "-decide.lua")).as(name + "-decide.lua").isNull();
+    }
+  }
+
+  @Test
+  void hotScriptsCreateNoClosures() {
+    // Closures are allocated on every call; only the counter's exact large-number helpers need them.
+    for (Algorithm algorithm : Algorithm.values()) {
+      if (algorithm != Algorithm.SLIDING_WINDOW_COUNTER) {
+        assertThat(Scripts.decide(algorithm).source()).as(algorithm.configName()).doesNotContain("function");
+      }
+    }
+  }
+
+  @Test
+  void aSourceWithCodeOutsideItsSectionsIsRejected() {
+    assertThatThrownBy(() -> Scripts.sections("broken", "-- fine\nlocal lost = 1\n--@ load\nlocal x = 1\n"))
+        .hasMessageContaining("broken.lua has code before its first section: local lost = 1");
+    assertThatThrownBy(() -> Scripts.sections("twice", "--@ load\nlocal x = 1\n--@ load\nlocal y = 2\n"))
+        .hasMessageContaining("twice.lua defines section load twice");
+  }
+
+  private static String unindented(String text) {
+    return text.lines().map(String::strip).collect(Collectors.joining("\n"));
+  }
+}
