@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A lock-free, bounded store in this JVM's memory.
@@ -76,6 +77,8 @@ public final class InMemoryStore implements RateLimitStore {
   private final Overflow overflow;
   private final ConcurrentHashMap<Policy, Table> tables = new ConcurrentHashMap<>();
   private final AtomicInteger size = new AtomicInteger();
+  /** Keys forgotten to make room under {@link Overflow#EVICT}; rare, so a plain atomic. */
+  private final AtomicLong evictions = new AtomicLong();
   private final AtomicBoolean sweeping = new AtomicBoolean();
   private Iterator<Table> tableCursor;
   private Table sweptTable;
@@ -105,6 +108,11 @@ public final class InMemoryStore implements RateLimitStore {
   /** The number of keys held now. */
   public int size() {
     return size.get();
+  }
+
+  /** How many keys were evicted to make room since the store started. */
+  public long evictions() {
+    return evictions.get();
   }
 
   /** The configured bound on keys. */
@@ -267,6 +275,7 @@ public final class InMemoryStore implements RateLimitStore {
       if (mustFree && freed == 0 && overflow == Overflow.EVICT && victim != null && size.get() >= maxKeys) {
         if (victimTable.killUnconditionally(victim) && victimTable.entries.remove(victimKey, victim)) {
           size.decrementAndGet();
+          evictions.incrementAndGet();
         }
       }
       return true;
