@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.it.harness.Burst;
 import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PayaraNode;
+import io.github.limiter.it.harness.Prometheus;
 import io.github.limiter.it.harness.RedisForSuite;
 import io.github.limiter.it.harness.ServerLog;
 import io.github.limiter.tck.redis.RedisServer;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -188,6 +190,58 @@ class DemoTwoNodesIT {
     URI unlimited = memoryA.base().resolve("from-env/x");
     assertThat(Http.get(unlimited).headers().firstValue("RateLimit-Policy")).isEmpty();
     assertThat(Http.get(unlimited).statusCode()).isNotEqualTo(429);
+  }
+
+  /**
+   * Both adapters' decisions on Payara's own {@code /metrics} (MicroProfile Metrics), counted once
+   * each: the filter's {@code hello} and {@code @Limited("cdi-hello")}. Counted as deltas, since
+   * the tests before sent requests to this node too.
+   */
+  @Test
+  @Order(7)
+  void theServersMetricsCountEveryRejectionAndReadinessListsTheLimiter() {
+    Map<String, int[]> statuses = Map.of("hello", new int[600], "cdi-hello", new int[600]);
+    String before = scrape(memoryA);
+
+    for (int i = 0; i < 40; i++) {
+      statuses.get("hello")[Http.get(memoryA.base().resolve("api/hello")).statusCode()]++;
+    }
+    for (int i = 0; i < 12; i++) {
+      statuses.get("cdi-hello")[Http.get(memoryA.base().resolve("api/cdi/hello")).statusCode()]++;
+    }
+    String after = scrape(memoryA);
+
+    for (var policy : statuses.entrySet()) {
+      int rejected = policy.getValue()[429];
+      int admitted = policy.getValue()[200];
+      assertThat(rejected).as("429s of %s", policy.getKey()).isPositive();
+      assertThat(admitted + rejected).as("every answer of %s is a 200 or a 429", policy.getKey())
+          .isEqualTo(policy.getKey().equals("hello") ? 40 : 12);
+      assertThat(decisions(after, policy.getKey(), "rejected") - decisions(before, policy.getKey(), "rejected"))
+          .as("limiter_decisions_total{policy=%s,outcome=rejected} after the burst", policy.getKey())
+          .isEqualTo(rejected);
+      assertThat(decisions(after, policy.getKey(), "admitted") - decisions(before, policy.getKey(), "admitted"))
+          .as("limiter_decisions_total{policy=%s,outcome=admitted} after the burst", policy.getKey())
+          .isEqualTo(admitted);
+    }
+    assertThat(Prometheus.sum(after, "limiter_memory_keys")).isPositive();
+
+    HttpResponse<String> ready = Http.get(URI.create("http://127.0.0.1:" + memoryA.port() + "/health/ready"));
+    assertThat(ready.statusCode()).isEqualTo(200);
+    // The limiter check's own object: {"name":"limiter","status":"UP",...}, in either order.
+    assertThat(ready.body()).containsPattern(Pattern.compile(
+        "\\{[^{}]*\"name\"\\s*:\\s*\"limiter\"[^{}]*\"status\"\\s*:\\s*\"UP\"|"
+            + "\\{[^{}]*\"status\"\\s*:\\s*\"UP\"[^{}]*\"name\"\\s*:\\s*\"limiter\""));
+  }
+
+  private static String scrape(PayaraNode node) {
+    HttpResponse<String> metrics = Http.get(URI.create("http://127.0.0.1:" + node.port() + "/metrics"), "Accept", "text/plain");
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    return metrics.body();
+  }
+
+  private static long decisions(String scrape, String policy, String outcome) {
+    return Math.round(Prometheus.sum(scrape, "limiter_decisions_total", "policy", policy, "outcome", outcome));
   }
 
   /**

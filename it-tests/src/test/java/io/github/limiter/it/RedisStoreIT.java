@@ -11,12 +11,14 @@ import io.github.limiter.it.app.servlet.EchoServlet;
 import io.github.limiter.it.harness.Deployed;
 import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PrintServerLogOnFailure;
+import io.github.limiter.it.harness.Settings;
 import io.github.limiter.it.harness.RedisForSuite;
 import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -84,6 +86,12 @@ class RedisStoreIT {
           .append("limiter.route.").append(name).append(".policies=").append(name).append('\n');
     }
   }
+
+  /**
+   * Whether the server serves MicroProfile Health: Payara does on the HTTP port; WildFly's default
+   * configuration has no MicroProfile Health, so there only the decisions are checked.
+   */
+  private static final boolean HEALTH = Settings.isPayara();
 
   @ArquillianResource
   URL url;
@@ -159,7 +167,7 @@ class RedisStoreIT {
   void duringAnOutageEachPolicyFailsAsConfigured() {
     assertThat(get("closed/x", "outage").statusCode()).isEqualTo(200);
 
-    redis().close();
+    redis().kill();
 
     HttpResponse<String> closed = get("closed/x", "outage");
     assertThat(closed.statusCode()).isEqualTo(503);
@@ -167,5 +175,55 @@ class RedisStoreIT {
     assertThat(closed.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
     assertThat(get("open/x", "outage").statusCode()).isEqualTo(200);
     assertThat(get("local/x", "outage").statusCode()).isEqualTo(200);
+  }
+
+  /**
+   * The {@code limiter} readiness check (Payara serves it on the HTTP port) goes DOWN once the
+   * breaker opens: at the latest after {@code breaker.failure-threshold} (5) decisions on the dead
+   * Redis, three of which the test above made.
+   */
+  @Test
+  @Order(6)
+  void whileRedisIsDownAFailClosedPolicyMakesTheApplicationNotReady() {
+    int decisions = 0;
+    while (decisions < 5 && (!HEALTH || isReady())) {
+      assertThat(get("closed/x", "outage").statusCode()).isEqualTo(503);
+      decisions++;
+    }
+
+    if (HEALTH) {
+      assertThat(isReady()).as("ready after %d more decisions on a dead Redis", decisions).isFalse();
+    }
+  }
+
+  /**
+   * Redis back: after {@code breaker.open-duration} (1 s) one decision probes it, the breaker
+   * closes, and the check is UP again.
+   */
+  @Test
+  @Order(7)
+  void onceRedisIsBackTheApplicationIsReadyAgain() throws InterruptedException {
+    redis().restart();
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    int status = get("closed/x", "back").statusCode();
+    while (status != 200 && System.nanoTime() - deadline < 0) {
+      Thread.sleep(200);
+      status = get("closed/x", "back").statusCode();
+    }
+
+    assertThat(status).isEqualTo(200);
+    if (HEALTH) {
+      assertThat(isReady()).isTrue();
+    }
+  }
+
+  /** Whether the {@code limiter} readiness check is UP, on Payara's HTTP port. */
+  private boolean isReady() {
+    HttpResponse<String> ready = Http.get(URI.create("http://127.0.0.1:" + url.getPort() + "/health/ready"));
+    assertThat(ready.body()).contains("\"limiter\"");
+    // 200 when every readiness check is UP, 503 when one is DOWN: only the limiter's can go DOWN here.
+    assertThat(ready.statusCode()).isIn(200, 503);
+    return ready.statusCode() == 200;
   }
 }

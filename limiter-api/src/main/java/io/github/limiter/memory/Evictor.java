@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Keeps an {@link InMemoryStore} within {@code maxKeys}: counts its keys, reclaims the fresh ones
@@ -32,6 +33,8 @@ final class Evictor {
   private final Overflow overflow;
   private final Collection<Table> tables;
   private final AtomicInteger size = new AtomicInteger();
+  /** Keys forgotten to make room under {@link Overflow#EVICT}; rare, so a plain atomic. */
+  private final AtomicLong evictions = new AtomicLong();
   /** One incremental sweep at a time walks the shared cursor; others skip, or use their own. */
   private final AtomicBoolean sweeping = new AtomicBoolean();
   private final Cursor shared = new Cursor();
@@ -44,6 +47,10 @@ final class Evictor {
 
   int size() {
     return size.get();
+  }
+
+  long evictions() {
+    return evictions.get();
   }
 
   void added() {
@@ -181,7 +188,11 @@ final class Evictor {
     }
     // The slot is this thread's only if it also removes the key: a racing sweep may reclaim the
     // dead key first, and then that slot is the racer's.
-    return victim != null && largest.kill(victim.getValue()) && remove(largest, victim);
+    if (victim != null && largest.kill(victim.getValue()) && remove(largest, victim)) {
+      evictions.incrementAndGet();
+      return true;
+    }
+    return false;
   }
 
   private boolean remove(Table table, Map.Entry<String, Entry> dead) {

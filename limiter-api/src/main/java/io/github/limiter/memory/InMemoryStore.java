@@ -99,6 +99,11 @@ public final class InMemoryStore implements RateLimitStore {
     return evictor.size();
   }
 
+  /** How many keys were evicted to make room since the store started. */
+  public long evictions() {
+    return evictor.evictions();
+  }
+
   /** The configured bound on keys. */
   public int maxKeys() {
     return maxKeys;

@@ -43,7 +43,7 @@ public @interface Limited {
    * <ul>
    *   <li>{@code param:<name>} or {@code param:<index>}: a method parameter, as {@code
    *       String.valueOf}; names need the {@code -parameters} compiler flag, indexes start at 0
-   *   <li>{@code resolver:<name>}: a {@code @Named} {@link KeyResolver} bean
+   *   <li>{@code resolver:<name>}: a {@code @Named} {@link io.github.limiter.KeyResolver} bean
    *   <li>{@code remote-address}, {@code header:<name>}, {@code principal}: from the current HTTP
    *       request; outside one, a constant key
    *   <li>{@code constant}: one key for every caller

@@ -3,7 +3,8 @@ package io.github.limiter.cdi;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.admission.Admission;
-import io.github.limiter.internal.admission.Recorder;
+import io.github.limiter.internal.admission.AdmissionMetrics;
+import io.github.limiter.internal.admission.OutcomeObserver;
 import io.github.limiter.ConfigException;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.RateLimitStore;
@@ -90,7 +91,8 @@ public class LimiterExtension implements Extension {
       problems.put(e.getMessage(), e);
     }
     ClassLoader loader = loaded == null ? Thread.currentThread().getContextClassLoader() : loaded.loader();
-    Admission admission = new Admission(new ClientAddress(HttpSettings.DEFAULTS), false, true, Recorder.NONE);
+    Admission admission = new Admission(new ClientAddress(HttpSettings.DEFAULTS), false, true, OutcomeObserver.NONE,
+        AdmissionMetrics.OFF);
     PlanBuilder builder = new PlanBuilder(loaded == null ? null : loaded.config(), new Resolvers(beans, loader), admission);
     List<String> messages = new ArrayList<>();
     for (Site site : sites) {

@@ -1,7 +1,6 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.Decision;
-import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
@@ -9,10 +8,16 @@ import io.github.limiter.RequestView;
 import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.AdmissionMetrics;
+import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.metrics.OpenStores;
+import io.github.limiter.internal.metrics.Recorder;
+import io.github.limiter.internal.metrics.RecorderFactory;
 import io.github.limiter.RateLimitStore;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
@@ -44,9 +49,11 @@ class LimiterRuntime {
   private final Limiter limiter;
   private final ResponseRenderer renderer;
   private final Events events;
-  private final double nearLimit;
+  private final NearLimit nearLimit;
   private final WebRequests web;
   private final Admission admission;
+  /** Shows the store to the readiness check until shutdown. */
+  private final OpenStores.Handle openStore;
   private final PlanBuilder builder;
   private final Pause pause;
   private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
@@ -64,7 +71,11 @@ class LimiterRuntime {
     this.events = new Events(beans);
     this.nearLimit = setup.nearLimit();
     this.web = WebRequests.create(beans);
-    this.admission = new Admission(setup.addresses(), false, true, this::record);
+    String storeName = setup.config().store();
+    Recorder metrics = RecorderFactory.load(setup.config().metrics(), setup.loader());
+    this.admission = new Admission(setup.addresses(), false, true, this::fireEvents,
+        AdmissionMetrics.of(metrics, storeName, nearLimit));
+    this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
     this.builder = new PlanBuilder(setup.config(), new Resolvers(beans, setup.loader()), admission);
     this.pause = pauses.isResolvable() ? pauses.get() : Pause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
@@ -93,6 +104,11 @@ class LimiterRuntime {
       throw new IllegalStateException(String.join("; ", problems));
     }
     return PolicySet.of(rules, policy -> bound.computeIfAbsent(policy.name(), name -> limiter.bind(policy)));
+  }
+
+  @PreDestroy
+  void close() {
+    openStore.close();
   }
 
   Events events() {
@@ -124,7 +140,7 @@ class LimiterRuntime {
   }
 
   /** The events of one outcome: each rejection, dry run or not, and the tightest admission. */
-  private void record(RequestView request, Outcome outcome) {
+  private void fireEvents(RequestView request, Outcome outcome) {
     if (!events.rejectedObserved() && !events.admittedObserved() && !events.nearLimitObserved()) {
       return;
     }
@@ -153,15 +169,9 @@ class LimiterRuntime {
     if (events.admittedObserved()) {
       events.admitted(new RateLimitAdmitted(policy, decision, key, method));
     }
-    if (events.nearLimitObserved() && isNearLimit(policy, decision)) {
+    if (events.nearLimitObserved() && nearLimit.test(policy, decision)) {
       events.nearLimit(new RateLimitNearLimit(policy, decision, key, method));
     }
-  }
-
-  private boolean isNearLimit(Policy policy, Decision decision) {
-    Limit limit = decision.limit();
-    long quota = policy.algorithm().isBucket() ? limit.burst() : limit.permits();
-    return decision.remaining() <= (long) Math.floor(quota * nearLimit);
   }
 
   private PolicySet planFor(InvocationContext call) {

@@ -5,6 +5,7 @@ import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.render.ResponseRenderer;
+import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 
 /**
@@ -15,7 +16,7 @@ import io.github.limiter.microprofile.MicroProfileConfigLookup;
  * @param loader the application's class loader, to find store factories
  * @param renderer the one response writer, as configured
  * @param addresses how to find a client address
- * @param nearLimit the fraction of a quota at or below which {@link RateLimitNearLimit} fires
+ * @param nearLimit when {@link RateLimitNearLimit} fires and {@code limiter.near.limit} counts
  *     ({@code limiter.events.near-limit}, read by the core)
  */
 record LimiterSetup(
@@ -24,7 +25,7 @@ record LimiterSetup(
     ClassLoader loader,
     ResponseRenderer renderer,
     ClientAddress addresses,
-    double nearLimit) {
+    NearLimit nearLimit) {
 
   /**
    * Reads and validates the configuration of {@code loader}'s application.
@@ -36,7 +37,7 @@ record LimiterSetup(
     ConfigLookup lookup = lookup(loader);
     LimiterConfig config = LimiterConfig.from(lookup);
     return new LimiterSetup(config, lookup, loader, new ResponseRenderer(config.http()),
-        new ClientAddress(config.http()), config.events().nearLimit());
+        new ClientAddress(config.http()), new NearLimit(config.events().nearLimit()));
   }
 
   /**

@@ -11,10 +11,12 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.metrics.Meter;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Finds the metrics backends the server offers, each by the presence of its API and then of a CDI
@@ -28,6 +30,8 @@ import java.util.Optional;
  */
 public final class BackendRecorderFactory implements RecorderFactory {
 
+  private static final Logger LOG = Logger.getLogger(BackendRecorderFactory.class.getName());
+
   static final String CDI_API = "jakarta.enterprise.inject.spi.CDI";
   static final String MICROPROFILE = "org.eclipse.microprofile.metrics.MetricRegistry";
   static final String OPENTELEMETRY = "io.opentelemetry.api.metrics.Meter";
@@ -38,15 +42,27 @@ public final class BackendRecorderFactory implements RecorderFactory {
     boolean cdi = present(CDI_API) && CdiBeans.running();
     List<Recorder> recorders = new ArrayList<>();
     if (settings.microprofileOn() && present(MICROPROFILE) && cdi) {
-      MicroProfileBackend.fromBeans().ifPresent(recorders::add);
+      add(recorders, "MicroProfile Metrics", MicroProfileBackend::fromBeans);
     }
     if (settings.opentelemetryOn() && present(OPENTELEMETRY)) {
-      (cdi ? OpenTelemetryBackend.fromBeans() : Optional.<Recorder>empty()).or(OpenTelemetryBackend::global).ifPresent(recorders::add);
+      add(recorders, "OpenTelemetry", () -> (cdi ? OpenTelemetryBackend.fromBeans() : Optional.<Recorder>empty())
+          .or(OpenTelemetryBackend::global));
     }
     if (settings.micrometerOn() && present(MICROMETER)) {
-      (cdi ? MicrometerBackend.fromBeans() : Optional.<Recorder>empty()).or(MicrometerBackend::global).ifPresent(recorders::add);
+      add(recorders, "Micrometer", () -> (cdi ? MicrometerBackend.fromBeans() : Optional.<Recorder>empty())
+          .or(MicrometerBackend::global));
     }
     return Recorder.of(recorders);
+  }
+
+  /** Adds the backend {@code find} finds; a backend that fails to be found is left out, never the limiter. */
+  private static void add(List<Recorder> recorders, String backend, Supplier<Optional<Recorder>> find) {
+    try {
+      find.get().ifPresent(recorders::add);
+    } catch (RuntimeException | LinkageError e) {
+      LOG.log(Level.WARNING, "Limiter records no metrics on " + backend + ": its registry could not be found ("
+          + e + "); switch it off with limiter.metrics.*.enabled=false", e);
+    }
   }
 
   /** Whether {@code className} can be loaded where this library is, without initialising it. */
@@ -76,7 +92,8 @@ public final class BackendRecorderFactory implements RecorderFactory {
 
   private static final class MicroProfileBackend {
     static Optional<Recorder> fromBeans() {
-      return CdiBeans.bean(MetricRegistry.class).map(MicroProfileRecorder::new);
+      // Through a bean of ours: Payara's registry producer needs a real injection point.
+      return CdiBeans.bean(MicroProfileRegistry.class).flatMap(MicroProfileRegistry::get).map(MicroProfileRecorder::new);
     }
   }
 

@@ -41,7 +41,7 @@ class LimiterReadinessTest {
     LimiterConfig config = config("fail-closed");
     store.decide(config.policy("api").orElseThrow().policy(), "client-1", 1);
 
-    try (AutoCloseable open = OpenStores.open("memory", store, config, Recorder.NOOP)) {
+    try (OpenStores.Handle open = OpenStores.open("memory", store, config, Recorder.NOOP)) {
       HealthCheckResponse response = new LimiterReadiness().call();
 
       assertThat(response.getName()).isEqualTo("limiter");

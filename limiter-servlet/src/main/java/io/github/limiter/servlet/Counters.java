@@ -5,7 +5,7 @@ import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.Decision;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.Outcome;
-import io.github.limiter.internal.admission.Recorder;
+import io.github.limiter.internal.admission.OutcomeObserver;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** The filter's counters per policy, kept as a recorder of the admission step; they back {@link RateLimitFilter.Stats}. */
-final class Counters implements Recorder {
+/** The filter's counters per policy, kept as an observer of the admission step; they back {@link RateLimitFilter.Stats}. */
+final class Counters implements OutcomeObserver {
 
   /** One policy's counters, and its dry-run log. */
   private static final class Of {
@@ -36,7 +36,7 @@ final class Counters implements Recorder {
   }
 
   @Override
-  public void record(RequestView request, Outcome outcome) {
+  public void observe(RequestView request, Outcome outcome) {
     for (int i = 0; i < outcome.size(); i++) {
       String name = outcome.rule(i).name();
       Of of = byPolicy.get(name);

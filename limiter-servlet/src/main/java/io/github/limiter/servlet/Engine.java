@@ -13,12 +13,17 @@ import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.KeyFunction;
 import io.github.limiter.internal.admission.KeyResolvers;
+import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.Routes;
 import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.metrics.OpenStores;
+import io.github.limiter.internal.metrics.Recorder;
+import io.github.limiter.internal.metrics.RecorderFactory;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -45,6 +50,8 @@ final class Engine {
 
   private final Limiter limiter;
   private final boolean ownsLimiter;
+  /** Shows the store to the readiness check until the engine closes. */
+  private final OpenStores.Handle openStore;
   private final Admission admission;
   private final ResponseRenderer renderer;
   private final Routes routes;
@@ -64,11 +71,14 @@ final class Engine {
   Engine(LimiterConfig config, ClassLoader loader, String name, Logger logger, Supplier<Shaper.Scheduler> scheduler,
       Supplier<Limiter> openLimiter, boolean ownsLimiter) {
     this.counters = new Counters(config.policies().keySet(), logger);
-    this.admission = new Admission(new ClientAddress(config.http()), true, false, counters);
+    Recorder metrics = RecorderFactory.load(config.metrics(), loader);
+    this.admission = new Admission(new ClientAddress(config.http()), true, false, counters,
+        AdmissionMetrics.of(metrics, config.store(), new NearLimit(config.events().nearLimit())));
     Map<String, Rule> rules = rules(config, loader);
     Limiter limiter = openLimiter.get();
     this.limiter = limiter;
     this.ownsLimiter = ownsLimiter;
+    this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
     this.renderer = new ResponseRenderer(config.http());
     Map<String, PolicyLimiter> bound = new HashMap<>();
     this.routes = new Routes(config.routes(), rules,
@@ -148,6 +158,7 @@ final class Engine {
   }
 
   void close() {
+    openStore.close();
     if (shaper != null) {
       shaper.shutdown();
     }

@@ -23,19 +23,24 @@ public final class Admission {
   private final ClientAddress address;
   private final boolean keyErrorsMeanNoKey;
   private final boolean skipsChargedPolicies;
-  private final Recorder recorder;
+  private final OutcomeObserver observer;
+  private final AdmissionMetrics metrics;
 
   /**
    * @param keyErrorsMeanNoKey whether a key source that throws counts as no key (the filter: bad
    *     input never becomes a 500) or propagates with nothing charged (the interceptor)
    * @param skipsChargedPolicies whether a policy an outer adapter charged for this request (see
    *     {@link ChargedPolicies}) is left out
+   * @param observer the adapter's own watcher of each outcome (counters, events)
+   * @param metrics where each outcome is reported for the metrics backends, or {@link AdmissionMetrics#OFF}
    */
-  public Admission(ClientAddress address, boolean keyErrorsMeanNoKey, boolean skipsChargedPolicies, Recorder recorder) {
+  public Admission(ClientAddress address, boolean keyErrorsMeanNoKey, boolean skipsChargedPolicies,
+      OutcomeObserver observer, AdmissionMetrics metrics) {
     this.address = address;
     this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
     this.skipsChargedPolicies = skipsChargedPolicies;
-    this.recorder = recorder;
+    this.observer = observer;
+    this.metrics = metrics;
   }
 
   /** The key function of {@code source}; {@code resolver} is asked only for {@code resolver:}, on each call. */
@@ -59,7 +64,7 @@ public final class Admission {
     return peer == null ? ClientKeys.CONSTANT : address.key(peer, request::headers);
   }
 
-  /** Decides {@code request} under {@code set}; records and returns the outcome. */
+  /** Decides {@code request} under {@code set}; observes, records the metrics of, and returns the outcome. */
   public Outcome admit(PolicySet set, RequestView request) {
     Rule[] rules = set.rules;
     int n = rules.length;
@@ -82,7 +87,7 @@ public final class Admission {
             Decision missing = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
             if (!rule.dryRun()) {
               keys[i] = ClientKeys.CONSTANT;
-              return recorded(request, new Outcome(set, keys, null, dryRun, i, missing, -1, 0));
+              return recorded(request, new Outcome(set, keys, null, dryRun, i, missing, -1, 0), -1);
             }
             dryRun = dryRun != null ? dryRun : new Decision[n];
             dryRun[i] = missing;
@@ -93,7 +98,10 @@ public final class Admission {
       }
       keys[i] = key;
     }
+    boolean timed = metrics.on(); // metrics off: not even the clock
+    long start = timed ? System.nanoTime() : 0;
     Decisions decisions = AllOrNothing.decideEach(set.limiters, i -> keys[i], set.permitsAt, set.enforcedAt);
+    long storeNanos = timed ? System.nanoTime() - start : -1;
     int tightest = -1;
     long wait = 0;
     for (int i = 0; i < n; i++) {
@@ -113,7 +121,8 @@ public final class Admission {
     }
     int rejectedAt = decisions.rejectedAt();
     return recorded(request,
-        new Outcome(set, keys, decisions, dryRun, rejectedAt, decisions.rejection(), tightest, rejectedAt < 0 ? wait : 0));
+        new Outcome(set, keys, decisions, dryRun, rejectedAt, decisions.rejection(), tightest, rejectedAt < 0 ? wait : 0),
+        storeNanos);
   }
 
   private String key(Rule rule, RequestView request) {
@@ -127,8 +136,11 @@ public final class Admission {
     }
   }
 
-  private Outcome recorded(RequestView request, Outcome outcome) {
-    recorder.record(request, outcome);
+  private Outcome recorded(RequestView request, Outcome outcome, long storeNanos) {
+    observer.observe(request, outcome);
+    if (metrics.on()) {
+      metrics.record(outcome, storeNanos);
+    }
     return outcome;
   }
 }

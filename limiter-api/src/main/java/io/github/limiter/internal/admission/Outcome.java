@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * What {@link Admission} made of one call: each policy's key and decision, the rejection if any, the
  * dry-run rejections, the tightest admission, the longest shaping wait and what was charged.
- * Adapters render it; recorders read it. The seam for settling after the response: {@link #key}
+ * Adapters render it; observers and metrics read it. The seam for settling after the response: {@link #key}
  * and {@link #charged} say what to adjust.
  */
 public final class Outcome {

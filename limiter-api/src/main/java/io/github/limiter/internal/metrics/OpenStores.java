@@ -35,6 +35,12 @@ public final class OpenStores {
     }
   }
 
+  /** An open store's place in the readiness check; closing it takes the store out. */
+  public interface Handle extends AutoCloseable {
+    @Override
+    void close();
+  }
+
   private static final List<Entry> OPEN = new CopyOnWriteArrayList<>();
 
   private OpenStores() {}
@@ -44,7 +50,7 @@ public final class OpenStores {
    *
    * @return removes the store from the readiness check; call it when closing the store
    */
-  public static AutoCloseable open(String name, RateLimitStore store, LimiterConfig config, Recorder recorder) {
+  public static Handle open(String name, RateLimitStore store, LimiterConfig config, Recorder recorder) {
     Entry entry = new Entry(name, store, failClosed(config));
     OPEN.add(entry);
     recorder.watch(StoreGauges.of(name, store));

@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
  * @param source the store, for {@link RateLimitStore#health()}
  * @param keys the number of keys a store holds in memory ({@code limiter.memory.keys}), if it does
  * @param evictions how many keys it has evicted since start ({@code limiter.memory.evictions}), if it
- *     counts them
+ *     keeps keys in memory
  */
 public record StoreGauges(String store, RateLimitStore source, Optional<LongSupplier> keys, Optional<LongSupplier> evictions) {
 
@@ -30,11 +30,10 @@ public record StoreGauges(String store, RateLimitStore source, Optional<LongSupp
     Objects.requireNonNull(evictions, "evictions");
   }
 
-  /** The gauges of {@code source}; an {@link InMemoryStore} also shows its key count. */
+  /** The gauges of {@code source}; an {@link InMemoryStore} also shows its key count and evictions. */
   public static StoreGauges of(String store, RateLimitStore source) {
     if (source instanceof InMemoryStore memory) {
-      // TODO(evictions): InMemoryStore counts no evictions yet; pass memory::evictions once it does.
-      return new StoreGauges(store, source, Optional.of(memory::size), Optional.empty());
+      return new StoreGauges(store, source, Optional.of(memory::size), Optional.of(memory::evictions));
     }
     return new StoreGauges(store, source, Optional.empty(), Optional.empty());
   }

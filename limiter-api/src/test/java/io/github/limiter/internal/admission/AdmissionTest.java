@@ -97,7 +97,8 @@ class AdmissionTest {
   }
 
   private Admission admission(LimiterConfig config, boolean keyErrorsMeanNoKey, boolean skipsCharged) {
-    return new Admission(new ClientAddress(config.http()), keyErrorsMeanNoKey, skipsCharged, (request, outcome) -> recorded.add(outcome));
+    return new Admission(new ClientAddress(config.http()), keyErrorsMeanNoKey, skipsCharged, (request, outcome) -> recorded.add(outcome),
+        AdmissionMetrics.OFF);
   }
 
   @Test

@@ -2,10 +2,13 @@ package io.github.limiter.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
 import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder.Outcome;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.StoreHealth;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,5 +104,24 @@ class RecorderTest {
 
     assertThat(gauges.keys()).isPresent();
     assertThat(gauges.keys().orElseThrow().getAsLong()).isZero();
+  }
+
+  @Test
+  void anInMemoryStoreShowsItsEvictions() {
+    // Given a store of two keys that evicts when full
+    try (InMemoryStore store = InMemoryStore.builder().maxKeys(2).overflow(InMemoryStore.Overflow.EVICT).build()) {
+      StoreGauges gauges = StoreGauges.of("memory", store);
+      Policy policy = Policy.fixedWindow("api", Limit.of(5, Duration.ofHours(1)));
+
+      // When five clients come, each key still in its window
+      for (int client = 0; client < 5; client++) {
+        store.decide(policy, "client-" + client, 1);
+      }
+
+      // Then every key beyond the bound took another's place, and the gauge says so
+      assertThat(gauges.evictions()).isPresent();
+      assertThat(gauges.evictions().orElseThrow().getAsLong()).isEqualTo(3);
+      assertThat(gauges.keys().orElseThrow().getAsLong()).isEqualTo(2);
+    }
   }
 }

@@ -1,0 +1,81 @@
+package io.github.limiter.internal.admission;
+
+import io.github.limiter.Decision;
+import io.github.limiter.internal.metrics.Recorder;
+import java.util.Objects;
+
+/**
+ * Reports what the {@link Admission} step decided to a metrics {@link Recorder}: each policy's
+ * decision, near-limit admissions, the shaping wait and the store's decision time. Built once at
+ * start-up; {@link #OFF} when metrics are off or no backend is present, and then the step does not
+ * even read the clock.
+ */
+public final class AdmissionMetrics {
+
+  public static final AdmissionMetrics OFF = new AdmissionMetrics(Recorder.NOOP, "none", new NearLimit(0));
+
+  private final Recorder recorder;
+  private final String store;
+  private final NearLimit nearLimit;
+
+  private AdmissionMetrics(Recorder recorder, String store, NearLimit nearLimit) {
+    this.recorder = recorder;
+    this.store = store;
+    this.nearLimit = nearLimit;
+  }
+
+  /**
+   * The metrics of a step deciding on {@code store} (the {@code store} tag), or {@link #OFF} for
+   * {@link Recorder#NOOP}.
+   */
+  public static AdmissionMetrics of(Recorder recorder, String store, NearLimit nearLimit) {
+    return recorder == Recorder.NOOP ? OFF
+        : new AdmissionMetrics(recorder, Objects.requireNonNull(store, "store"), Objects.requireNonNull(nearLimit, "nearLimit"));
+  }
+
+  boolean on() {
+    return this != OFF;
+  }
+
+  /**
+   * Records {@code outcome}, whose store decisions took {@code storeNanos} (negative: the store was
+   * not asked, as when a missing key rejected first).
+   */
+  void record(Outcome outcome, long storeNanos) {
+    if (storeNanos >= 0) {
+      recorder.storeDuration(store, storeNanos);
+    }
+    int shapedBy = -1;
+    long longestWait = 0;
+    for (int i = 0; i < outcome.size(); i++) {
+      Rule rule = outcome.rule(i);
+      Decision dryRun = outcome.dryRunRejection(i);
+      Decision decision = outcome.decision(i);
+      if (dryRun != null) {
+        recorder.decision(rule.name(), Recorder.Outcome.DRY_RUN_REJECTED, dryRun.isVerified());
+      } else if (i == outcome.rejectedAt()) {
+        Decision rejection = outcome.rejection();
+        recorder.decision(rule.name(), rejection.outcome() == Decision.Outcome.UNAVAILABLE
+            ? Recorder.Outcome.UNAVAILABLE : Recorder.Outcome.REJECTED, rejection.isVerified());
+      } else if (decision != null && decision.isAllowed()) {
+        // Under all-or-nothing, a policy refunded because another rejected still admitted: the
+        // counter says what each policy decided.
+        recorder.decision(rule.name(), Recorder.Outcome.ADMITTED, decision.isVerified());
+        if (outcome.allowed()) {
+          if (nearLimit.test(rule.policy(), decision)) {
+            recorder.nearLimit(rule.name());
+          }
+          long wait = rule.waitNanos(decision);
+          if (wait > longestWait) {
+            longestWait = wait;
+            shapedBy = i;
+          }
+        }
+      }
+      // else: skipped (on-missing-key=allow, charged by an outer adapter) or not decided: nothing
+    }
+    if (shapedBy >= 0) {
+      recorder.shapingDelay(outcome.rule(shapedBy).name(), longestWait);
+    }
+  }
+}
