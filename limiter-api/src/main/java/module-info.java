@@ -10,24 +10,41 @@ module io.github.limiter {
   exports io.github.limiter;
   exports io.github.limiter.spi;
   exports io.github.limiter.memory;
-
   exports io.github.limiter.internal.admission to
-      io.github.limiter.servlet, io.github.limiter.cdi, io.github.limiter.metrics;
-  exports io.github.limiter.internal.algorithm to
-      io.github.limiter.redis, io.github.limiter.tck, io.github.limiter.replay;
-  exports io.github.limiter.internal.config to
-      io.github.limiter.servlet, io.github.limiter.cdi, io.github.limiter.microprofile, io.github.limiter.redis,
+      io.github.limiter.servlet,
+      io.github.limiter.cdi,
       io.github.limiter.metrics;
-  exports io.github.limiter.internal.http to io.github.limiter.servlet, io.github.limiter.cdi;
-  exports io.github.limiter.internal.render to io.github.limiter.servlet, io.github.limiter.cdi;
-  exports io.github.limiter.internal.log to io.github.limiter.servlet, io.github.limiter.redis;
+  exports io.github.limiter.internal.algorithm to
+      io.github.limiter.redis,
+      io.github.limiter.tck,
+      io.github.limiter.replay;
+  exports io.github.limiter.internal.config to
+      io.github.limiter.servlet,
+      io.github.limiter.cdi,
+      io.github.limiter.microprofile,
+      io.github.limiter.redis,
+      io.github.limiter.metrics;
+  exports io.github.limiter.internal.http to
+      io.github.limiter.servlet,
+      io.github.limiter.cdi;
+  exports io.github.limiter.internal.render to
+      io.github.limiter.servlet,
+      io.github.limiter.cdi;
+  exports io.github.limiter.internal.log to
+      io.github.limiter.servlet,
+      io.github.limiter.redis;
   exports io.github.limiter.internal.metrics to
-      io.github.limiter.servlet, io.github.limiter.cdi, io.github.limiter.metrics;
+      io.github.limiter.servlet,
+      io.github.limiter.cdi,
+      io.github.limiter.metrics;
   exports io.github.limiter.internal.store to
-      io.github.limiter.servlet, io.github.limiter.cdi, io.github.limiter.metrics;
+      io.github.limiter.servlet,
+      io.github.limiter.cdi,
+      io.github.limiter.metrics;
 
   uses io.github.limiter.spi.StoreFactory;
   uses io.github.limiter.internal.metrics.RecorderFactory;
 
-  provides io.github.limiter.spi.StoreFactory with io.github.limiter.internal.store.InMemoryStoreFactory;
+  provides io.github.limiter.spi.StoreFactory with
+      io.github.limiter.internal.store.InMemoryStoreFactory;
 }

@@ -5,7 +5,10 @@ import java.util.Locale;
 
 /** The five algorithms, named as in configuration. */
 public enum Algorithm {
-  /** Count per aligned window; admits while count &lt; N. Cheap, but lets 2N through across a boundary. */
+  /**
+   * Count per aligned window; admits while count &lt; N. Cheap, but lets 2N through across a
+   * boundary.
+   */
   FIXED_WINDOW("fixed-window"),
   /** Two counters, interpolated: admits while prev·(1 − elapsed/W) + curr &lt; N. */
   SLIDING_WINDOW_COUNTER("sliding-window-counter"),

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * An invalid configuration value. The message names the key, the bad value and what was
- * expected, e.g. {@code limiter.policy.api.limits: expected <permits>/<period> ..., was '10 per
- * sec'}. One exception may report several problems at once ({@link #all}): its message lists them
- * all, and {@link #problems()} gives each.
+ * An invalid configuration value. The message names the key, the bad value and what was expected,
+ * e.g. {@code limiter.policy.api.limits: expected <permits>/<period> ..., was '10 per sec'}. One
+ * exception may report several problems at once ({@link #all}): its message lists them all, and
+ * {@link #problems()} gives each.
  */
 public final class ConfigException extends IllegalArgumentException {
 
@@ -30,15 +30,17 @@ public final class ConfigException extends IllegalArgumentException {
   }
 
   private ConfigException(List<ConfigException> problems) {
-    super(problems.size() + " configuration problems: "
-        + problems.stream().map(ConfigException::getMessage).collect(Collectors.joining("; ")));
+    super(
+        problems.size()
+            + " configuration problems: "
+            + problems.stream().map(ConfigException::getMessage).collect(Collectors.joining("; ")));
     this.key = problems.get(0).key;
     this.problems = List.copyOf(problems);
   }
 
   /**
-   * One exception for every problem of {@code problems} (each may report several itself), in
-   * order; the one problem itself if there is only one.
+   * One exception for every problem of {@code problems} (each may report several itself), in order;
+   * the one problem itself if there is only one.
    *
    * @throws IllegalArgumentException if there is none
    */

@@ -16,7 +16,9 @@ public final class Decision {
   public enum Outcome {
     /** Admitted. */
     ALLOWED,
-    /** Rejected: over the limit now; {@link #retryAfter()} says when the same request would pass. */
+    /**
+     * Rejected: over the limit now; {@link #retryAfter()} says when the same request would pass.
+     */
     LIMITED,
     /** Rejected: the request costs more permits than the limit can ever admit. */
     EXCEEDS_CAPACITY,
@@ -65,20 +67,24 @@ public final class Decision {
    * @param resetAfterNanos time until that limit is back to fresh
    * @param delayNanos time until the request departs (leaky bucket), else 0
    */
-  public static Decision allowed(String policy, Limit limit, long remaining, long resetAfterNanos, long delayNanos) {
-    return new Decision(Outcome.ALLOWED, policy, limit, remaining, resetAfterNanos, 0, delayNanos, true);
+  public static Decision allowed(
+      String policy, Limit limit, long remaining, long resetAfterNanos, long delayNanos) {
+    return new Decision(
+        Outcome.ALLOWED, policy, limit, remaining, resetAfterNanos, 0, delayNanos, true);
   }
 
-  /**
-   * A rejection by a limit; the same request would be admitted after {@code retryAfterNanos}.
-   */
-  public static Decision limited(String policy, Limit limit, long resetAfterNanos, long retryAfterNanos) {
-    return new Decision(Outcome.LIMITED, policy, limit, 0, resetAfterNanos, retryAfterNanos, 0, true);
+  /** A rejection by a limit; the same request would be admitted after {@code retryAfterNanos}. */
+  public static Decision limited(
+      String policy, Limit limit, long resetAfterNanos, long retryAfterNanos) {
+    return new Decision(
+        Outcome.LIMITED, policy, limit, 0, resetAfterNanos, retryAfterNanos, 0, true);
   }
 
   /** A rejection of a request that costs more than {@code limit} can ever admit. */
-  public static Decision exceedsCapacity(String policy, Limit limit, long remaining, long resetAfterNanos) {
-    return new Decision(Outcome.EXCEEDS_CAPACITY, policy, limit, remaining, resetAfterNanos, 0, 0, true);
+  public static Decision exceedsCapacity(
+      String policy, Limit limit, long remaining, long resetAfterNanos) {
+    return new Decision(
+        Outcome.EXCEEDS_CAPACITY, policy, limit, remaining, resetAfterNanos, 0, 0, true);
   }
 
   /**
@@ -97,7 +103,8 @@ public final class Decision {
   /** A copy marked as not verified by the configured store (fail-open, or a local fallback). */
   public Decision unverified() {
     return verified
-        ? new Decision(outcome, policy, limit, remaining, resetAfterNanos, retryAfterNanos, delayNanos, false)
+        ? new Decision(
+            outcome, policy, limit, remaining, resetAfterNanos, retryAfterNanos, delayNanos, false)
         : this;
   }
 
@@ -140,8 +147,8 @@ public final class Decision {
   }
 
   /**
-   * The earliest time after which the same request would be admitted, or empty when it never
-   * would ({@link Outcome#EXCEEDS_CAPACITY}, {@link Outcome#MISSING_KEY}). Zero for an admission.
+   * The earliest time after which the same request would be admitted, or empty when it never would
+   * ({@link Outcome#EXCEEDS_CAPACITY}, {@link Outcome#MISSING_KEY}). Zero for an admission.
    */
   public Optional<Duration> retryAfter() {
     return neverPasses() ? Optional.empty() : Optional.of(Duration.ofNanos(retryAfterNanos));
@@ -189,13 +196,27 @@ public final class Decision {
 
   @Override
   public int hashCode() {
-    return Objects.hash(outcome, policy, limit, remaining, resetAfterNanos, retryAfterNanos, delayNanos, verified);
+    return Objects.hash(
+        outcome, policy, limit, remaining, resetAfterNanos, retryAfterNanos, delayNanos, verified);
   }
 
   @Override
   public String toString() {
-    return "Decision[" + outcome + ", policy=" + policy + ", limit=" + limit + ", remaining=" + remaining
-        + ", resetAfter=" + resetAfter() + ", retryAfter=" + retryAfter().map(Duration::toString).orElse("never")
-        + ", delay=" + delay() + (verified ? "" : ", unverified") + "]";
+    return "Decision["
+        + outcome
+        + ", policy="
+        + policy
+        + ", limit="
+        + limit
+        + ", remaining="
+        + remaining
+        + ", resetAfter="
+        + resetAfter()
+        + ", retryAfter="
+        + retryAfter().map(Duration::toString).orElse("never")
+        + ", delay="
+        + delay()
+        + (verified ? "" : ", unverified")
+        + "]";
   }
 }

@@ -32,8 +32,7 @@ public record Limit(long permits, Duration period, long burst, OptionalLong init
     Objects.requireNonNull(period, "period");
     Objects.requireNonNull(initial, "initial");
     require(permits >= 1, "permits must be at least 1, was " + permits);
-    require(
-        !period.isNegative() && !period.isZero(), "period must be positive, was " + period);
+    require(!period.isNegative() && !period.isZero(), "period must be positive, was " + period);
     require(
         period.compareTo(Duration.ofNanos(MAX_SPAN_NANOS)) <= 0,
         "period must be at most " + Duration.ofNanos(MAX_SPAN_NANOS) + ", was " + period);
@@ -120,7 +119,8 @@ public record Limit(long permits, Duration period, long burst, OptionalLong init
 
   @Override
   public String toString() {
-    StringBuilder text = new StringBuilder().append(permits).append('/').append(LimitSyntax.format(period));
+    StringBuilder text =
+        new StringBuilder().append(permits).append('/').append(LimitSyntax.format(period));
     if (burst != permits) {
       text.append(" burst=").append(burst);
     }

@@ -2,12 +2,12 @@ package io.github.limiter;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.HashSet;
-import java.util.Set;
 
 /** The textual forms of limits and durations. */
 final class LimitSyntax {
@@ -18,7 +18,8 @@ final class LimitSyntax {
   private static final String EXPECTED_DURATION =
       "expected a duration such as 's', '10s', '500ms', '1m', '1h', '1d' or ISO-8601 'PT10S'";
 
-  private static final Pattern LIMIT = Pattern.compile("(\\d+)\\s*/\\s*(\\S+)((?:\\s+\\w+\\s*=\\s*\\d+)*)");
+  private static final Pattern LIMIT =
+      Pattern.compile("(\\d+)\\s*/\\s*(\\S+)((?:\\s+\\w+\\s*=\\s*\\d+)*)");
   private static final Pattern OPTION = Pattern.compile("(\\w+)\\s*=\\s*(\\d+)");
   private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)?(ns|us|ms|s|m|h|d)");
 
@@ -35,7 +36,8 @@ final class LimitSyntax {
     try {
       period = parseDuration(matcher.group(2));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(EXPECTED_LIMIT + ", was '" + trimmed + "': " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          EXPECTED_LIMIT + ", was '" + trimmed + "': " + e.getMessage(), e);
     }
     long burst = permits;
     OptionalLong initial = OptionalLong.empty();
@@ -51,8 +53,14 @@ final class LimitSyntax {
       switch (name) {
         case "burst" -> burst = value;
         case "initial" -> initial = OptionalLong.of(value);
-        default -> throw new IllegalArgumentException(
-            EXPECTED_LIMIT + ", was '" + trimmed + "': unknown option '" + option.group(1) + "'");
+        default ->
+            throw new IllegalArgumentException(
+                EXPECTED_LIMIT
+                    + ", was '"
+                    + trimmed
+                    + "': unknown option '"
+                    + option.group(1)
+                    + "'");
       }
     }
     try {
@@ -82,7 +90,8 @@ final class LimitSyntax {
             };
       } catch (ArithmeticException e) {
         // e.g. 999999999999999999d: say so with the text, not as a bare "long overflow"
-        throw new IllegalArgumentException(EXPECTED_DURATION + ", was '" + trimmed + "': too large", e);
+        throw new IllegalArgumentException(
+            EXPECTED_DURATION + ", was '" + trimmed + "': too large", e);
       }
       return requirePositive(duration, trimmed);
     }

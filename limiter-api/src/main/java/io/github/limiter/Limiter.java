@@ -8,8 +8,7 @@ import java.util.Objects;
 
 /**
  * The one core call: {@link #decide(Policy, String, long)} returns the {@link Decision} for a
- * request. Adapters {@link #bind} their policies once, resolve keys, decide, and render the
- * result.
+ * request. Adapters {@link #bind} their policies once, resolve keys, decide, and render the result.
  *
  * <pre>{@code
  * Limiter limiter = Limiter.of(InMemoryStore.builder().build());
@@ -19,7 +18,10 @@ import java.util.Objects;
  */
 public final class Limiter implements AutoCloseable {
 
-  /** Keys longer than this are replaced by a digest, so a client cannot make state grow with key length. */
+  /**
+   * Keys longer than this are replaced by a digest, so a client cannot make state grow with key
+   * length.
+   */
   public static final int MAX_KEY_LENGTH = 128;
 
   private final RateLimitStore store;
@@ -87,7 +89,8 @@ public final class Limiter implements AutoCloseable {
       return key;
     }
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
       return "sha256:" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);

@@ -51,8 +51,14 @@ public final class Policy {
       for (Limit limit : this.limits) {
         if (limit.burst() != limit.permits() || limit.initial().isPresent()) {
           throw new IllegalArgumentException(
-              "policy '" + name + "': burst and initial apply to token-bucket and leaky-bucket only,"
-                  + " not to " + algorithm + ", was '" + limit + "'");
+              "policy '"
+                  + name
+                  + "': burst and initial apply to token-bucket and leaky-bucket only,"
+                  + " not to "
+                  + algorithm
+                  + ", was '"
+                  + limit
+                  + "'");
         }
       }
     }
@@ -69,7 +75,10 @@ public final class Policy {
     this.hash = Objects.hash(name, algorithm, this.limits, failureMode);
   }
 
-  /** Whether {@code name} can name a policy: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit. */
+  /**
+   * Whether {@code name} can name a policy: 1-64 letters, digits, '.', '_' or '-', starting with a
+   * letter or digit.
+   */
   public static boolean isValidName(String name) {
     return name != null && NAME.matcher(name).matches();
   }
@@ -119,9 +128,10 @@ public final class Policy {
       return Limit.of(Math.max(1, limit.permits() / nodes), limit.period());
     }
     long burst = Math.max(1, limit.burst() / nodes);
-    OptionalLong initial = limit.initial().isPresent()
-        ? OptionalLong.of(Math.min(burst, limit.initial().getAsLong() / nodes))
-        : OptionalLong.empty();
+    OptionalLong initial =
+        limit.initial().isPresent()
+            ? OptionalLong.of(Math.min(burst, limit.initial().getAsLong() / nodes))
+            : OptionalLong.empty();
     return new Limit(limit.permits(), limit.period().multipliedBy(nodes), burst, initial);
   }
 
@@ -145,11 +155,11 @@ public final class Policy {
   public boolean equals(Object o) {
     return o == this
         || o instanceof Policy p
-        && hash == p.hash
-        && name.equals(p.name)
-        && algorithm == p.algorithm
-        && limits.equals(p.limits)
-        && failureMode == p.failureMode;
+            && hash == p.hash
+            && name.equals(p.name)
+            && algorithm == p.algorithm
+            && limits.equals(p.limits)
+            && failureMode == p.failureMode;
   }
 
   @Override

@@ -1,8 +1,5 @@
 package io.github.limiter;
 
-import io.github.limiter.Decision;
-import io.github.limiter.Policy;
-
 /**
  * A store's decisions for one policy, bound once by {@link RateLimitStore#bind}. Adapters bind each
  * configured policy at start-up, so that a decision goes straight to that policy's keys instead of

@@ -1,7 +1,5 @@
 package io.github.limiter;
 
-import io.github.limiter.Decision;
-import io.github.limiter.Policy;
 import java.util.Objects;
 
 /**
@@ -31,10 +29,10 @@ public interface RateLimitStore extends AutoCloseable {
   Decision decide(Policy policy, String key, long permits);
 
   /**
-   * The primitive form of {@link #decide}, for callers that need only yes or no and when to
-   * retry: 0 if the request was admitted (and charged), else the nanoseconds until the same request
-   * would be, {@link Long#MAX_VALUE} if never. A store may serve it without allocating; this
-   * default derives it from {@link #decide}.
+   * The primitive form of {@link #decide}, for callers that need only yes or no and when to retry:
+   * 0 if the request was admitted (and charged), else the nanoseconds until the same request would
+   * be, {@link Long#MAX_VALUE} if never. A store may serve it without allocating; this default
+   * derives it from {@link #decide}.
    */
   default long tryAcquire(Policy policy, String key, long permits) {
     Decision decision = decide(policy, key, permits);

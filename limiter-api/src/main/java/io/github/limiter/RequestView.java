@@ -9,7 +9,10 @@ import java.util.Enumeration;
  */
 public interface RequestView {
 
-  /** The direct peer's address as the container wrote it, or null when the call serves no HTTP request. */
+  /**
+   * The direct peer's address as the container wrote it, or null when the call serves no HTTP
+   * request.
+   */
   String remoteAddress();
 
   /** The first value of header {@code name}, or null. */

@@ -13,9 +13,11 @@ import java.util.Optional;
  * @param lastError the last error seen, if any
  * @param lastErrorAt when it was seen
  */
-public record StoreHealth(boolean up, String breaker, Optional<String> lastError, Optional<Instant> lastErrorAt) {
+public record StoreHealth(
+    boolean up, String breaker, Optional<String> lastError, Optional<Instant> lastErrorAt) {
 
-  private static final StoreHealth UP = new StoreHealth(true, "closed", Optional.empty(), Optional.empty());
+  private static final StoreHealth UP =
+      new StoreHealth(true, "closed", Optional.empty(), Optional.empty());
 
   public StoreHealth {
     Objects.requireNonNull(breaker, "breaker");

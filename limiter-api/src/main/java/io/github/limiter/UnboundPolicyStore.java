@@ -1,8 +1,5 @@
 package io.github.limiter;
 
-import io.github.limiter.Decision;
-import io.github.limiter.Policy;
-
 /** The default {@link RateLimitStore#bind}: every call names the policy to the store. */
 record UnboundPolicyStore(RateLimitStore store, Policy policy) implements PolicyStore {
 

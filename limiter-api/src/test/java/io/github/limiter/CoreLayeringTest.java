@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.module.ModuleDescriptor;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
@@ -26,17 +25,20 @@ import org.junit.jupiter.api.Test;
 /**
  * The core never uses {@code jakarta.*}, {@code javax} EE packages or {@code redis.*}: not as a
  * dependency (the enforcer bans those), and not as an import or a qualified name in its sources.
- * Its packages form no cycle, the API packages use no internal one, and the module exports only
- * the API, whose signatures name no internal type.
+ * Its packages form no cycle, the API packages use no internal one, and the module exports only the
+ * API, whose signatures name no internal type.
  */
 class CoreLayeringTest {
 
   static final Path CLASSES = Path.of("target", "classes");
 
   /** The packages a user or a store author needs; everything else is {@code internal}. */
-  static final Set<String> API = Set.of("io.github.limiter", "io.github.limiter.spi", "io.github.limiter.memory");
+  static final Set<String> API =
+      Set.of("io.github.limiter", "io.github.limiter.spi", "io.github.limiter.memory");
 
-  /** The in-memory store evaluates the algorithms; nothing else in the API uses an internal package. */
+  /**
+   * The in-memory store evaluates the algorithms; nothing else in the API uses an internal package.
+   */
   static final Map<String, Set<String>> API_USES_INTERNAL =
       Map.of("io.github.limiter.memory", Set.of("io.github.limiter.internal.algorithm"));
 
@@ -54,9 +56,21 @@ class CoreLayeringTest {
   @Test
   void theCycleCheckFindsEveryCycle() {
     // Given a graph with a three-package cycle, a two-package cycle and an acyclic tail
-    PackageGraph graph = new PackageGraph(Map.of(
-        "a", Set.of("b"), "b", Set.of("c"), "c", Set.of("a", "d"), "d", Set.of("e"), "e", Set.of("d", "f"),
-        "f", Set.of()));
+    PackageGraph graph =
+        new PackageGraph(
+            Map.of(
+                "a",
+                Set.of("b"),
+                "b",
+                Set.of("c"),
+                "c",
+                Set.of("a", "d"),
+                "d",
+                Set.of("e"),
+                "e",
+                Set.of("d", "f"),
+                "f",
+                Set.of()));
 
     // When its cycles are found
     List<Set<String>> cycles = graph.cycles();
@@ -71,7 +85,8 @@ class CoreLayeringTest {
     byte[] limiter = Files.readAllBytes(CLASSES.resolve("io/github/limiter/Limiter.class"));
 
     // Then its constant pool names that type
-    assertThat(PackageGraph.utf8Constants(limiter)).anySatisfy(c -> assertThat(c).contains("io/github/limiter/RateLimitStore"));
+    assertThat(PackageGraph.utf8Constants(limiter))
+        .anySatisfy(c -> assertThat(c).contains("io/github/limiter/RateLimitStore"));
   }
 
   @Test
@@ -85,7 +100,8 @@ class CoreLayeringTest {
   }
 
   @Test
-  void theModuleExportsOnlyTheApiAndTheInternalPackagesOnlyToTheProjectsModules() throws IOException {
+  void theModuleExportsOnlyTheApiAndTheInternalPackagesOnlyToTheProjectsModules()
+      throws IOException {
     ModuleDescriptor module;
     try (InputStream in = Files.newInputStream(CLASSES.resolve("module-info.class"))) {
       module = ModuleDescriptor.read(in);
@@ -94,17 +110,20 @@ class CoreLayeringTest {
     for (ModuleDescriptor.Exports export : module.exports()) {
       if (export.isQualified()) {
         assertThat(export.source()).contains(".internal.");
-        assertThat(export.targets()).allSatisfy(target -> assertThat(target).startsWith("io.github.limiter."));
+        assertThat(export.targets())
+            .allSatisfy(target -> assertThat(target).startsWith("io.github.limiter."));
       } else {
         unqualified.add(export.source());
       }
     }
     assertThat(unqualified).isEqualTo(API);
-    assertThat(module.packages()).allSatisfy(p -> assertThat(API.contains(p) || p.contains(".internal")).as(p).isTrue());
+    assertThat(module.packages())
+        .allSatisfy(p -> assertThat(API.contains(p) || p.contains(".internal")).as(p).isTrue());
   }
 
   @Test
-  void theApiHasAtMostTwentyOnePublicTypesAndTheirSignaturesNameNoInternalType() throws IOException {
+  void theApiHasAtMostTwentyOnePublicTypesAndTheirSignaturesNameNoInternalType()
+      throws IOException {
     List<Class<?>> types = apiTypes();
     // 19 for the limiter, its policies, decisions, the store contract and the in-memory store, plus
     // KeyResolver and the RequestView it reads: a new public type must displace one.
@@ -120,9 +139,12 @@ class CoreLayeringTest {
           named.addAll(Arrays.asList(m.getExceptionTypes()));
         }
       }
-      Arrays.stream(type.getDeclaredConstructors()).filter(CoreLayeringTest::visible)
+      Arrays.stream(type.getDeclaredConstructors())
+          .filter(CoreLayeringTest::visible)
           .forEach(c -> named.addAll(Arrays.asList(c.getParameterTypes())));
-      Arrays.stream(type.getDeclaredFields()).filter(CoreLayeringTest::visible).forEach(f -> named.add(f.getType()));
+      Arrays.stream(type.getDeclaredFields())
+          .filter(CoreLayeringTest::visible)
+          .forEach(f -> named.add(f.getType()));
       for (Class<?> n : named) {
         if (n != null && n.getName().contains(".internal.")) {
           leaks.add(type.getName() + " names " + n.getName());
@@ -137,12 +159,14 @@ class CoreLayeringTest {
     List<Class<?>> types = new ArrayList<>();
     try (Stream<Path> walk = Files.walk(CLASSES)) {
       for (Path file : walk.filter(f -> f.toString().endsWith(".class")).toList()) {
-        String name = CLASSES.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
+        String name =
+            CLASSES.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
         if (name.endsWith("-info")) {
           continue;
         }
         Class<?> type = Class.forName(name, false, CoreLayeringTest.class.getClassLoader());
-        boolean isPublic = !type.isAnonymousClass() && !type.isLocalClass() && API.contains(type.getPackageName());
+        boolean isPublic =
+            !type.isAnonymousClass() && !type.isLocalClass() && API.contains(type.getPackageName());
         for (Class<?> t = type; t != null; t = t.getEnclosingClass()) {
           isPublic &= Modifier.isPublic(t.getModifiers());
         }
@@ -160,9 +184,12 @@ class CoreLayeringTest {
     return (member.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED)) != 0;
   }
 
-  /** A package reference in code, not preceded by a letter or dot (so limiter.redis.url is fine). */
-  static final Pattern FORBIDDEN = Pattern.compile(
-      "(?<![\\w.$])(jakarta|redis|javax\\s*\\.\\s*(?:servlet|ws|enterprise|inject|interceptor|annotation))\\s*\\.");
+  /**
+   * A package reference in code, not preceded by a letter or dot (so limiter.redis.url is fine).
+   */
+  static final Pattern FORBIDDEN =
+      Pattern.compile(
+          "(?<![\\w.$])(jakarta|redis|javax\\s*\\.\\s*(?:servlet|ws|enterprise|inject|interceptor|annotation))\\s*\\.");
 
   @Test
   void theCoreSourcesReferenceNoJakartaNoJavaxEeAndNoRedis() throws IOException {
@@ -177,7 +204,8 @@ class CoreLayeringTest {
     // When each is scanned, comments and literals aside
     List<String> violations = new ArrayList<>();
     for (Path file : files) {
-      violations.addAll(violations(file.toString(), Files.readString(file, StandardCharsets.UTF_8)));
+      violations.addAll(
+          violations(file.toString(), Files.readString(file, StandardCharsets.UTF_8)));
     }
 
     // Then there is nothing to report
@@ -187,7 +215,8 @@ class CoreLayeringTest {
 
   @Test
   void theScanCatchesImportsAndQualifiedNamesButNotCommentsOrStrings() {
-    String source = """
+    String source =
+        """
         package x;
         import jakarta.servlet.Filter;
         import static redis.clients.jedis.Protocol.DEFAULT_PORT;
@@ -206,8 +235,13 @@ class CoreLayeringTest {
 
     List<String> violations = violations("X.java", source);
 
-    assertThat(violations).containsExactly(
-        "X.java:2: jakarta.", "X.java:3: redis.", "X.java:4: javax.inject.", "X.java:11: redis.", "X.java:12: jakarta .");
+    assertThat(violations)
+        .containsExactly(
+            "X.java:2: jakarta.",
+            "X.java:3: redis.",
+            "X.java:4: javax.inject.",
+            "X.java:11: redis.",
+            "X.java:12: jakarta .");
   }
 
   static List<String> violations(String name, String source) {

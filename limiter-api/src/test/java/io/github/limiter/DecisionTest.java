@@ -81,7 +81,8 @@ class DecisionTest {
 
   @Test
   void decisionsAreValues() {
-    assertThat(Decision.limited("api", LIMIT, 1, 2)).isEqualTo(Decision.limited("api", LIMIT, 1, 2))
+    assertThat(Decision.limited("api", LIMIT, 1, 2))
+        .isEqualTo(Decision.limited("api", LIMIT, 1, 2))
         .hasSameHashCodeAs(Decision.limited("api", LIMIT, 1, 2))
         .isNotEqualTo(Decision.limited("api", LIMIT, 1, 3))
         .isNotEqualTo(Decision.limited("web", LIMIT, 1, 2));

@@ -44,7 +44,9 @@ public final class Gen {
     return (int) uniform((long) min, (long) max);
   }
 
-  /** A long in [{@code min}, {@code max}]: half the time uniform, half the time near {@code min}. */
+  /**
+   * A long in [{@code min}, {@code max}]: half the time uniform, half the time near {@code min}.
+   */
   public long between(long min, long max) {
     long span = max - min;
     if (span < 0 || random.nextBoolean()) {
@@ -57,7 +59,9 @@ public final class Gen {
     return min + uniform(0, Math.min(largest, span));
   }
 
-  /** An int in [{@code min}, {@code max}]: half the time uniform, half the time near {@code min}. */
+  /**
+   * An int in [{@code min}, {@code max}]: half the time uniform, half the time near {@code min}.
+   */
   public int between(int min, int max) {
     return (int) between((long) min, (long) max);
   }
@@ -73,7 +77,9 @@ public final class Gen {
     return values[random.nextInt(values.length)];
   }
 
-  /** A list of {@code element}s whose size is {@link #between} {@code minSize} and {@code maxSize}. */
+  /**
+   * A list of {@code element}s whose size is {@link #between} {@code minSize} and {@code maxSize}.
+   */
   public <T> List<T> list(int minSize, int maxSize, Supplier<T> element) {
     int size = between(minSize, maxSize);
     List<T> list = new ArrayList<>(size);

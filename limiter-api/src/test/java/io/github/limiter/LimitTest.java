@@ -18,18 +18,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LimitTest {
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "10/s            | 10   | PT1S",
-      "100/1m          | 100  | PT1M",
-      "1000/h          | 1000 | PT1H",
-      "5000/d          | 5000 | PT24H",
-      "5/PT10S         | 5    | PT10S",
-      "10/500ms        | 10   | PT0.5S",
-      "3/250us         | 3    | PT0.00025S",
-      "7/1000ns        | 7    | PT0.000001S",
-      "' 10 / s '      | 10   | PT1S",
-      "10/S            | 10   | PT1S",
-      "2/pt1m          | 2    | PT1M"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "10/s            | 10   | PT1S",
+        "100/1m          | 100  | PT1M",
+        "1000/h          | 1000 | PT1H",
+        "5000/d          | 5000 | PT24H",
+        "5/PT10S         | 5    | PT10S",
+        "10/500ms        | 10   | PT0.5S",
+        "3/250us         | 3    | PT0.00025S",
+        "7/1000ns        | 7    | PT0.000001S",
+        "' 10 / s '      | 10   | PT1S",
+        "10/S            | 10   | PT1S",
+        "2/pt1m          | 2    | PT1M"
+      })
   void parsesPermitsPerPeriod(String text, long permits, Duration period) {
     // When
     Limit limit = Limit.parse(text);
@@ -59,26 +62,41 @@ class LimitTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "s        | PT1S",
-      "10s      | PT10S",
-      "500ms    | PT0.5S",
-      "1m       | PT1M",
-      "1h       | PT1H",
-      "1d       | PT24H",
-      "PT10S    | PT10S",
-      "pt10s    | PT10S",
-      "P1D      | PT24H",
-      "' 20s '  | PT20S",
-      "1500us   | PT0.0015S",
-      "5ns      | PT0.000000005S"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "s        | PT1S",
+        "10s      | PT10S",
+        "500ms    | PT0.5S",
+        "1m       | PT1M",
+        "1h       | PT1H",
+        "1d       | PT24H",
+        "PT10S    | PT10S",
+        "pt10s    | PT10S",
+        "P1D      | PT24H",
+        "' 20s '  | PT20S",
+        "1500us   | PT0.0015S",
+        "5ns      | PT0.000000005S"
+      })
   void parsesDurations(String text, Duration expected) {
     assertThat(Limit.parseDuration(text)).isEqualTo(expected);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"10 per sec", "", "   ", "10", "/s", "-1/s", "10/s burst=", "10/s burst=abc", "ten/s",
-      "10/s;burst=2", "1.5/s"})
+  @ValueSource(
+      strings = {
+        "10 per sec",
+        "",
+        "   ",
+        "10",
+        "/s",
+        "-1/s",
+        "10/s burst=",
+        "10/s burst=abc",
+        "ten/s",
+        "10/s;burst=2",
+        "1.5/s"
+      })
   void aMalformedLimitNamesTheTextAndWhatWasExpected(String text) {
     assertThatThrownBy(() -> Limit.parse(text))
         .isInstanceOf(IllegalArgumentException.class)
@@ -103,13 +121,16 @@ class LimitTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "0/s                      | permits must be at least 1, was 0",
-      "10/s burst=0             | burst must be at least 1, was 0",
-      "10/s initial=11          | initial must be between 0 and burst 10, was 11",
-      "2/1ns                    | at most one permit per nanosecond",
-      "10/73000d                | period must be at most",
-      "1/1d burst=1000000000000 | spans more than 73 years"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "0/s                      | permits must be at least 1, was 0",
+        "10/s burst=0             | burst must be at least 1, was 0",
+        "10/s initial=11          | initial must be between 0 and burst 10, was 11",
+        "2/1ns                    | at most one permit per nanosecond",
+        "10/73000d                | period must be at most",
+        "1/1d burst=1000000000000 | spans more than 73 years"
+      })
   void anImpossibleLimitNamesTheTextAndTheRule(String text, String rule) {
     assertThatThrownBy(() -> Limit.parse(text))
         .isInstanceOf(IllegalArgumentException.class)
@@ -140,7 +161,8 @@ class LimitTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"0s", "0ms", "PT0S", "PT-1S", "1.5s", "10 s", "abc", "", "P", "PTXS", "-5s"})
+  @ValueSource(
+      strings = {"0s", "0ms", "PT0S", "PT-1S", "1.5s", "10 s", "abc", "", "P", "PTXS", "-5s"})
   void aBadDurationNamesTheTextAndWhatWasExpected(String text) {
     assertThatThrownBy(() -> Limit.parseDuration(text))
         .isInstanceOf(IllegalArgumentException.class)
@@ -173,20 +195,28 @@ class LimitTest {
     assertThat(Limit.of(100, Duration.ofMinutes(1))).hasToString("100/m");
     assertThat(Limit.of(5, Duration.ofSeconds(10))).hasToString("5/10s");
     assertThat(Limit.of(5, Duration.ofMillis(1500))).hasToString("5/1500ms");
-    assertThat(Limit.bucket(10, Duration.ofSeconds(1), 20).withInitial(0)).hasToString("10/s burst=20 initial=0");
-    assertThat(List.of(Limit.of(1, Duration.ofDays(2)), Limit.of(1, Duration.ofNanos(7))).toString())
+    assertThat(Limit.bucket(10, Duration.ofSeconds(1), 20).withInitial(0))
+        .hasToString("10/s burst=20 initial=0");
+    assertThat(
+            List.of(Limit.of(1, Duration.ofDays(2)), Limit.of(1, Duration.ofNanos(7))).toString())
         .isEqualTo("[1/2d, 1/7ns]");
   }
 
-  /** Any valid bucket limit: up to 10^6 permits, periods up to 2^50 ns, bursts up to 1000, maybe an initial. */
+  /**
+   * Any valid bucket limit: up to 10^6 permits, periods up to 2^50 ns, bursts up to 1000, maybe an
+   * initial.
+   */
   static Stream<Named<Limit>> limits() {
-    return Cases.random(9, 300, gen -> {
-      long permits = gen.between(1, 1_000_000);
-      long period = gen.between(permits, 1L << 50);
-      long burst = gen.between(1, 1_000);
-      Limit base = Limit.bucket(permits, Duration.ofNanos(period), burst);
-      return gen.chance(0.5) ? base : base.withInitial(gen.between(0, burst));
-    });
+    return Cases.random(
+        9,
+        300,
+        gen -> {
+          long permits = gen.between(1, 1_000_000);
+          long period = gen.between(permits, 1L << 50);
+          long burst = gen.between(1, 1_000);
+          Limit base = Limit.bucket(permits, Duration.ofNanos(period), burst);
+          return gen.chance(0.5) ? base : base.withInitial(gen.between(0, burst));
+        });
   }
 
   @ParameterizedTest(name = "{0}")

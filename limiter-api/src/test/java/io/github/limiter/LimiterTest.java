@@ -1,13 +1,13 @@
 package io.github.limiter;
 
-import io.github.limiter.internal.admission.AllOrNothing;
-import io.github.limiter.internal.admission.Decisions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Decision.Outcome;
+import io.github.limiter.internal.admission.AllOrNothing;
+import io.github.limiter.internal.admission.Decisions;
 import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -46,9 +46,12 @@ class LimiterTest {
     assertThat(fourth).isEqualTo(500_000_000L);
     assertThat(fifth.outcome()).isEqualTo(Outcome.LIMITED);
     assertThat(fifth.retryAfterNanos()).isEqualTo(1_000_000_000L);
-    assertThatThrownBy(() -> bound.decide("k", 0)).hasMessageContaining("permits must be at least 1, was 0");
+    assertThatThrownBy(() -> bound.decide("k", 0))
+        .hasMessageContaining("permits must be at least 1, was 0");
     assertThat(bound.decide("x".repeat(500)).remaining()).isEqualTo(2);
-    assertThat(bound.decide(Limiter.boundedKey("x".repeat(500))).remaining()).as("one key, bounded").isEqualTo(1);
+    assertThat(bound.decide(Limiter.boundedKey("x".repeat(500))).remaining())
+        .as("one key, bounded")
+        .isEqualTo(1);
   }
 
   @Test
@@ -108,7 +111,9 @@ class LimiterTest {
     Policy b = Policy.fixedWindow("b", Limit.of(10, Duration.ofHours(1)));
     Policy c = Policy.fixedWindow("c", Limit.of(10, Duration.ofHours(1)));
 
-    Decisions d = AllOrNothing.decideEach(bind(a, b, c), i -> i == 1 ? null : "k", i -> i == 0 ? 3 : 2, i -> true);
+    Decisions d =
+        AllOrNothing.decideEach(
+            bind(a, b, c), i -> i == 1 ? null : "k", i -> i == 0 ? 3 : 2, i -> true);
 
     assertThat(d.allowed()).isTrue();
     assertThat(d.size()).isEqualTo(3);
@@ -140,12 +145,17 @@ class LimiterTest {
     Policy a = Policy.fixedWindow("a", Limit.of(10, Duration.ofHours(1)));
     Policy b = Policy.fixedWindow("b", Limit.of(10, Duration.ofHours(1)));
 
-    assertThatThrownBy(() -> AllOrNothing.decideEach(bind(a, b), i -> {
-      if (i == 1) {
-        throw new IllegalStateException("resolver failed");
-      }
-      return "k";
-    })).hasMessage("resolver failed");
+    assertThatThrownBy(
+            () ->
+                AllOrNothing.decideEach(
+                    bind(a, b),
+                    i -> {
+                      if (i == 1) {
+                        throw new IllegalStateException("resolver failed");
+                      }
+                      return "k";
+                    }))
+        .hasMessage("resolver failed");
 
     assertThat(limiter.decide(a, "k", 1).remaining()).isEqualTo(9);
   }
@@ -180,7 +190,9 @@ class LimiterTest {
 
     assertThat(Limiter.boundedKey("client-1")).isEqualTo("client-1");
     assertThat(Limiter.boundedKey(null)).isEmpty();
-    assertThat(Limiter.boundedKey(longKey)).startsWith("sha256:").hasSizeLessThanOrEqualTo(Limiter.MAX_KEY_LENGTH)
+    assertThat(Limiter.boundedKey(longKey))
+        .startsWith("sha256:")
+        .hasSizeLessThanOrEqualTo(Limiter.MAX_KEY_LENGTH)
         .isEqualTo(Limiter.boundedKey(longKey))
         .isNotEqualTo(Limiter.boundedKey(longKey + "y"));
   }

@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  */
 final class PackageGraph {
 
-  private static final Pattern REFERENCE = Pattern.compile("io/github/limiter((?:/[a-z][a-z0-9_]*)*)/[A-Z]");
+  private static final Pattern REFERENCE =
+      Pattern.compile("io/github/limiter((?:/[a-z][a-z0-9_]*)*)/[A-Z]");
 
   /** Package to the other project packages it uses. */
   final Map<String, Set<String>> uses;
@@ -74,7 +75,11 @@ final class PackageGraph {
     return cycles;
   }
 
-  private void connect(String p, Map<String, Integer> index, Map<String, Integer> low, Deque<String> stack,
+  private void connect(
+      String p,
+      Map<String, Integer> index,
+      Map<String, Integer> low,
+      Deque<String> stack,
       List<Set<String>> cycles) {
     index.put(p, index.size());
     low.put(p, index.get(p));

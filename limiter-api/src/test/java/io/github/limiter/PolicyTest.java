@@ -39,7 +39,8 @@ class PolicyTest {
 
   @Test
   void aNullNameIsRejectedToo() {
-    assertThatThrownBy(() -> Policy.tokenBucket(null, TEN_PER_SECOND)).hasMessageContaining("was 'null'");
+    assertThatThrownBy(() -> Policy.tokenBucket(null, TEN_PER_SECOND))
+        .hasMessageContaining("was 'null'");
   }
 
   @Test
@@ -51,7 +52,9 @@ class PolicyTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Algorithm.class, names = {"FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "SLIDING_WINDOW_LOG"})
+  @EnumSource(
+      value = Algorithm.class,
+      names = {"FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "SLIDING_WINDOW_LOG"})
   void burstAndInitialAreRejectedOnWindowAlgorithms(Algorithm algorithm) {
     Limit burst = Limit.bucket(10, Duration.ofSeconds(1), 20);
     Limit initial = TEN_PER_SECOND.withInitial(0);
@@ -67,7 +70,9 @@ class PolicyTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Algorithm.class, names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
+  @EnumSource(
+      value = Algorithm.class,
+      names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
   void bucketsTakeBurstAndInitial(Algorithm algorithm) {
     Limit limit = Limit.bucket(10, Duration.ofSeconds(1), 20).withInitial(5);
 
@@ -81,20 +86,28 @@ class PolicyTest {
   @Test
   void dividedByNodesSharesWindowsAndBucketsRoundingDownButNotBelowOne() {
     // Given a window policy and a bucket policy
-    Policy windows = Policy.fixedWindow("w", Limit.of(10, Duration.ofSeconds(1)), Limit.of(2, Duration.ofHours(1)));
-    Policy bucket = Policy.tokenBucket("b", new Limit(10, Duration.ofSeconds(1), 20, OptionalLong.of(7)));
+    Policy windows =
+        Policy.fixedWindow(
+            "w", Limit.of(10, Duration.ofSeconds(1)), Limit.of(2, Duration.ofHours(1)));
+    Policy bucket =
+        Policy.tokenBucket("b", new Limit(10, Duration.ofSeconds(1), 20, OptionalLong.of(7)));
 
     // When divided among 3 nodes
     Policy w3 = windows.dividedBy(3);
     Policy b3 = bucket.dividedBy(3);
 
     // Then windows admit N/3 (at least 1) per W; buckets refill at r/3 with capacity b/3
-    assertThat(w3.limits()).containsExactly(Limit.of(3, Duration.ofSeconds(1)), Limit.of(1, Duration.ofHours(1)));
-    assertThat(b3.limits()).containsExactly(new Limit(10, Duration.ofSeconds(3), 6, OptionalLong.of(2)));
+    assertThat(w3.limits())
+        .containsExactly(Limit.of(3, Duration.ofSeconds(1)), Limit.of(1, Duration.ofHours(1)));
+    assertThat(b3.limits())
+        .containsExactly(new Limit(10, Duration.ofSeconds(3), 6, OptionalLong.of(2)));
     assertThat(b3.name()).isEqualTo("b");
     assertThat(b3.algorithm()).isEqualTo(Algorithm.TOKEN_BUCKET);
     assertThat(bucket.dividedBy(1)).isSameAs(bucket);
-    assertThat(Policy.leakyBucket("l", Limit.bucket(1, Duration.ofSeconds(1), 2)).dividedBy(5).limits())
+    assertThat(
+            Policy.leakyBucket("l", Limit.bucket(1, Duration.ofSeconds(1), 2))
+                .dividedBy(5)
+                .limits())
         .containsExactly(Limit.bucket(1, Duration.ofSeconds(5), 1));
   }
 
@@ -110,17 +123,21 @@ class PolicyTest {
   void policiesAreValuesAndFailureModeIsPartOfThem() {
     Policy a = Policy.tokenBucket("api", TEN_PER_SECOND);
 
-    assertThat(a).isEqualTo(Policy.tokenBucket("api", TEN_PER_SECOND)).hasSameHashCodeAs(Policy.tokenBucket("api", TEN_PER_SECOND));
+    assertThat(a)
+        .isEqualTo(Policy.tokenBucket("api", TEN_PER_SECOND))
+        .hasSameHashCodeAs(Policy.tokenBucket("api", TEN_PER_SECOND));
     assertThat(a).isNotEqualTo(a.withFailureMode(FailureMode.FAIL_CLOSED));
     assertThat(a).isNotEqualTo(Policy.leakyBucket("api", TEN_PER_SECOND));
-    assertThat(a.withFailureMode(FailureMode.FAIL_CLOSED).failureMode()).isEqualTo(FailureMode.FAIL_CLOSED);
+    assertThat(a.withFailureMode(FailureMode.FAIL_CLOSED).failureMode())
+        .isEqualTo(FailureMode.FAIL_CLOSED);
     assertThat(a.toString()).contains("api").contains("token-bucket").contains("10/s");
   }
 
   @Test
   void algorithmsAndFailureModesParseTheirConfigNames() {
     for (Algorithm algorithm : Algorithm.values()) {
-      assertThat(Algorithm.fromConfigName(" " + algorithm.configName().toUpperCase() + " ")).isEqualTo(algorithm);
+      assertThat(Algorithm.fromConfigName(" " + algorithm.configName().toUpperCase() + " "))
+          .isEqualTo(algorithm);
     }
     for (FailureMode mode : FailureMode.values()) {
       assertThat(FailureMode.fromConfigName(mode.configName())).isEqualTo(mode);
@@ -128,8 +145,10 @@ class PolicyTest {
     assertThat(Algorithm.TOKEN_BUCKET.isBucket()).isTrue();
     assertThat(Algorithm.SLIDING_WINDOW_LOG.isBucket()).isFalse();
     assertThatThrownBy(() -> Algorithm.fromConfigName("token_bucket"))
-        .hasMessageContaining("was 'token_bucket'").hasMessageContaining("token-bucket");
+        .hasMessageContaining("was 'token_bucket'")
+        .hasMessageContaining("token-bucket");
     assertThatThrownBy(() -> FailureMode.fromConfigName("open"))
-        .hasMessageContaining("was 'open'").hasMessageContaining("fail-open");
+        .hasMessageContaining("was 'open'")
+        .hasMessageContaining("fail-open");
   }
 }

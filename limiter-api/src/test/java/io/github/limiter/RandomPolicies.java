@@ -14,10 +14,17 @@ public final class RandomPolicies {
 
   private RandomPolicies() {}
 
-  /** A clock origin: half the time a hostile one (some wrap or cross zero within a trace), else any long. */
+  /**
+   * A clock origin: half the time a hostile one (some wrap or cross zero within a trace), else any
+   * long.
+   */
   public static long origin(Gen gen) {
     if (gen.chance(0.5)) {
-      return gen.oneOf(ManualClock.NEAR_MAX, Long.MAX_VALUE - 2_000, ManualClock.JUST_BELOW_ZERO, -5_000L,
+      return gen.oneOf(
+          ManualClock.NEAR_MAX,
+          Long.MAX_VALUE - 2_000,
+          ManualClock.JUST_BELOW_ZERO,
+          -5_000L,
           ManualClock.NEGATIVE);
     }
     return gen.anyLong();
@@ -35,7 +42,10 @@ public final class RandomPolicies {
       return Limit.of(n, Duration.ofNanos(period));
     }
     int burst = gen.between(1, 20);
-    OptionalLong initial = withInitial && gen.chance(0.5) ? OptionalLong.of(gen.between(0, burst)) : OptionalLong.empty();
+    OptionalLong initial =
+        withInitial && gen.chance(0.5)
+            ? OptionalLong.of(gen.between(0, burst))
+            : OptionalLong.empty();
     return new Limit(n, Duration.ofNanos(period), burst, initial);
   }
 
@@ -45,7 +55,10 @@ public final class RandomPolicies {
     return policy(gen, algorithm, gen.uniform(1, 2), withInitial);
   }
 
-  /** A policy of {@code algorithm} with {@code limits} limits, which may start with initial tokens/levels. */
+  /**
+   * A policy of {@code algorithm} with {@code limits} limits, which may start with initial
+   * tokens/levels.
+   */
   public static Policy policy(Gen gen, Algorithm algorithm, int limits) {
     return policy(gen, algorithm, limits, true);
   }
@@ -72,12 +85,19 @@ public final class RandomPolicies {
   public static long longestPeriod(Policy policy) {
     long longest = 0;
     for (Limit limit : policy.limits()) {
-      longest = Math.max(longest, Math.max(limit.periodNanos(), Math.multiplyExact(limit.burst(), limit.intervalNanos())));
+      longest =
+          Math.max(
+              longest,
+              Math.max(
+                  limit.periodNanos(), Math.multiplyExact(limit.burst(), limit.intervalNanos())));
     }
     return longest;
   }
 
-  /** One step of a trace: wait {@code advance} ns, then ask for {@code permits} for key number {@code key}. */
+  /**
+   * One step of a trace: wait {@code advance} ns, then ask for {@code permits} for key number
+   * {@code key}.
+   */
   public record Step(long advance, int key, long permits, boolean refund) {}
 
   /**
@@ -88,21 +108,30 @@ public final class RandomPolicies {
     return steps(gen, policy, keys, refunds, 1, maxSteps);
   }
 
-  public static List<Step> steps(Gen gen, Policy policy, int keys, boolean refunds, int minSteps, int maxSteps) {
+  public static List<Step> steps(
+      Gen gen, Policy policy, int keys, boolean refunds, int minSteps, int maxSteps) {
     long longest = longestPeriod(policy);
     long capacity = capacity(policy);
-    return gen.list(minSteps, maxSteps, () -> {
-      long advance = switch (gen.uniform(0, 2)) {
-        case 0 -> 0L;
-        case 1 -> gen.between(0, Math.max(1, longest / 8));
-        default -> gen.between(0, 2 * longest);
-      };
-      int key = gen.uniform(0, keys - 1);
-      // 6 in 10 ask for one permit, 3 for up to the capacity, 1 for up to one more than the capacity
-      int weight = gen.uniform(1, 10);
-      long permits = weight <= 6 ? 1 : weight <= 9 ? gen.between(1, capacity) : gen.between(1, capacity + 1);
-      boolean refund = refunds && gen.uniform(1, 6) == 1;
-      return new Step(advance, key, permits, refund);
-    });
+    return gen.list(
+        minSteps,
+        maxSteps,
+        () -> {
+          long advance =
+              switch (gen.uniform(0, 2)) {
+                case 0 -> 0L;
+                case 1 -> gen.between(0, Math.max(1, longest / 8));
+                default -> gen.between(0, 2 * longest);
+              };
+          int key = gen.uniform(0, keys - 1);
+          // 6 in 10 ask for one permit, 3 for up to the capacity, 1 for up to one more than the
+          // capacity
+          int weight = gen.uniform(1, 10);
+          long permits =
+              weight <= 6
+                  ? 1
+                  : weight <= 9 ? gen.between(1, capacity) : gen.between(1, capacity + 1);
+          boolean refund = refunds && gen.uniform(1, 6) == 1;
+          return new Step(advance, key, permits, refund);
+        });
   }
 }

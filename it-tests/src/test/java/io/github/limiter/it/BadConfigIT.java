@@ -43,7 +43,9 @@ class BadConfigIT {
   static WebArchive badPolicy() {
     return ShrinkWrap.create(WebArchive.class, "bad-policy.war")
         .addClasses(GreetingService.class, GreetServlet.class)
-        .addAsResource(new StringAsset("limiter.policy.bean.algorithm=token-bukket\nlimiter.policy.bean.limits=2/m\n"),
+        .addAsResource(
+            new StringAsset(
+                "limiter.policy.bean.algorithm=token-bukket\nlimiter.policy.bean.limits=2/m\n"),
             "META-INF/microprofile-config.properties");
   }
 
@@ -54,8 +56,7 @@ class BadConfigIT {
         .setWebXML(new File("src/test/webapps/sync-shaping-filter/WEB-INF/web.xml"));
   }
 
-  @ArquillianResource
-  Deployer deployer;
+  @ArquillianResource Deployer deployer;
 
   @Test
   void aBadFilterInitParamFailsTheDeploymentNamingTheKey() {
@@ -76,7 +77,9 @@ class BadConfigIT {
   void aShapingPolicyOnAFilterWithoutAsyncSupportFailsTheDeploymentNamingBoth() {
     String failure = deployExpectingFailure("sync-shaping-filter", "shaped/x");
 
-    assertThat(failure).contains("RateLimitFilter 'sync-limiter' is not async-supported, but its policy 'shape' shapes");
+    assertThat(failure)
+        .contains(
+            "RateLimitFilter 'sync-limiter' is not async-supported, but its policy 'shape' shapes");
   }
 
   /**
@@ -93,10 +96,13 @@ class BadConfigIT {
       thrown = e + "\n";
     }
     try {
-      int status = Http.get(URI.create(Settings.required("it.http.base") + name + "/" + path)).statusCode();
+      int status =
+          Http.get(URI.create(Settings.required("it.http.base") + name + "/" + path)).statusCode();
       assertThat(status)
-          .as("GET /%s/%s: the deployment should have failed, so nothing should be served there"
-              + " (a 200 means the application runs, without its rate limits)", name, path)
+          .as(
+              "GET /%s/%s: the deployment should have failed, so nothing should be served there"
+                  + " (a 200 means the application runs, without its rate limits)",
+              name, path)
           .isEqualTo(404);
       return thrown + ServerLog.since(mark);
     } finally {

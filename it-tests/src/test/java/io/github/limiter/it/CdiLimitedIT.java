@@ -43,14 +43,18 @@ class CdiLimitedIT {
   @Deployment
   static WebArchive app() {
     return ShrinkWrap.create(WebArchive.class, "cdi-limited.war")
-        .addClasses(GreetingService.class, GreetServlet.class, RestApplication.class, ItemsResource.class,
+        .addClasses(
+            GreetingService.class,
+            GreetServlet.class,
+            RestApplication.class,
+            ItemsResource.class,
             AnnotatedRateLimitFilter.class)
-        .addAsResource(new File("src/test/webapps/cdi-limited/META-INF/microprofile-config.properties"),
+        .addAsResource(
+            new File("src/test/webapps/cdi-limited/META-INF/microprofile-config.properties"),
             "META-INF/microprofile-config.properties");
   }
 
-  @ArquillianResource
-  URL url;
+  @ArquillianResource URL url;
 
   private URI uri(String path) {
     return Deployed.base(url).resolve(path);
@@ -126,13 +130,16 @@ class CdiLimitedIT {
       long start = System.nanoTime();
       List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
-        sent.add(CompletableFuture.supplyAsync(() -> {
-          HttpResponse<String> response = Http.get(shaped, "X-Client", "shape");
-          synchronized (finishedMillis) {
-            finishedMillis.add((System.nanoTime() - start) / 1_000_000);
-          }
-          return response;
-        }, clients));
+        sent.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  HttpResponse<String> response = Http.get(shaped, "X-Client", "shape");
+                  synchronized (finishedMillis) {
+                    finishedMillis.add((System.nanoTime() - start) / 1_000_000);
+                  }
+                  return response;
+                },
+                clients));
       }
       for (CompletableFuture<HttpResponse<String>> each : sent) {
         responses.add(each.get());
@@ -148,12 +155,15 @@ class CdiLimitedIT {
     }
     // 2/s leaks one every 500 ms: the held four leave 0.5, 1, 1.5 and 2 s after the first.
     List<Long> finished = finishedMillis.stream().sorted().toList();
-    System.out.println("shaping before a @RequestScoped resource: responses at " + finished + " ms");
+    System.out.println(
+        "shaping before a @RequestScoped resource: responses at " + finished + " ms");
     for (int i = 1; i < finished.size(); i++) {
       assertThat(finished.get(i) - finished.get(i - 1))
           .as("ms between the %d. and the %d. response, all at %s", i, i + 1, finished)
           .isGreaterThanOrEqualTo(300);
     }
-    assertThat(finished.get(4) - finished.get(0)).as("spread of %s", finished).isBetween(1_700L, 5_000L);
+    assertThat(finished.get(4) - finished.get(0))
+        .as("spread of %s", finished)
+        .isBetween(1_700L, 5_000L);
   }
 }

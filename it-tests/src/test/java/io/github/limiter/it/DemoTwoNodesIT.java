@@ -8,8 +8,8 @@ import io.github.limiter.it.harness.PayaraNode;
 import io.github.limiter.it.harness.Prometheus;
 import io.github.limiter.it.harness.RedisForSuite;
 import io.github.limiter.it.harness.ServerLog;
-import io.github.limiter.tck.redis.RedisServer;
 import io.github.limiter.it.harness.Settings;
+import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -43,14 +43,15 @@ class DemoTwoNodesIT {
   private static final int CLIENTS = 4;
 
   /** A policy and route that exist only in environment variables, set on node memory-b alone. */
-  private static final Map<String, String> FROM_ENVIRONMENT = Map.of(
-      "LIMITER_POLICIES", "from-env",
-      "LIMITER_POLICY_FROM_ENV_ALGORITHM", "fixed-window",
-      "LIMITER_POLICY_FROM_ENV_LIMITS", "1/h",
-      "LIMITER_POLICY_FROM_ENV_ON_MISSING_KEY", "allow",
-      "LIMITER_ROUTES", "from-env",
-      "LIMITER_ROUTE_FROM_ENV_PATTERN", "/from-env/*",
-      "LIMITER_ROUTE_FROM_ENV_POLICIES", "from-env");
+  private static final Map<String, String> FROM_ENVIRONMENT =
+      Map.of(
+          "LIMITER_POLICIES", "from-env",
+          "LIMITER_POLICY_FROM_ENV_ALGORITHM", "fixed-window",
+          "LIMITER_POLICY_FROM_ENV_LIMITS", "1/h",
+          "LIMITER_POLICY_FROM_ENV_ON_MISSING_KEY", "allow",
+          "LIMITER_ROUTES", "from-env",
+          "LIMITER_ROUTE_FROM_ENV_PATTERN", "/from-env/*",
+          "LIMITER_ROUTE_FROM_ENV_POLICIES", "from-env");
 
   private static RedisServer redis;
   private static PayaraNode redisA;
@@ -63,8 +64,10 @@ class DemoTwoNodesIT {
     Path war = Path.of(Settings.required("it.demo.war"));
     assertThat(war).exists();
     redis = RedisServer.start("two-nodes");
-    Map<String, String> redisStore = Map.of("LIMITER_STORE", "redis", "LIMITER_REDIS_URL", redis.url());
-    // Booting four JVMs at once takes about as long as two after another on two cores, and half as long as four.
+    Map<String, String> redisStore =
+        Map.of("LIMITER_STORE", "redis", "LIMITER_REDIS_URL", redis.url());
+    // Booting four JVMs at once takes about as long as two after another on two cores, and half as
+    // long as four.
     redisA = PayaraNode.start("redis-a", war, "/demo", redisStore);
     redisB = PayaraNode.start("redis-b", war, "/demo", redisStore);
     memoryA = PayaraNode.start("memory-a", war, "/demo", Map.of());
@@ -102,13 +105,15 @@ class DemoTwoNodesIT {
   @Test
   @Order(2)
   void throughRedisTwoNodesAdmitTheLimitOnce() {
-    List<URI> hello = List.of(redisA.base().resolve("api/hello"), redisB.base().resolve("api/hello"));
+    List<URI> hello =
+        List.of(redisA.base().resolve("api/hello"), redisB.base().resolve("api/hello"));
     warmUp(hello);
     redis.flushAll();
 
     Burst burst = Burst.roundRobin(hello, REQUESTS, CLIENTS);
 
-    System.out.printf("two nodes, one Redis: %s; one bucket admits %d..%d%n", burst, fewest(burst), most(burst));
+    System.out.printf(
+        "two nodes, one Redis: %s; one bucket admits %d..%d%n", burst, fewest(burst), most(burst));
     assertThat(burst.admitted()).isBetween(fewest(burst), most(burst));
     assertThat(burst.admittedByTarget().values()).allSatisfy(n -> assertThat(n).isPositive());
     assertThat(RedisForSuite.keys(redis, "*")).isNotEmpty();
@@ -117,17 +122,22 @@ class DemoTwoNodesIT {
   @Test
   @Order(3)
   void inMemoryTwoNodesAdmitAboutTwiceTheLimit() {
-    List<URI> hello = List.of(memoryA.base().resolve("api/hello"), memoryB.base().resolve("api/hello"));
+    List<URI> hello =
+        List.of(memoryA.base().resolve("api/hello"), memoryB.base().resolve("api/hello"));
     warmUp(hello);
     awaitFullBuckets();
 
     Burst burst = Burst.roundRobin(hello, REQUESTS, CLIENTS);
 
-    // Each node's last request may go out a moment before the burst's last: 1 more of slack per node.
+    // Each node's last request may go out a moment before the burst's last: 1 more of slack per
+    // node.
     int fewestPerNode = fewest(burst) - 1;
-    System.out.printf("two nodes, in memory: %s; two buckets admit %d..%d%n", burst, 2 * fewestPerNode, 2 * most(burst));
+    System.out.printf(
+        "two nodes, in memory: %s; two buckets admit %d..%d%n",
+        burst, 2 * fewestPerNode, 2 * most(burst));
     assertThat(burst.admitted()).isBetween(2 * fewestPerNode, 2 * most(burst));
-    assertThat(burst.admittedByTarget().values()).allSatisfy(n -> assertThat(n).isBetween(fewestPerNode, most(burst)));
+    assertThat(burst.admittedByTarget().values())
+        .allSatisfy(n -> assertThat(n).isBetween(fewestPerNode, most(burst)));
   }
 
   @Test
@@ -143,11 +153,14 @@ class DemoTwoNodesIT {
     }
 
     assertThat(rejected).as("a 429 within capacity + 5 requests").isNotNull();
-    assertThat(rejected.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 2L));
+    assertThat(rejected.headers().firstValue("Retry-After"))
+        .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 2L));
     assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
-    assertThat(rejected.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(rejected.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
     assertThat(rejected.headers().firstValue("RateLimit-Policy")).hasValue("\"hello\";q=20;w=2");
-    assertThat(rejected.headers().firstValue("RateLimit")).hasValueSatisfying(v -> assertThat(v).startsWith("\"hello\";r=0;t="));
+    assertThat(rejected.headers().firstValue("RateLimit"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("\"hello\";r=0;t="));
     assertThat(rejected.body()).contains("\"status\":429", "hello");
   }
 
@@ -170,12 +183,17 @@ class DemoTwoNodesIT {
     assertThat(admitted).isBetween(5, 10);
     assertThat(rejected).isNotNull();
     assertThat(rejected.statusCode()).isEqualTo(429);
-    assertThat(rejected.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 10L));
+    assertThat(rejected.headers().firstValue("Retry-After"))
+        .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 10L));
     assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
-    assertThat(rejected.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(rejected.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
   }
 
-  /** Payara's MicroProfile Config finds a policy set only in the environment once limiter.policies names it. */
+  /**
+   * Payara's MicroProfile Config finds a policy set only in the environment once limiter.policies
+   * names it.
+   */
   @Test
   @Order(6)
   void aPolicyFromEnvironmentVariablesOnly() {
@@ -215,33 +233,48 @@ class DemoTwoNodesIT {
       int rejected = policy.getValue()[429];
       int admitted = policy.getValue()[200];
       assertThat(rejected).as("429s of %s", policy.getKey()).isPositive();
-      assertThat(admitted + rejected).as("every answer of %s is a 200 or a 429", policy.getKey())
+      assertThat(admitted + rejected)
+          .as("every answer of %s is a 200 or a 429", policy.getKey())
           .isEqualTo(policy.getKey().equals("hello") ? 40 : 12);
-      assertThat(decisions(after, policy.getKey(), "rejected") - decisions(before, policy.getKey(), "rejected"))
-          .as("limiter_decisions_total{policy=%s,outcome=rejected} after the burst", policy.getKey())
+      assertThat(
+              decisions(after, policy.getKey(), "rejected")
+                  - decisions(before, policy.getKey(), "rejected"))
+          .as(
+              "limiter_decisions_total{policy=%s,outcome=rejected} after the burst",
+              policy.getKey())
           .isEqualTo(rejected);
-      assertThat(decisions(after, policy.getKey(), "admitted") - decisions(before, policy.getKey(), "admitted"))
-          .as("limiter_decisions_total{policy=%s,outcome=admitted} after the burst", policy.getKey())
+      assertThat(
+              decisions(after, policy.getKey(), "admitted")
+                  - decisions(before, policy.getKey(), "admitted"))
+          .as(
+              "limiter_decisions_total{policy=%s,outcome=admitted} after the burst",
+              policy.getKey())
           .isEqualTo(admitted);
     }
     assertThat(Prometheus.sum(after, "limiter_memory_keys")).isPositive();
 
-    HttpResponse<String> ready = Http.get(URI.create("http://127.0.0.1:" + memoryA.port() + "/health/ready"));
+    HttpResponse<String> ready =
+        Http.get(URI.create("http://127.0.0.1:" + memoryA.port() + "/health/ready"));
     assertThat(ready.statusCode()).isEqualTo(200);
     // The limiter check's own object: {"name":"limiter","status":"UP",...}, in either order.
-    assertThat(ready.body()).containsPattern(Pattern.compile(
-        "\\{[^{}]*\"name\"\\s*:\\s*\"limiter\"[^{}]*\"status\"\\s*:\\s*\"UP\"|"
-            + "\\{[^{}]*\"status\"\\s*:\\s*\"UP\"[^{}]*\"name\"\\s*:\\s*\"limiter\""));
+    assertThat(ready.body())
+        .containsPattern(
+            Pattern.compile(
+                "\\{[^{}]*\"name\"\\s*:\\s*\"limiter\"[^{}]*\"status\"\\s*:\\s*\"UP\"|"
+                    + "\\{[^{}]*\"status\"\\s*:\\s*\"UP\"[^{}]*\"name\"\\s*:\\s*\"limiter\""));
   }
 
   private static String scrape(PayaraNode node) {
-    HttpResponse<String> metrics = Http.get(URI.create("http://127.0.0.1:" + node.port() + "/metrics"), "Accept", "text/plain");
+    HttpResponse<String> metrics =
+        Http.get(
+            URI.create("http://127.0.0.1:" + node.port() + "/metrics"), "Accept", "text/plain");
     assertThat(metrics.statusCode()).isEqualTo(200);
     return metrics.body();
   }
 
   private static long decisions(String scrape, String policy, String outcome) {
-    return Math.round(Prometheus.sum(scrape, "limiter_decisions_total", "policy", policy, "outcome", outcome));
+    return Math.round(
+        Prometheus.sum(scrape, "limiter_decisions_total", "policy", policy, "outcome", outcome));
   }
 
   /**
@@ -257,7 +290,9 @@ class DemoTwoNodesIT {
     return CAPACITY + (int) Math.ceil(RATE * burst.seconds()) + 1;
   }
 
-  /** The first requests to a node pay for class loading, JIT and connections: not part of a burst. */
+  /**
+   * The first requests to a node pay for class loading, JIT and connections: not part of a burst.
+   */
   private static void warmUp(List<URI> targets) {
     for (URI target : targets) {
       for (int i = 0; i < 5; i++) {

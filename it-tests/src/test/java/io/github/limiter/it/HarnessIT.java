@@ -22,7 +22,10 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The harness itself: a trivial servlet WAR deploys, serves on loopback, and carries the Limiter jars. */
+/**
+ * The harness itself: a trivial servlet WAR deploys, serves on loopback, and carries the Limiter
+ * jars.
+ */
 @ExtendWith({ArquillianExtension.class, PrintServerLogOnFailure.class})
 @RunAsClient
 class HarnessIT {
@@ -32,8 +35,7 @@ class HarnessIT {
     return ShrinkWrap.create(WebArchive.class, "harness.war").addClass(HelloServlet.class);
   }
 
-  @ArquillianResource
-  URL url;
+  @ArquillianResource URL url;
 
   @Test
   void servesTheServlet() {
@@ -59,8 +61,13 @@ class HarnessIT {
 
     assertThat(Deployed.base(url).getHost()).isEqualTo("127.0.0.1");
     // Payara: "http-listener started in: 41ms - bound to [/127.0.0.1:28080]" and Hazelcast's
-    // "Member [127.0.0.1]:6900"; WildFly: "listening on 127.0.0.1:29080". Never the wildcard address.
-    assertThat(log).contains(Settings.isPayara() ? "bound to [/127.0.0.1:" + url.getPort() + "]" : "listening on 127.0.0.1:" + url.getPort());
+    // "Member [127.0.0.1]:6900"; WildFly: "listening on 127.0.0.1:29080". Never the wildcard
+    // address.
+    assertThat(log)
+        .contains(
+            Settings.isPayara()
+                ? "bound to [/127.0.0.1:" + url.getPort() + "]"
+                : "listening on 127.0.0.1:" + url.getPort());
     assertThat(ServerLog.listenerAddresses(log)).containsOnly("127.0.0.1");
   }
 }

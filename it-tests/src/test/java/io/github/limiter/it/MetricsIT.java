@@ -32,9 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Limiter's decisions on a Micrometer registry that the application itself produces as a CDI bean
  * and serves in the Prometheus format ({@code /scrape}): the route on a server without a Micrometer
- * subsystem, WildFly's default configuration. Both adapters are counted: the filter's {@code
- * burst} and {@code @Limited("bean")}. On Payara the same decisions also reach the server's own
- * {@code /metrics} (MicroProfile Metrics): two backends at once.
+ * subsystem, WildFly's default configuration. Both adapters are counted: the filter's {@code burst}
+ * and {@code @Limited("bean")}. On Payara the same decisions also reach the server's own {@code
+ * /metrics} (MicroProfile Metrics): two backends at once.
  */
 @ExtendWith({ArquillianExtension.class, PrintServerLogOnFailure.class})
 @RunAsClient
@@ -43,21 +43,28 @@ class MetricsIT {
   @Deployment
   static WebArchive app() {
     // Not "metrics.war": on Payara its context root would hide the server's own /metrics.
-    WebArchive war = ShrinkWrap.create(WebArchive.class, "metered.war")
-        .addClasses(HelloServlet.class, GreetServlet.class, GreetingService.class, ScrapeServlet.class,
-            ScrapeServlet.Registry.class, AnnotatedRateLimitFilter.class)
-        .addAsResource(new File("src/test/webapps/metrics/META-INF/microprofile-config.properties"),
-            "META-INF/microprofile-config.properties");
+    WebArchive war =
+        ShrinkWrap.create(WebArchive.class, "metered.war")
+            .addClasses(
+                HelloServlet.class,
+                GreetServlet.class,
+                GreetingService.class,
+                ScrapeServlet.class,
+                ScrapeServlet.Registry.class,
+                AnnotatedRateLimitFilter.class)
+            .addAsResource(
+                new File("src/test/webapps/metrics/META-INF/microprofile-config.properties"),
+                "META-INF/microprofile-config.properties");
     try (Stream<Path> jars = Files.list(Path.of(Settings.required("it.micrometer.libs.dir")))) {
-      jars.filter(jar -> jar.toString().endsWith(".jar")).forEach(jar -> war.addAsLibrary(jar.toFile()));
+      jars.filter(jar -> jar.toString().endsWith(".jar"))
+          .forEach(jar -> war.addAsLibrary(jar.toFile()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return war;
   }
 
-  @ArquillianResource
-  URL url;
+  @ArquillianResource URL url;
 
   private URI uri(String path) {
     return Deployed.base(url).resolve(path);
@@ -71,7 +78,8 @@ class MetricsIT {
       filter[Http.get(uri("hello")).statusCode()]++;
       limited[Http.get(uri("greet?user=metrics")).statusCode()]++;
     }
-    // 3 a minute through the filter, 2 through @Limited: a window boundary may admit up to twice that.
+    // 3 a minute through the filter, 2 through @Limited: a window boundary may admit up to twice
+    // that.
     assertThat(filter[200] + filter[429]).isEqualTo(6);
     assertThat(filter[429]).isBetween(1, 3);
     assertThat(limited[200] + limited[429]).isEqualTo(6);
@@ -82,18 +90,30 @@ class MetricsIT {
     assertDecisions(scrape, "burst", filter);
     assertDecisions(scrape, "bean", limited);
     assertThat(Prometheus.sum(scrape, "limiter_store_duration_seconds_count", "store", "memory"))
-        .as("store decisions timed").isGreaterThanOrEqualTo(12);
+        .as("store decisions timed")
+        .isGreaterThanOrEqualTo(12);
     if (Settings.isPayara()) {
-      String server = Http.get(URI.create("http://127.0.0.1:" + url.getPort() + "/metrics"), "Accept", "text/plain").body();
+      String server =
+          Http.get(
+                  URI.create("http://127.0.0.1:" + url.getPort() + "/metrics"),
+                  "Accept",
+                  "text/plain")
+              .body();
       assertDecisions(server, "burst", filter);
       assertDecisions(server, "bean", limited);
     }
   }
 
   private static void assertDecisions(String scrape, String policy, int[] statuses) {
-    assertThat(Prometheus.sum(scrape, "limiter_decisions_total", "policy", policy, "outcome", "rejected"))
-        .as("limiter_decisions_total{policy=%s,outcome=rejected}", policy).isEqualTo(statuses[429]);
-    assertThat(Prometheus.sum(scrape, "limiter_decisions_total", "policy", policy, "outcome", "admitted"))
-        .as("limiter_decisions_total{policy=%s,outcome=admitted}", policy).isEqualTo(statuses[200]);
+    assertThat(
+            Prometheus.sum(
+                scrape, "limiter_decisions_total", "policy", policy, "outcome", "rejected"))
+        .as("limiter_decisions_total{policy=%s,outcome=rejected}", policy)
+        .isEqualTo(statuses[429]);
+    assertThat(
+            Prometheus.sum(
+                scrape, "limiter_decisions_total", "policy", policy, "outcome", "admitted"))
+        .as("limiter_decisions_total{policy=%s,outcome=admitted}", policy)
+        .isEqualTo(statuses[200]);
   }
 }

@@ -11,8 +11,8 @@ import io.github.limiter.it.app.servlet.EchoServlet;
 import io.github.limiter.it.harness.Deployed;
 import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PrintServerLogOnFailure;
-import io.github.limiter.it.harness.Settings;
 import io.github.limiter.it.harness.RedisForSuite;
+import io.github.limiter.it.harness.Settings;
 import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
 import java.net.URL;
@@ -35,9 +35,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
- * The Redis store on a real server: {@code limiter.store=redis} in the WAR's MicroProfile Config,
- * a redis-server of the test's own on a free loopback port. The filter's routes and {@code
- * @Limited} both decide there, with each algorithm's Lua script.
+ * The Redis store on a real server: {@code limiter.store=redis} in the WAR's MicroProfile Config, a
+ * redis-server of the test's own on a free loopback port. The filter's routes and {@code @Limited}
+ * both decide there, with each algorithm's Lua script.
  */
 @ExtendWith({RedisForSuite.class, ArquillianExtension.class, PrintServerLogOnFailure.class})
 @RunAsClient
@@ -45,45 +45,88 @@ import org.junit.jupiter.params.provider.FieldSource;
 class RedisStoreIT {
 
   private static final List<String> ALGORITHMS =
-      List.of("fixed-window", "sliding-window-counter", "sliding-window-log", "token-bucket", "leaky-bucket");
+      List.of(
+          "fixed-window",
+          "sliding-window-counter",
+          "sliding-window-log",
+          "token-bucket",
+          "leaky-bucket");
 
   @Deployment
   static WebArchive app() {
-    StringBuilder config = new StringBuilder()
-        .append("limiter.store=redis\n")
-        .append("limiter.redis.url=").append(RedisForSuite.server().url()).append('\n')
-        .append("limiter.redis.key-prefix=it:\n")
-        // Short timeouts, so that the outage test below is quick.
-        .append("limiter.redis.connect-timeout=300ms\n")
-        .append("limiter.redis.socket-timeout=300ms\n");
+    StringBuilder config =
+        new StringBuilder()
+            .append("limiter.store=redis\n")
+            .append("limiter.redis.url=")
+            .append(RedisForSuite.server().url())
+            .append('\n')
+            .append("limiter.redis.key-prefix=it:\n")
+            // Short timeouts, so that the outage test below is quick.
+            .append("limiter.redis.connect-timeout=300ms\n")
+            .append("limiter.redis.socket-timeout=300ms\n");
     policy(config, "api", "fixed-window", "3/m", "/api/*", "");
     policy(config, "rest", "token-bucket", "3/m", null, "");
     policy(config, "shared", "sliding-window-counter", "4/m", null, "");
     for (String algorithm : ALGORITHMS) {
       // Leaky bucket: nodelay, so that a full bucket rejects instead of shaping.
-      policy(config, algorithm, algorithm, "2/m", "/alg/" + algorithm + "/*",
+      policy(
+          config,
+          algorithm,
+          algorithm,
+          "2/m",
+          "/alg/" + algorithm + "/*",
           algorithm.equals("leaky-bucket") ? "nodelay=true" : "");
     }
     policy(config, "closed", "fixed-window", "100/m", "/closed/*", "failure=fail-closed");
     policy(config, "open", "fixed-window", "100/m", "/open/*", "failure=fail-open");
     policy(config, "local", "fixed-window", "100/m", "/local/*", "failure=local");
     return ShrinkWrap.create(WebArchive.class, "redis-store.war")
-        .addClasses(EchoServlet.class, AnnotatedRateLimitFilter.class, RestApplication.class, ItemsResource.class)
-        .addAsResource(new StringAsset(config.toString()), "META-INF/microprofile-config.properties");
+        .addClasses(
+            EchoServlet.class,
+            AnnotatedRateLimitFilter.class,
+            RestApplication.class,
+            ItemsResource.class)
+        .addAsResource(
+            new StringAsset(config.toString()), "META-INF/microprofile-config.properties");
   }
 
-  /** A policy keyed by X-Client, with a route when {@code pattern} is set, and one extra key=value. */
-  private static void policy(StringBuilder config, String name, String algorithm, String limits, String pattern, String extra) {
+  /**
+   * A policy keyed by X-Client, with a route when {@code pattern} is set, and one extra key=value.
+   */
+  private static void policy(
+      StringBuilder config,
+      String name,
+      String algorithm,
+      String limits,
+      String pattern,
+      String extra) {
     String base = "limiter.policy." + name + ".";
-    config.append(base).append("algorithm=").append(algorithm).append('\n')
-        .append(base).append("limits=").append(limits).append('\n')
-        .append(base).append("key=header:X-Client\n");
+    config
+        .append(base)
+        .append("algorithm=")
+        .append(algorithm)
+        .append('\n')
+        .append(base)
+        .append("limits=")
+        .append(limits)
+        .append('\n')
+        .append(base)
+        .append("key=header:X-Client\n");
     if (!extra.isEmpty()) {
       config.append(base).append(extra).append('\n');
     }
     if (pattern != null) {
-      config.append("limiter.route.").append(name).append(".pattern=").append(pattern).append('\n')
-          .append("limiter.route.").append(name).append(".policies=").append(name).append('\n');
+      config
+          .append("limiter.route.")
+          .append(name)
+          .append(".pattern=")
+          .append(pattern)
+          .append('\n')
+          .append("limiter.route.")
+          .append(name)
+          .append(".policies=")
+          .append(name)
+          .append('\n');
     }
   }
 
@@ -93,8 +136,7 @@ class RedisStoreIT {
    */
   private static final boolean HEALTH = Settings.isPayara();
 
-  @ArquillianResource
-  URL url;
+  @ArquillianResource URL url;
 
   private HttpResponse<String> get(String path, String client) {
     return Http.get(Deployed.base(url).resolve(path), "X-Client", client);
@@ -116,7 +158,9 @@ class RedisStoreIT {
     }
     assertRejected(get("api/x", "filter"), "api", 60);
 
-    assertThat(keys("it:{api:*")).isNotEmpty().allSatisfy(key -> assertThat(key).contains("filter"));
+    assertThat(keys("it:{api:*"))
+        .isNotEmpty()
+        .allSatisfy(key -> assertThat(key).contains("filter"));
   }
 
   @Test
@@ -172,7 +216,8 @@ class RedisStoreIT {
     HttpResponse<String> closed = get("closed/x", "outage");
     assertThat(closed.statusCode()).isEqualTo(503);
     assertThat(closed.headers().firstValue("Retry-After")).isPresent();
-    assertThat(closed.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(closed.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
     assertThat(get("open/x", "outage").statusCode()).isEqualTo(200);
     assertThat(get("local/x", "outage").statusCode()).isEqualTo(200);
   }
@@ -192,7 +237,9 @@ class RedisStoreIT {
     }
 
     if (HEALTH) {
-      assertThat(isReady()).as("ready after %d more decisions on a dead Redis", decisions).isFalse();
+      assertThat(isReady())
+          .as("ready after %d more decisions on a dead Redis", decisions)
+          .isFalse();
     }
   }
 
@@ -220,9 +267,11 @@ class RedisStoreIT {
 
   /** Whether the {@code limiter} readiness check is UP, on Payara's HTTP port. */
   private boolean isReady() {
-    HttpResponse<String> ready = Http.get(URI.create("http://127.0.0.1:" + url.getPort() + "/health/ready"));
+    HttpResponse<String> ready =
+        Http.get(URI.create("http://127.0.0.1:" + url.getPort() + "/health/ready"));
     assertThat(ready.body()).contains("\"limiter\"");
-    // 200 when every readiness check is UP, 503 when one is DOWN: only the limiter's can go DOWN here.
+    // 200 when every readiness check is UP, 503 when one is DOWN: only the limiter's can go DOWN
+    // here.
     assertThat(ready.statusCode()).isIn(200, 503);
     return ready.statusCode() == 200;
   }

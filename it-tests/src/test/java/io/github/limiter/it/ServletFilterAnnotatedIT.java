@@ -34,12 +34,12 @@ class ServletFilterAnnotatedIT {
   static WebArchive app() {
     return ShrinkWrap.create(WebArchive.class, "annotated-filter.war")
         .addClasses(EchoServlet.class, AnnotatedRateLimitFilter.class)
-        .addAsResource(new File("src/test/webapps/annotated-filter/META-INF/microprofile-config.properties"),
+        .addAsResource(
+            new File("src/test/webapps/annotated-filter/META-INF/microprofile-config.properties"),
             "META-INF/microprofile-config.properties");
   }
 
-  @ArquillianResource
-  URL url;
+  @ArquillianResource URL url;
 
   private HttpResponse<String> get(String path, String client) {
     return Http.get(Deployed.base(url).resolve(path), "X-Client", client);
@@ -79,7 +79,8 @@ class ServletFilterAnnotatedIT {
       HttpResponse<String> response = get("dry/x", "dry");
 
       assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(response.headers().firstValue("RateLimit")).hasValueSatisfying(v -> assertThat(v).startsWith("\"dry\";r=0;"));
+      assertThat(response.headers().firstValue("RateLimit"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith("\"dry\";r=0;"));
     }
   }
 

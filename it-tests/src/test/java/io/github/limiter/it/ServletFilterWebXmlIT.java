@@ -37,8 +37,7 @@ class ServletFilterWebXmlIT {
         .setWebXML(new File("src/test/webapps/webxml-filter/WEB-INF/web.xml"));
   }
 
-  @ArquillianResource
-  URL url;
+  @ArquillianResource URL url;
 
   private HttpResponse<String> get(String path, String client) {
     return Http.get(Deployed.base(url).resolve(path), "X-Client", client);
@@ -62,7 +61,8 @@ class ServletFilterWebXmlIT {
 
     assertThat(first.body()).isEqualTo("ok GET /api/things");
     assertThat(first.headers().firstValue("RateLimit-Policy")).hasValue("\"api\";q=5;w=60");
-    assertThat(first.headers().firstValue("RateLimit")).hasValueSatisfying(v -> assertThat(v).startsWith("\"api\";r=4;t="));
+    assertThat(first.headers().firstValue("RateLimit"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("\"api\";r=4;t="));
     assertThat(first.headers().firstValue("X-RateLimit-Limit")).hasValue("5");
     assertThat(first.headers().firstValue("X-RateLimit-Remaining")).hasValue("4");
   }
@@ -90,8 +90,16 @@ class ServletFilterWebXmlIT {
   @Test
   void aRouteWithMethodsLimitsOnlyThoseMethods() {
     URI writes = Deployed.base(url).resolve("writes/note");
-    HttpResponse<String> firstPost = Http.send(HttpRequest.newBuilder(writes).header("X-Client", "writer").POST(HttpRequest.BodyPublishers.noBody()));
-    HttpResponse<String> secondPost = Http.send(HttpRequest.newBuilder(writes).header("X-Client", "writer").POST(HttpRequest.BodyPublishers.noBody()));
+    HttpResponse<String> firstPost =
+        Http.send(
+            HttpRequest.newBuilder(writes)
+                .header("X-Client", "writer")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    HttpResponse<String> secondPost =
+        Http.send(
+            HttpRequest.newBuilder(writes)
+                .header("X-Client", "writer")
+                .POST(HttpRequest.BodyPublishers.noBody()));
     HttpResponse<String> get = Http.get(writes, "X-Client", "writer");
 
     assertAdmitted(firstPost, "writes", 0);

@@ -26,6 +26,7 @@ final class Evictor {
 
   private static final int SWEEP_BATCH = 32;
   private static final int SWEEP_EVERY = 64;
+
   /** How often a new key for a full store tries to make room. */
   private static final int ROOM_ATTEMPTS = 64;
 
@@ -33,10 +34,13 @@ final class Evictor {
   private final Overflow overflow;
   private final Collection<Table> tables;
   private final AtomicInteger size = new AtomicInteger();
+
   /** Keys forgotten to make room under {@link Overflow#EVICT}; rare, so a plain atomic. */
   private final AtomicLong evictions = new AtomicLong();
+
   /** One incremental sweep at a time walks the shared cursor; others skip, or use their own. */
   private final AtomicBoolean sweeping = new AtomicBoolean();
+
   private final Cursor shared = new Cursor();
 
   Evictor(int maxKeys, Overflow overflow, Collection<Table> tables) {
@@ -65,8 +69,8 @@ final class Evictor {
    * Whether a new key may be inserted now: sweeps now and then, and in a full store makes room.
    * Under {@link Overflow#EVICT} always true: a thread that finds the store full frees a slot
    * itself before it inserts, so the bound is overshot only by threads racing between a slot seen
-   * free and their insert, at most one each. Under {@link Overflow#REJECT_NEW_KEYS} false while
-   * the store is full and nothing in it is fresh.
+   * free and their insert, at most one each. Under {@link Overflow#REJECT_NEW_KEYS} false while the
+   * store is full and nothing in it is fresh.
    */
   boolean roomForNewKey() {
     int held = size.get();
@@ -118,8 +122,8 @@ final class Evictor {
   /**
    * Frees a slot for a new key in a full store: reclaims the fresh keys of a batch, and if none was
    * reclaimed evicts under {@link Overflow#EVICT}, but only while the store is still full: racing
-   * sweeps may have freed room meanwhile, and a small store's batch can hold nothing but busy
-   * keys, which must not be evicted for no need. True if this thread freed a slot.
+   * sweeps may have freed room meanwhile, and a small store's batch can hold nothing but busy keys,
+   * which must not be evicted for no need. True if this thread freed a slot.
    */
   private boolean makeRoom(Cursor cursor) {
     if (reclaim(cursor) > 0) {
@@ -144,9 +148,9 @@ final class Evictor {
   }
 
   /**
-   * Evicts, in the policy that holds the most keys, the sampled key that forgetting would give
-   * back the least share of its capacity, then the one nearest to fresh; true if this thread
-   * freed a slot (removed a key).
+   * Evicts, in the policy that holds the most keys, the sampled key that forgetting would give back
+   * the least share of its capacity, then the one nearest to fresh; true if this thread freed a
+   * slot (removed a key).
    *
    * <p>Not by time to fresh alone: in a window every key's time to fresh is the same, and a busy
    * sliding-log key that stopped being admitted is nearer to fresh than the one-request keys of a

@@ -3,11 +3,11 @@ package io.github.limiter.memory;
 import io.github.limiter.Decision;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
+import io.github.limiter.PolicyStore;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.algorithm.LimitFunction;
 import io.github.limiter.internal.algorithm.LongStateFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
-import io.github.limiter.PolicyStore;
-import io.github.limiter.RateLimitStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -21,8 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * compare-and-set (the other algorithms and multi-limit policies: one array per admission). No lock
  * is shared between keys, and there is no thread per key.
  *
- * <p><b>Bounded.</b> At most {@code maxKeys} keys are held. A key whose state is fresh again (a full
- * bucket, an empty window) is reclaimed by an incremental sweep run on inserts: forgetting it
+ * <p><b>Bounded.</b> At most {@code maxKeys} keys are held. A key whose state is fresh again (a
+ * full bucket, an empty window) is reclaimed by an incremental sweep run on inserts: forgetting it
  * changes no decision (for a limit with a non-default {@code initial}, the key starts again from
  * its initial tokens or level, which is stricter, never looser). When the bound is reached and
  * nothing is reclaimable, {@link Overflow} decides; see there for why eviction cannot be used to
@@ -36,8 +36,8 @@ public final class InMemoryStore implements RateLimitStore {
      * Evict, among a sample of the keys of the policy that holds the most keys, the one whose
      * forgetting gives back the least share of its capacity (then the one nearest to fresh). A
      * client flooding new keys makes its own policy the largest and creates keys that have used a
-     * few requests each, so they are the victims, while a busy key that used its limit is kept,
-     * in that policy or any other: flooding cannot reset a limit. A new key always finds room.
+     * few requests each, so they are the victims, while a busy key that used its limit is kept, in
+     * that policy or any other: flooding cannot reset a limit. A new key always finds room.
      */
     EVICT("evict"),
     /** Reject requests of new keys as {@link Decision.Outcome#UNAVAILABLE}; known keys go on. */
@@ -59,11 +59,14 @@ public final class InMemoryStore implements RateLimitStore {
 
   private static final long TOMBSTONE = Long.MIN_VALUE;
   private static final long[] DEAD_STATE = new long[0];
+
   // What an attempt of the loop answers besides an operation's own answer, which is never negative.
   /** Another thread changed the state first: try again. */
   private static final long LOST = -1;
+
   /** The entry is dead (reclaimed or evicted): find the key's live one, or stop. */
   private static final long DEAD = -2;
+
   /** How long a full store tells new keys to wait. */
   static final long FULL_RETRY_NANOS = 1_000_000_000L;
 
@@ -199,7 +202,7 @@ public final class InMemoryStore implements RateLimitStore {
      * (null: the key is unknown, or the store is full).
      */
     long run(String key, Entry entry, Op op, long permits) {
-      for (;;) {
+      for (; ; ) {
         if (entry == null) {
           return op.absent();
         }
@@ -224,13 +227,18 @@ public final class InMemoryStore implements RateLimitStore {
       return entry != null ? entry : insert(key);
     }
 
-    /** Adds a fresh entry for {@code key}, or returns the one a racing thread added; null if full. */
+    /**
+     * Adds a fresh entry for {@code key}, or returns the one a racing thread added; null if full.
+     */
     private Entry insert(String key) {
       if (!evictor.roomForNewKey()) {
         return null;
       }
       long now = now();
-      Entry fresh = single != null ? new LongEntry(single.fresh(now)) : new SnapshotEntry(function.fresh(now));
+      Entry fresh =
+          single != null
+              ? new LongEntry(single.fresh(now))
+              : new SnapshotEntry(function.fresh(now));
       Entry raced = entries.putIfAbsent(key, fresh);
       if (raced != null) {
         return raced;
@@ -256,7 +264,9 @@ public final class InMemoryStore implements RateLimitStore {
       return run(null, entry, KILL, 0) == 0;
     }
 
-    /** From 0 (fresh) to 1 (exhausted): the share of its capacity the key would regain if forgotten. */
+    /**
+     * From 0 (fresh) to 1 (exhausted): the share of its capacity the key would regain if forgotten.
+     */
     double usedShare(Entry entry) {
       if (entry instanceof LongEntry e) {
         long state = e.state;
@@ -376,72 +386,78 @@ public final class InMemoryStore implements RateLimitStore {
   private static final Admission TRY_ACQUIRE = new Admission(false);
 
   /** Each thread's deciding admission: a decision is made on one thread, and calls nothing out. */
-  private static final ThreadLocal<Admission> DECIDE = ThreadLocal.withInitial(() -> new Admission(true));
+  private static final ThreadLocal<Admission> DECIDE =
+      ThreadLocal.withInitial(() -> new Admission(true));
 
   /** Gives permits back to a live key; an unknown or dead key is fresh already. */
-  private static final Op REFUND = new Op() {
-    @Override
-    long onLong(Table t, LongEntry entry, long state, long permits) {
-      return entry.compareAndSet(state, t.single.refund(state, t.now(), permits)) ? 0 : LOST;
-    }
+  private static final Op REFUND =
+      new Op() {
+        @Override
+        long onLong(Table t, LongEntry entry, long state, long permits) {
+          return entry.compareAndSet(state, t.single.refund(state, t.now(), permits)) ? 0 : LOST;
+        }
 
-    @Override
-    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-      long[] next = state.clone();
-      t.function.refund(next, t.now(), permits);
-      return entry.compareAndSet(state, next) ? 0 : LOST;
-    }
+        @Override
+        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+          long[] next = state.clone();
+          t.function.refund(next, t.now(), permits);
+          return entry.compareAndSet(state, next) ? 0 : LOST;
+        }
 
-    @Override
-    long absent() {
-      return 0;
-    }
-  };
+        @Override
+        long absent() {
+          return 0;
+        }
+      };
 
   /** What {@link #RECLAIM} answers for a key that is not fresh. */
   private static final long ALIVE = 1;
 
-  /** Kills a fresh key, answering 0 (dead now, or already); {@link #ALIVE} leaves a key that is not. */
-  private static final Op RECLAIM = new Op() {
-    @Override
-    long onLong(Table t, LongEntry entry, long state, long permits) {
-      if (t.single.resetAfter(state, t.now()) != 0) {
-        return ALIVE;
-      }
-      return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
-    }
+  /**
+   * Kills a fresh key, answering 0 (dead now, or already); {@link #ALIVE} leaves a key that is not.
+   */
+  private static final Op RECLAIM =
+      new Op() {
+        @Override
+        long onLong(Table t, LongEntry entry, long state, long permits) {
+          if (t.single.resetAfter(state, t.now()) != 0) {
+            return ALIVE;
+          }
+          return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
+        }
 
-    @Override
-    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-      if (t.function.resetAfter(state, t.now()) != 0) {
-        return ALIVE;
-      }
-      return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
-    }
+        @Override
+        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+          if (t.function.resetAfter(state, t.now()) != 0) {
+            return ALIVE;
+          }
+          return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
+        }
 
-    @Override
-    long absent() {
-      return 0;
-    }
-  };
+        @Override
+        long absent() {
+          return 0;
+        }
+      };
 
   /** Kills a key whatever its state (eviction). */
-  private static final Op KILL = new Op() {
-    @Override
-    long onLong(Table t, LongEntry entry, long state, long permits) {
-      return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
-    }
+  private static final Op KILL =
+      new Op() {
+        @Override
+        long onLong(Table t, LongEntry entry, long state, long permits) {
+          return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
+        }
 
-    @Override
-    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-      return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
-    }
+        @Override
+        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+          return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
+        }
 
-    @Override
-    long absent() {
-      return ALIVE; // dead already: killed by another thread
-    }
-  };
+        @Override
+        long absent() {
+          return ALIVE; // dead already: killed by another thread
+        }
+      };
 
   /** A key's state, replaced whole by compare-and-set; dead once reclaimed or evicted. */
   abstract static class Entry {}
@@ -500,7 +516,9 @@ public final class InMemoryStore implements RateLimitStore {
 
     private Builder() {}
 
-    /** The clock; the JVM's monotonic clock by default. Tests and the replay tool drive their own. */
+    /**
+     * The clock; the JVM's monotonic clock by default. Tests and the replay tool drive their own.
+     */
     public Builder clock(NanoClock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;

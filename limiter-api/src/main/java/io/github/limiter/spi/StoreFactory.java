@@ -1,13 +1,12 @@
 package io.github.limiter.spi;
 
 import io.github.limiter.RateLimitStore;
-import io.github.limiter.spi.ConfigLookup;
 import java.util.Set;
 
 /**
  * Creates a store named in configuration ({@code limiter.store=memory}, {@code redis}, or a user's
- * own). Factories are found through {@link java.util.ServiceLoader}, so that adapters never
- * import a store implementation.
+ * own). Factories are found through {@link java.util.ServiceLoader}, so that adapters never import
+ * a store implementation.
  */
 public interface StoreFactory {
 
@@ -15,7 +14,8 @@ public interface StoreFactory {
   String name();
 
   /**
-   * Creates the store from its own keys under {@code limiter.<name>.*}, e.g. {@code limiter.redis.url}.
+   * Creates the store from its own keys under {@code limiter.<name>.*}, e.g. {@code
+   * limiter.redis.url}.
    *
    * @throws io.github.limiter.ConfigException naming the key and the bad value
    */

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
+import io.github.limiter.tck.ManualClock;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -25,6 +25,7 @@ class AllocationTest {
 
   static final int WARM_UP = 200_000;
   static final int MEASURED = 100_000;
+
   /** Room for the measurement's own noise: a few bytes per decision at most. */
   static final long SLACK_PER_DECISION = 8;
 
@@ -54,7 +55,8 @@ class AllocationTest {
   }
 
   static Stream<Arguments> paths() {
-    // Capacities of a billion keep admitting at a clock that stands still; capacity 1 keeps rejecting.
+    // Capacities of a billion keep admitting at a clock that stands still; capacity 1 keeps
+    // rejecting.
     Limit roomy = Limit.of(1_000_000_000, Duration.ofSeconds(1));
     Limit tiny = Limit.of(1, Duration.ofDays(1));
     return Stream.of(
@@ -87,11 +89,14 @@ class AllocationTest {
 
     // Then each allocated at most one Decision
     assertThat(store.decide(policy, "key", 1).isAllowed()).isEqualTo(admits);
-    assertThat(direct).as("%s: bytes per decision (a Decision is %s)", path, decisionBytes)
+    assertThat(direct)
+        .as("%s: bytes per decision (a Decision is %s)", path, decisionBytes)
         .isLessThanOrEqualTo(decisionBytes + SLACK_PER_DECISION);
-    assertThat(viaLimiter).as("%s through Limiter: bytes per decision", path)
+    assertThat(viaLimiter)
+        .as("%s through Limiter: bytes per decision", path)
         .isLessThanOrEqualTo(decisionBytes + SLACK_PER_DECISION);
-    assertThat(viaBound).as("%s through a bound PolicyLimiter: bytes per decision", path)
+    assertThat(viaBound)
+        .as("%s through a bound PolicyLimiter: bytes per decision", path)
         .isLessThanOrEqualTo(decisionBytes + SLACK_PER_DECISION);
   }
 

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.memory.InMemoryStore.Overflow;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The store holds at most maxKeys keys, reclaims fresh ones, and cannot be flooded into forgetting. */
+/**
+ * The store holds at most maxKeys keys, reclaims fresh ones, and cannot be flooded into forgetting.
+ */
 class BoundedStoreTest {
 
   static final Duration DAY = Duration.ofDays(1);
@@ -62,19 +64,21 @@ class BoundedStoreTest {
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int id = t;
-      workers.add(new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int i = 0; i < 3_000; i++) {
-          if (store.decide(PER_MINUTE, id + "-" + i, 1).outcome() == Outcome.UNAVAILABLE) {
-            unavailable.incrementAndGet();
-          }
-          largest.accumulateAndGet(store.size(), Math::max);
-        }
-      }));
+      workers.add(
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                for (int i = 0; i < 3_000; i++) {
+                  if (store.decide(PER_MINUTE, id + "-" + i, 1).outcome() == Outcome.UNAVAILABLE) {
+                    unavailable.incrementAndGet();
+                  }
+                  largest.accumulateAndGet(store.size(), Math::max);
+                }
+              }));
     }
     workers.forEach(Thread::start);
 
@@ -89,14 +93,16 @@ class BoundedStoreTest {
     assertThat(store.size()).isLessThanOrEqualTo(200 + threads);
   }
 
-  // Regression: under EVICT, an insert into a full store whose sweep was busy in another thread went
+  // Regression: under EVICT, an insert into a full store whose sweep was busy in another thread
+  // went
   // ahead without freeing anything. A sweeper preempted mid-sweep let every other insert through,
   // and the store grew without bound.
   @Test
   void aSweeperHeldMidSweepDoesNotLetOtherInsertsOvershootTheBound() throws Exception {
     // Given a full store of 10 keys
     PausingClock clock = new PausingClock(ManualClock.NEAR_MAX);
-    InMemoryStore store = InMemoryStore.builder().clock(clock).maxKeys(10).overflow(Overflow.EVICT).build();
+    InMemoryStore store =
+        InMemoryStore.builder().clock(clock).maxKeys(10).overflow(Overflow.EVICT).build();
     for (int i = 0; i < 10; i++) {
       store.decide(PER_MINUTE, "old-" + i, 1);
     }
@@ -133,7 +139,8 @@ class BoundedStoreTest {
     for (int run = 0; run < 30; run++) {
       // Given a full store of 4: two busy keys, two keys fresh again
       PausingClock clock = new PausingClock(ManualClock.JUST_BELOW_ZERO - run);
-      InMemoryStore store = InMemoryStore.builder().clock(clock).maxKeys(4).overflow(Overflow.EVICT).build();
+      InMemoryStore store =
+          InMemoryStore.builder().clock(clock).maxKeys(4).overflow(Overflow.EVICT).build();
       store.decide(busy, "busy-0", 1);
       store.decide(busy, "busy-1", 1);
       store.decide(cold, "cold-0", 1);
@@ -146,14 +153,17 @@ class BoundedStoreTest {
       clock.awaitPaused();
       AtomicReference<Decision> second = new AtomicReference<>();
       CountDownLatch secondAsking = new CountDownLatch(1);
-      Thread waiting = new Thread(() -> {
-        secondAsking.countDown();
-        second.set(store.decide(busy, "second", 1));
-      });
+      Thread waiting =
+          new Thread(
+              () -> {
+                secondAsking.countDown();
+                second.set(store.decide(busy, "second", 1));
+              });
       waiting.start();
       secondAsking.await();
 
-      // When the held sweep goes on (reclaiming the two fresh keys), and the waiting one sweeps next
+      // When the held sweep goes on (reclaiming the two fresh keys), and the waiting one sweeps
+      // next
       clock.resume();
       first.join();
       waiting.join();
@@ -165,7 +175,9 @@ class BoundedStoreTest {
         exercised++;
       }
       for (String key : busyKeys) {
-        assertThat(store.decide(busy, key, 1).outcome()).as("%s, run %s", key, run).isEqualTo(Outcome.LIMITED);
+        assertThat(store.decide(busy, key, 1).outcome())
+            .as("%s, run %s", key, run)
+            .isEqualTo(Outcome.LIMITED);
       }
     }
     assertThat(exercised).as("runs in which the second key got in").isPositive();
@@ -224,7 +236,8 @@ class BoundedStoreTest {
     Decision newcomer = store.decide(twoPerDay, "d", 1);
     Decision known = store.decide(twoPerDay, "a", 1);
 
-    // Then the new key is unavailable (retry in a second, unverified) and the known keys go on as before
+    // Then the new key is unavailable (retry in a second, unverified) and the known keys go on as
+    // before
     assertThat(newcomer.outcome()).isEqualTo(Outcome.UNAVAILABLE);
     assertThat(newcomer.retryAfter()).contains(Duration.ofSeconds(1));
     assertThat(newcomer.isVerified()).isFalse();
@@ -259,10 +272,12 @@ class BoundedStoreTest {
         Arguments.of(Policy.fixedWindow("fixed-window", Limit.of(5, DAY))),
         Arguments.of(Policy.slidingWindowLog("sliding-log", Limit.of(5, DAY))),
         Arguments.of(Policy.slidingWindowCounter("sliding-counter", Limit.of(5, DAY))),
-        Arguments.of(Policy.fixedWindow("multi-limit", Limit.of(5, DAY), Limit.of(50, Duration.ofDays(7)))));
+        Arguments.of(
+            Policy.fixedWindow("multi-limit", Limit.of(5, DAY), Limit.of(50, Duration.ofDays(7)))));
   }
 
-  // Regression: EVICT chose the scanned key with the shortest time to fresh. For windows that time is
+  // Regression: EVICT chose the scanned key with the shortest time to fresh. For windows that time
+  // is
   // the same for every key of a window, and for the sliding log a busy key whose last admission is
   // older than the flood's is nearer to fresh than the flood keys: flooding new keys evicted the
   // busy key and gave it its whole limit back. The victim is now the key that would regain least.
@@ -303,32 +318,39 @@ class BoundedStoreTest {
       // threads bringing new keys of a policy that is fresh again a few ticks after each request
       ManualClock clock = ManualClock.ticking(ManualClock.NEAR_MAX - run, 1);
       InMemoryStore store = store(clock, 64, Overflow.EVICT);
-      List<Policy> hotPolicies = List.of(
-          Policy.tokenBucket("hot-tb", Limit.of(100, DAY)),
-          Policy.fixedWindow("hot-fw", Limit.of(100, DAY)),
-          Policy.slidingWindowLog("hot-log", Limit.of(100, DAY)),
-          Policy.slidingWindowCounter("hot-swc", Limit.of(100, DAY)));
+      List<Policy> hotPolicies =
+          List.of(
+              Policy.tokenBucket("hot-tb", Limit.of(100, DAY)),
+              Policy.fixedWindow("hot-fw", Limit.of(100, DAY)),
+              Policy.slidingWindowLog("hot-log", Limit.of(100, DAY)),
+              Policy.slidingWindowCounter("hot-swc", Limit.of(100, DAY)));
       Policy cold = Policy.tokenBucket("cold", Limit.of(1, Duration.ofNanos(4)));
-      AtomicLong[] admitted = {new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong()};
+      AtomicLong[] admitted = {
+        new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong()
+      };
       CountDownLatch start = new CountDownLatch(1);
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         int id = t;
-        threads.add(new Thread(() -> {
-          await(start);
-          for (int i = 0; i < 400; i++) {
-            int k = (i + id) % 4;
-            if (store.decide(hotPolicies.get(k), "hot", 1).isAllowed()) {
-              admitted[k].incrementAndGet();
-            }
-          }
-        }));
-        threads.add(new Thread(() -> {
-          await(start);
-          for (int i = 0; i < 3_000; i++) {
-            store.decide(cold, "cold-" + id + "-" + i, 1);
-          }
-        }));
+        threads.add(
+            new Thread(
+                () -> {
+                  await(start);
+                  for (int i = 0; i < 400; i++) {
+                    int k = (i + id) % 4;
+                    if (store.decide(hotPolicies.get(k), "hot", 1).isAllowed()) {
+                      admitted[k].incrementAndGet();
+                    }
+                  }
+                }));
+        threads.add(
+            new Thread(
+                () -> {
+                  await(start);
+                  for (int i = 0; i < 3_000; i++) {
+                    store.decide(cold, "cold-" + id + "-" + i, 1);
+                  }
+                }));
       }
       threads.forEach(Thread::start);
 
@@ -340,7 +362,9 @@ class BoundedStoreTest {
 
       // Then each hot key admitted exactly its capacity, and the bound held
       for (int k = 0; k < 4; k++) {
-        assertThat(admitted[k].get()).as("%s, run %s", hotPolicies.get(k).name(), run).isEqualTo(100);
+        assertThat(admitted[k].get())
+            .as("%s, run %s", hotPolicies.get(k).name(), run)
+            .isEqualTo(100);
       }
       assertThat(store.size()).isLessThanOrEqualTo(64 + 8);
     }

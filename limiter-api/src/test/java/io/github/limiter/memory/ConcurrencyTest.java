@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Eight threads hammer one key of capacity 1000 whose refill is negligible (one a day): exactly 1000
- * are admitted, every run, for the one-long algorithms and the snapshot ones alike.
+ * Eight threads hammer one key of capacity 1000 whose refill is negligible (one a day): exactly
+ * 1000 are admitted, every run, for the one-long algorithms and the snapshot ones alike.
  */
 class ConcurrencyTest {
 
@@ -59,21 +59,22 @@ class ConcurrencyTest {
   }
 
   /** Runs {@code attempts} per thread, released together by a start gate; returns the decisions. */
-  static List<Decision> hammer(InMemoryStore store, Policy policy, String key, long permits, int attempts)
-      throws Exception {
+  static List<Decision> hammer(
+      InMemoryStore store, Policy policy, String key, long permits, int attempts) throws Exception {
     CountDownLatch ready = new CountDownLatch(THREADS);
     CountDownLatch start = new CountDownLatch(1);
     List<Future<List<Decision>>> results = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
-      Callable<List<Decision>> task = () -> {
-        List<Decision> decisions = new ArrayList<>(attempts);
-        ready.countDown();
-        start.await();
-        for (int i = 0; i < attempts; i++) {
-          decisions.add(store.decide(policy, key, permits));
-        }
-        return decisions;
-      };
+      Callable<List<Decision>> task =
+          () -> {
+            List<Decision> decisions = new ArrayList<>(attempts);
+            ready.countDown();
+            start.await();
+            for (int i = 0; i < attempts; i++) {
+              decisions.add(store.decide(policy, key, permits));
+            }
+            return decisions;
+          };
       results.add(pool.submit(task));
     }
     ready.await();
@@ -100,8 +101,10 @@ class ConcurrencyTest {
       List<Decision> admitted = decisions.stream().filter(Decision::isAllowed).toList();
       assertThat(admitted).as("run %s", run).hasSize(CAPACITY);
       assertThat(admitted.stream().mapToLong(Decision::remaining).distinct().count())
-          .as("distinct remaining, run %s", run).isEqualTo(CAPACITY);
-      assertThat(decisions).filteredOn(d -> !d.isAllowed())
+          .as("distinct remaining, run %s", run)
+          .isEqualTo(CAPACITY);
+      assertThat(decisions)
+          .filteredOn(d -> !d.isAllowed())
           .allSatisfy(d -> assertThat(d.outcome()).isEqualTo(Decision.Outcome.LIMITED));
       assertThat(store.decide(policy, "hot", 1).isAllowed()).isFalse();
     }
@@ -116,10 +119,14 @@ class ConcurrencyTest {
       InMemoryStore store = InMemoryStore.builder().clock(clock).build();
 
       // When eight threads ask 2000 times in all for one key
-      long admitted = hammer(store, policy, "hot", 1, ATTEMPTS_PER_THREAD).stream().filter(Decision::isAllowed).count();
+      long admitted =
+          hammer(store, policy, "hot", 1, ATTEMPTS_PER_THREAD).stream()
+              .filter(Decision::isAllowed)
+              .count();
 
       // Then exactly 1000 pass; the leaky bucket admits while level < capacity, so once any time
-      // has leaked after the 1000th it takes exactly one more (as the article's 21 in a queue of 20)
+      // has leaked after the 1000th it takes exactly one more (as the article's 21 in a queue of
+      // 20)
       long expected = policy.name().equals("leaky-bucket") ? CAPACITY + 1 : CAPACITY;
       assertThat(admitted).as("run %s", run).isEqualTo(expected);
     }
@@ -137,7 +144,9 @@ class ConcurrencyTest {
       List<Decision> decisions = hammer(store, policy, "hot", 3, 60);
 
       // Then exactly floor(1000 / 3) requests pass: 333, leaving 1 permit
-      assertThat(decisions.stream().filter(Decision::isAllowed).count()).as("run %s", run).isEqualTo(CAPACITY / 3);
+      assertThat(decisions.stream().filter(Decision::isAllowed).count())
+          .as("run %s", run)
+          .isEqualTo(CAPACITY / 3);
       assertThat(store.decide(policy, "hot", 1).remaining()).isZero();
     }
   }

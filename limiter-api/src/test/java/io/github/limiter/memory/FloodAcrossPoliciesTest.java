@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.memory.InMemoryStore.Overflow;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Regression (issue 17, blocker 2): {@code max-keys} is shared by every policy, and eviction
  * compared the permits a key would regain in absolute numbers. Once each flood key of an API policy
  * (1000 an hour) had used more than a login policy's whole capacity (5 a minute), the exhausted
- * login key was the one evicted, and the next login was admitted. A flood of keys that send 1, 6
- * or the API's whole capacity of requests each must leave another policy's exhausted key exhausted.
+ * login key was the one evicted, and the next login was admitted. A flood of keys that send 1, 6 or
+ * the API's whole capacity of requests each must leave another policy's exhausted key exhausted.
  */
 class FloodAcrossPoliciesTest {
 
@@ -29,7 +29,8 @@ class FloodAcrossPoliciesTest {
   static final int MAX_KEYS = 200;
 
   static InMemoryStore exhaustedLogin(ManualClock clock) {
-    InMemoryStore store = InMemoryStore.builder().clock(clock).maxKeys(MAX_KEYS).overflow(Overflow.EVICT).build();
+    InMemoryStore store =
+        InMemoryStore.builder().clock(clock).maxKeys(MAX_KEYS).overflow(Overflow.EVICT).build();
     for (int i = 0; i < 5; i++) {
       assertThat(store.decide(LOGIN, "victim", 1).isAllowed()).isTrue();
     }
@@ -52,7 +53,8 @@ class FloodAcrossPoliciesTest {
       }
       // Then the login key stays exhausted all along
       if (k % 50 == 0) {
-        assertThat(store.decide(LOGIN, "victim", 1).outcome()).as("login after %s flood keys", k)
+        assertThat(store.decide(LOGIN, "victim", 1).outcome())
+            .as("login after %s flood keys", k)
             .isEqualTo(Outcome.LIMITED);
       }
     }
@@ -62,7 +64,8 @@ class FloodAcrossPoliciesTest {
 
   @ParameterizedTest(name = "{0} requests per flood key")
   @ValueSource(ints = {1, 6, 1000})
-  void aConcurrentKeyFloodInOnePolicyCannotResetAnExhaustedKeyOfAnother(int requestsPerKey) throws Exception {
+  void aConcurrentKeyFloodInOnePolicyCannotResetAnExhaustedKeyOfAnother(int requestsPerKey)
+      throws Exception {
     // Given a store of 200 keys holding an exhausted login key, and 4 threads flooding API keys
     ManualClock clock = ManualClock.at(ManualClock.NEAR_MAX);
     InMemoryStore store = exhaustedLogin(clock);
@@ -74,16 +77,18 @@ class FloodAcrossPoliciesTest {
     List<Thread> flooders = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int id = t;
-      flooders.add(new Thread(() -> {
-        await(start);
-        for (int k = 0; k < keysPerThread; k++) {
-          for (int r = 0; r < requestsPerKey; r++) {
-            if (store.decide(API, id + "-" + k, 1).outcome() == Outcome.UNAVAILABLE) {
-              unavailable.incrementAndGet();
-            }
-          }
-        }
-      }));
+      flooders.add(
+          new Thread(
+              () -> {
+                await(start);
+                for (int k = 0; k < keysPerThread; k++) {
+                  for (int r = 0; r < requestsPerKey; r++) {
+                    if (store.decide(API, id + "-" + k, 1).outcome() == Outcome.UNAVAILABLE) {
+                      unavailable.incrementAndGet();
+                    }
+                  }
+                }
+              }));
     }
     flooders.forEach(Thread::start);
 

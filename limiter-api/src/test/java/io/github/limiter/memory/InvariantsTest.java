@@ -6,10 +6,10 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.RandomPolicies;
 import io.github.limiter.RandomPolicies.Step;
+import io.github.limiter.tck.ManualClock;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,12 +31,21 @@ class InvariantsTest {
 
   record Case(Policy policy, long origin, List<Step> steps) {}
 
-  /** 300 cases from {@code seed}: one limit of {@code algorithm}, a trace of 20 to 200 steps for one key. */
+  /**
+   * 300 cases from {@code seed}: one limit of {@code algorithm}, a trace of 20 to 200 steps for one
+   * key.
+   */
   static Stream<Named<Case>> cases(long seed, Algorithm algorithm) {
-    return Cases.random(seed, 300, gen -> {
-      Policy policy = RandomPolicies.policy(gen, algorithm, 1);
-      return new Case(policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 1, false, 20, 200));
-    });
+    return Cases.random(
+        seed,
+        300,
+        gen -> {
+          Policy policy = RandomPolicies.policy(gen, algorithm, 1);
+          return new Case(
+              policy,
+              RandomPolicies.origin(gen),
+              RandomPolicies.steps(gen, policy, 1, false, 20, 200));
+        });
   }
 
   static Stream<Named<Case>> slidingLogs() {
@@ -81,10 +90,11 @@ class InvariantsTest {
 
     // Then every window (t - W, t] ending at an admission holds at most N permits
     for (Admission end : admitted) {
-      long inWindow = admitted.stream()
-          .filter(a -> a.at() <= end.at() && end.at() - a.at() < w)
-          .mapToLong(Admission::permits)
-          .sum();
+      long inWindow =
+          admitted.stream()
+              .filter(a -> a.at() <= end.at() && end.at() - a.at() < w)
+              .mapToLong(Admission::permits)
+              .sum();
       assertThat(inWindow).as("window ending at %s", end.at()).isLessThanOrEqualTo(limit.permits());
     }
   }
@@ -106,8 +116,10 @@ class InvariantsTest {
       for (int j = i; j < admitted.size(); j++) {
         sum += admitted.get(j).permits();
         BigInteger span = BigInteger.valueOf(admitted.get(j).at() - admitted.get(i).at());
-        BigInteger allowed = BigInteger.valueOf(limit.burst()).multiply(period)
-            .add(BigInteger.valueOf(limit.permits()).multiply(span));
+        BigInteger allowed =
+            BigInteger.valueOf(limit.burst())
+                .multiply(period)
+                .add(BigInteger.valueOf(limit.permits()).multiply(span));
         assertThat(BigInteger.valueOf(sum).multiply(period))
             .as("[%s, %s]", admitted.get(i).at(), admitted.get(j).at())
             .isLessThanOrEqualTo(allowed);
@@ -129,7 +141,8 @@ class InvariantsTest {
     for (Admission a : admitted) {
       perWindow.merge(Math.floorDiv(a.at(), limit.periodNanos()), a.permits(), Long::sum);
     }
-    assertThat(perWindow.values()).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(limit.permits()));
+    assertThat(perWindow.values())
+        .allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(limit.permits()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -154,8 +167,11 @@ class InvariantsTest {
       if (previous != Long.MIN_VALUE) {
         assertThat(a.departs() - previous).isGreaterThanOrEqualTo(a.permits() * t);
         // 1/r exactly: (departure gap)·permits ≥ k·period
-        assertThat(BigInteger.valueOf(a.departs() - previous).multiply(BigInteger.valueOf(limit.permits())))
-            .isGreaterThanOrEqualTo(BigInteger.valueOf(a.permits()).multiply(BigInteger.valueOf(limit.periodNanos())));
+        assertThat(
+                BigInteger.valueOf(a.departs() - previous)
+                    .multiply(BigInteger.valueOf(limit.permits())))
+            .isGreaterThanOrEqualTo(
+                BigInteger.valueOf(a.permits()).multiply(BigInteger.valueOf(limit.periodNanos())));
       }
       assertThat(a.departs() - a.at()).isPositive();
       queuedUntil = a.departs();

@@ -2,8 +2,8 @@ package io.github.limiter.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.NanoClock;
+import io.github.limiter.tck.ManualClock;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -49,7 +49,9 @@ final class PausingClock implements NanoClock {
 
   /** Waits until the target thread is held. */
   void awaitPaused() throws InterruptedException {
-    assertThat(paused.await(30, TimeUnit.SECONDS)).as("the thread reached the paused reading").isTrue();
+    assertThat(paused.await(30, TimeUnit.SECONDS))
+        .as("the thread reached the paused reading")
+        .isTrue();
   }
 
   void resume() {

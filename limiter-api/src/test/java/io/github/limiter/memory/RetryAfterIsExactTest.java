@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
-import io.github.limiter.tck.ManualClock;
-import io.github.limiter.Policy;
 import io.github.limiter.Gen;
+import io.github.limiter.Policy;
 import io.github.limiter.RandomPolicies;
 import io.github.limiter.RandomPolicies.Step;
+import io.github.limiter.tck.ManualClock;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -25,10 +25,16 @@ class RetryAfterIsExactTest {
 
   record Case(Policy policy, long origin, List<Step> trace, long permits) {}
 
-  /** A policy of any algorithm, a trace of up to 40 steps for one key, and a request that fits the capacity. */
+  /**
+   * A policy of any algorithm, a trace of up to 40 steps for one key, and a request that fits the
+   * capacity.
+   */
   static Case aCase(Gen gen) {
     Policy policy = RandomPolicies.policy(gen, true);
-    return new Case(policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 1, false, 40),
+    return new Case(
+        policy,
+        RandomPolicies.origin(gen),
+        RandomPolicies.steps(gen, policy, 1, false, 40),
         gen.between(1, RandomPolicies.capacity(policy)));
   }
 
@@ -55,14 +61,17 @@ class RetryAfterIsExactTest {
     // When the same request is repeated until it is rejected (it fits the capacity, so it will be)
     Decision rejected = store.decide(c.policy(), "k", c.permits());
     for (long i = 0; rejected.isAllowed(); i++) {
-      assertThat(i).as("admissions without time passing").isLessThanOrEqualTo(RandomPolicies.capacity(c.policy()));
+      assertThat(i)
+          .as("admissions without time passing")
+          .isLessThanOrEqualTo(RandomPolicies.capacity(c.policy()));
       rejected = store.decide(c.policy(), "k", c.permits());
     }
     long retry = rejected.retryAfterNanos();
 
     // Then it is a plain limit, and the retry time is exact to the tick
     assertThat(rejected.outcome()).isEqualTo(Outcome.LIMITED);
-    assertThat(rejected.retryAfter()).hasValueSatisfying(d -> assertThat(d.toNanos()).isEqualTo(retry));
+    assertThat(rejected.retryAfter())
+        .hasValueSatisfying(d -> assertThat(d.toNanos()).isEqualTo(retry));
     assertThat(retry).isPositive();
     clock.advance(retry - 1);
     Decision early = store.decide(c.policy(), "k", c.permits());

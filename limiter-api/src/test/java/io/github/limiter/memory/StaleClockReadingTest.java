@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.memory.InMemoryStore.Overflow;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class StaleClockReadingTest {
 
   static final long S = Duration.ofSeconds(1).toNanos();
-  static final Policy TWO_PER_SECOND = Policy.slidingWindowCounter("swc", Limit.of(2, Duration.ofSeconds(1)));
+  static final Policy TWO_PER_SECOND =
+      Policy.slidingWindowCounter("swc", Limit.of(2, Duration.ofSeconds(1)));
 
   // Regression: the store read the clock before the state. A decision held in between saw the
   // state of the next window with a reading of the previous one, took both counts for zero, and
@@ -46,18 +47,24 @@ class StaleClockReadingTest {
     Decision next = store.decide(TWO_PER_SECOND, "k", 1);
 
     // Then no order of these requests admits more than 2: est = 1 + 1 at the start of window 1
-    long admitted = 1 + (windowOne.isAllowed() ? 1 : 0) + (held.get().isAllowed() ? 1 : 0) + (next.isAllowed() ? 1 : 0);
+    long admitted =
+        1
+            + (windowOne.isAllowed() ? 1 : 0)
+            + (held.get().isAllowed() ? 1 : 0)
+            + (next.isAllowed() ? 1 : 0);
     assertThat(admitted).isLessThanOrEqualTo(2);
     assertThat(next.isAllowed()).isFalse();
   }
 
   // Regression: the sweep read the clock once, then judged the keys it scanned by that reading. A
-  // key moved into a later window meanwhile looked empty (fresh), and was reclaimed with its counts.
+  // key moved into a later window meanwhile looked empty (fresh), and was reclaimed with its
+  // counts.
   @Test
   void aSweepHeldAfterReadingTheClockCannotReclaimAKeyMovedIntoALaterWindow() throws Exception {
     // Given a full store (REJECT_NEW_KEYS: no eviction) whose one key was admitted in window 0
     PausingClock clock = new PausingClock(ManualClock.JUST_BELOW_ZERO);
-    InMemoryStore store = InMemoryStore.builder().clock(clock).maxKeys(1).overflow(Overflow.REJECT_NEW_KEYS).build();
+    InMemoryStore store =
+        InMemoryStore.builder().clock(clock).maxKeys(1).overflow(Overflow.REJECT_NEW_KEYS).build();
     clock.clock.advance(S / 2);
     assertThat(store.decide(TWO_PER_SECOND, "k", 1).isAllowed()).isTrue();
     // and a new key whose insert sweeps, held on its second reading of the clock: inside the sweep

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Gen;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.RandomPolicies;
 import io.github.limiter.RandomPolicies.Step;
 import io.github.limiter.internal.algorithm.PolicyFunction;
+import io.github.limiter.tck.ManualClock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The in-memory store decides exactly as the pure functions do. The reference model drives {@link
- * PolicyFunction} directly: fresh, retryAfter, then admit or reject; refund for refunds. Time is the
- * clock's reading less its reading when the store was built.
+ * PolicyFunction} directly: fresh, retryAfter, then admit or reject; refund for refunds. Time is
+ * the clock's reading less its reading when the store was built.
  */
 class StoreMatchesPureFunctionsTest {
 
@@ -41,7 +41,9 @@ class StoreMatchesPureFunctionsTest {
     Decision decide(String key, long now, long permits) {
       long[] state = states.computeIfAbsent(key, k -> function.fresh(now));
       long retry = function.retryAfter(state, now, permits);
-      return retry == 0 ? function.admit(state, now, permits) : function.reject(state, now, permits, retry);
+      return retry == 0
+          ? function.admit(state, now, permits)
+          : function.reject(state, now, permits, retry);
     }
 
     void refund(String key, long now, long permits) {
@@ -56,16 +58,21 @@ class StoreMatchesPureFunctionsTest {
 
   static Stream<Named<Case>> fewKeys() {
     // Few keys: no sweep ever runs, so initial tokens/levels of every kind are fair game.
-    return Cases.random(4242, 400, gen -> {
-      Policy policy = RandomPolicies.policy(gen, true);
-      return new Case(policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 4, true, 60));
-    });
+    return Cases.random(
+        4242,
+        400,
+        gen -> {
+          Policy policy = RandomPolicies.policy(gen, true);
+          return new Case(
+              policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 4, true, 60));
+        });
   }
 
   static Case manyKeys(Gen gen) {
     // Enough keys that the store sweeps and reclaims fresh ones while the model keeps them all.
     Policy policy = RandomPolicies.policy(gen, false);
-    return new Case(policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 300, true, 300, 600));
+    return new Case(
+        policy, RandomPolicies.origin(gen), RandomPolicies.steps(gen, policy, 300, true, 300, 600));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -79,18 +86,28 @@ class StoreMatchesPureFunctionsTest {
   Stream<DynamicTest> decidesExactlyAsThePureFunctionsWhileReclaimingFreshKeys() {
     int count = 60;
     AtomicInteger reclaimed = new AtomicInteger();
-    Stream<DynamicTest> properties = Cases.random(31337, count, StoreMatchesPureFunctionsTest::manyKeys)
-        .map(c -> dynamicTest(c.getName(), () -> {
-          InMemoryStore store = replay(c.getPayload());
-          if (store.size() < distinctKeys(c.getPayload())) {
-            reclaimed.incrementAndGet();
-          }
-        }));
+    Stream<DynamicTest> properties =
+        Cases.random(31337, count, StoreMatchesPureFunctionsTest::manyKeys)
+            .map(
+                c ->
+                    dynamicTest(
+                        c.getName(),
+                        () -> {
+                          InMemoryStore store = replay(c.getPayload());
+                          if (store.size() < distinctKeys(c.getPayload())) {
+                            reclaimed.incrementAndGet();
+                          }
+                        }));
     if (Cases.replaying()) {
       return properties;
     }
-    DynamicTest coverage = dynamicTest("the store reclaimed keys in at least 30% of the cases", () ->
-        assertThat(reclaimed.get() * 100).as("%s of %s cases reclaimed", reclaimed, count).isGreaterThanOrEqualTo(30 * count));
+    DynamicTest coverage =
+        dynamicTest(
+            "the store reclaimed keys in at least 30% of the cases",
+            () ->
+                assertThat(reclaimed.get() * 100)
+                    .as("%s of %s cases reclaimed", reclaimed, count)
+                    .isGreaterThanOrEqualTo(30 * count));
     return Stream.concat(properties, Stream.of(coverage));
   }
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -45,7 +45,10 @@ class TryAcquireTest {
       long retry = byPrimitive.tryAcquire(policy, key, permits);
 
       // Then both admit, or both reject with the same retry time (never: Long.MAX_VALUE)
-      long expected = decision.isAllowed() ? 0 : decision.retryAfter().map(Duration::toNanos).orElse(Long.MAX_VALUE);
+      long expected =
+          decision.isAllowed()
+              ? 0
+              : decision.retryAfter().map(Duration::toNanos).orElse(Long.MAX_VALUE);
       assertThat(retry).as("request %s: %s", i, decision).isEqualTo(expected);
       long step = random.nextInt(4) == 0 ? 0 : random.nextLong(400_000_000L);
       a.advance(step);

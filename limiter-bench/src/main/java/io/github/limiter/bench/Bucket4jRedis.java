@@ -13,8 +13,8 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Bucket4j's Jedis backend, as its documentation sets it up: a compare-and-swap proxy manager
- * (read the state, then a Lua compare-and-set; retried on conflict), keys expiring once refilled.
+ * Bucket4j's Jedis backend, as its documentation sets it up: a compare-and-swap proxy manager (read
+ * the state, then a Lua compare-and-set; retried on conflict), keys expiring once refilled.
  */
 final class Bucket4jRedis implements RedisLoad.Subject {
 
@@ -28,15 +28,20 @@ final class Bucket4jRedis implements RedisLoad.Subject {
     pool.setMaxTotal(threads + 2);
     pool.setMaxIdle(threads + 2);
     client = RedisClient.builder().hostAndPort(host, port).poolConfig(pool).build();
-    proxies = Bucket4jJedis.casBasedBuilder(client)
-        .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
-        .build();
-    configuration = BucketConfiguration.builder()
-        .addLimit(Bandwidth.builder()
-            .capacity(RedisPolicies.RATE)
-            .refillGreedy(RedisPolicies.RATE, Duration.ofSeconds(1))
-            .build())
-        .build();
+    proxies =
+        Bucket4jJedis.casBasedBuilder(client)
+            .expirationAfterWrite(
+                ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
+                    Duration.ofSeconds(10)))
+            .build();
+    configuration =
+        BucketConfiguration.builder()
+            .addLimit(
+                Bandwidth.builder()
+                    .capacity(RedisPolicies.RATE)
+                    .refillGreedy(RedisPolicies.RATE, Duration.ofSeconds(1))
+                    .build())
+            .build();
   }
 
   @Override
@@ -48,8 +53,12 @@ final class Bucket4jRedis implements RedisLoad.Subject {
     BucketProxy bucket = buckets.get(key);
     return bucket != null
         ? bucket
-        : buckets.computeIfAbsent(key, k -> proxies.builder()
-            .build(("b4j:" + k).getBytes(StandardCharsets.UTF_8), () -> configuration));
+        : buckets.computeIfAbsent(
+            key,
+            k ->
+                proxies
+                    .builder()
+                    .build(("b4j:" + k).getBytes(StandardCharsets.UTF_8), () -> configuration));
   }
 
   @Override

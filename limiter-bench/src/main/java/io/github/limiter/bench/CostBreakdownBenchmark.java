@@ -2,9 +2,9 @@ package io.github.limiter.bench;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
+import io.github.limiter.bench.Peers.Path;
 import io.github.limiter.internal.algorithm.LongStateFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
-import io.github.limiter.bench.Peers.Path;
 import io.github.limiter.memory.InMemoryStore;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -95,7 +95,7 @@ public class CostBreakdownBenchmark {
   public Decision lookupCasDecision() {
     AtomicLong entry = cells.get(SingleKeyBenchmark.KEY);
     long now = System.nanoTime();
-    for (;;) {
+    for (; ; ) {
       long state = entry.get();
       long retry = single.retryAfter(state, now, 1);
       if (retry != 0) {
@@ -125,7 +125,7 @@ public class CostBreakdownBenchmark {
   }
 
   private boolean decide(AtomicLong entry, long now) {
-    for (;;) {
+    for (; ; ) {
       long state = entry.get();
       if (single.retryAfter(state, now, 1) != 0) {
         return false;

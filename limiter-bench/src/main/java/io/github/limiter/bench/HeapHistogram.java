@@ -12,7 +12,7 @@ final class HeapHistogram {
 
   private HeapHistogram() {}
 
-  /** Parses lines such as {@code   1:   1000000   24000000  java.lang.String (java.base@17)}. */
+  /** Parses lines such as {@code 1: 1000000 24000000 java.lang.String (java.base@17)}. */
   static Map<String, long[]> parse(String histogram) {
     Map<String, long[]> classes = new HashMap<>();
     for (String line : histogram.split("\n")) {
@@ -43,7 +43,9 @@ final class HeapHistogram {
       out.printf(
           Locale.ROOT,
           "  %-60s %10d instances %8.1f bytes/key%n",
-          row.getKey(), row.getValue()[0], (double) row.getValue()[1] / keys);
+          row.getKey(),
+          row.getValue()[0],
+          (double) row.getValue()[1] / keys);
     }
   }
 }

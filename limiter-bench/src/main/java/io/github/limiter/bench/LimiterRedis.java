@@ -29,19 +29,21 @@ import java.util.concurrent.TimeUnit;
 final class LimiterRedis implements RedisLoad.Subject {
 
   static final Policy POLICY =
-      Policy.tokenBucket("bench", Limit.bucket(RedisPolicies.RATE, Duration.ofSeconds(1), RedisPolicies.RATE));
+      Policy.tokenBucket(
+          "bench", Limit.bucket(RedisPolicies.RATE, Duration.ofSeconds(1), RedisPolicies.RATE));
   static final String KEY_MARKER = "@KEY@";
 
   private final RedisStore store;
 
   LimiterRedis(String host, int port, int threads) {
-    store = RedisStore.builder()
-        .node(host, port)
-        .poolMaxTotal(threads)
-        // Generous, so that a loaded machine shows as latency, not as fail-open admissions.
-        .decisionTimeout(Duration.ofSeconds(2))
-        .socketTimeout(Duration.ofSeconds(2))
-        .build();
+    store =
+        RedisStore.builder()
+            .node(host, port)
+            .poolMaxTotal(threads)
+            // Generous, so that a loaded machine shows as latency, not as fail-open admissions.
+            .decisionTimeout(Duration.ofSeconds(2))
+            .socketTimeout(Duration.ofSeconds(2))
+            .build();
   }
 
   @Override
@@ -63,7 +65,8 @@ final class LimiterRedis implements RedisLoad.Subject {
       printEvalsha(Integer.parseInt(args[1]), System.out);
       return;
     }
-    throw new IllegalArgumentException("usage: LimiterRedis --evalsha <port>, was '" + String.join(" ", args) + "'");
+    throw new IllegalArgumentException(
+        "usage: LimiterRedis --evalsha <port>, was '" + String.join(" ", args) + "'");
   }
 
   /** Lines {@code sha <sha>}, then one {@code arg <value>} per argument after the SHA. */
@@ -76,19 +79,25 @@ final class LimiterRedis implements RedisLoad.Subject {
       OutputStream request = monitor.getOutputStream();
       request.write("*1\r\n$7\r\nMONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
       request.flush();
-      BufferedReader replies = new BufferedReader(new InputStreamReader(monitor.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader replies =
+          new BufferedReader(
+              new InputStreamReader(monitor.getInputStream(), StandardCharsets.UTF_8));
       if (!"+OK".equals(replies.readLine())) {
         throw new IllegalStateException("MONITOR was refused on 127.0.0.1:" + port);
       }
-      CompletableFuture<Void> decided = CompletableFuture.runAsync(() -> {
-        try (LimiterRedis subject = new LimiterRedis("127.0.0.1", port, 1)) {
-          if (subject.decide(key) == UNVERIFIED) {
-            throw new IllegalStateException("the store could not reach 127.0.0.1:" + port);
-          }
-        }
-      });
+      CompletableFuture<Void> decided =
+          CompletableFuture.runAsync(
+              () -> {
+                try (LimiterRedis subject = new LimiterRedis("127.0.0.1", port, 1)) {
+                  if (subject.decide(key) == UNVERIFIED) {
+                    throw new IllegalStateException("the store could not reach 127.0.0.1:" + port);
+                  }
+                }
+              });
       command = null;
-      for (String line = replies.readLine(); line != null && command == null; line = replies.readLine()) {
+      for (String line = replies.readLine();
+          line != null && command == null;
+          line = replies.readLine()) {
         List<String> words = monitorWords(line);
         if (!words.isEmpty() && words.get(0).equalsIgnoreCase("evalsha")) {
           command = words;
@@ -122,12 +131,13 @@ final class LimiterRedis implements RedisLoad.Subject {
             word.append((char) Integer.parseInt(line.substring(i + 1, i + 3), 16));
             i += 2;
           } else {
-            word.append(switch (next) {
-              case 'n' -> '\n';
-              case 'r' -> '\r';
-              case 't' -> '\t';
-              default -> next;
-            });
+            word.append(
+                switch (next) {
+                  case 'n' -> '\n';
+                  case 'r' -> '\r';
+                  case 't' -> '\t';
+                  default -> next;
+                });
           }
         } else {
           word.append(c);

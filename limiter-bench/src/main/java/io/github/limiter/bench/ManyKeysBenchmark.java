@@ -30,17 +30,20 @@ import org.openjdk.jmh.annotations.Warmup;
  * 100 000 distinct keys, one chosen at random per call from pre-built strings: Limiter's store
  * against the usual Bucket4j set-up, a {@code ConcurrentHashMap<String, Bucket>}.
  *
- * <p>{@code refill=slow}: rate 1/s with a deep burst, so no bucket is ever full again and every call
- * is admitted: the steady state, lookup plus decision. {@code refill=fast}: 1000/s, burst 1000, so a
- * bucket is full again a millisecond after a call; Limiter's store then forgets such keys (which
- * changes no decision) and re-creates them on their next call, while the map keeps every bucket.
+ * <p>{@code refill=slow}: rate 1/s with a deep burst, so no bucket is ever full again and every
+ * call is admitted: the steady state, lookup plus decision. {@code refill=fast}: 1000/s, burst
+ * 1000, so a bucket is full again a millisecond after a call; Limiter's store then forgets such
+ * keys (which changes no decision) and re-creates them on their next call, while the map keeps
+ * every bucket.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class ManyKeysBenchmark {
 
   static final int KEYS = 100_000;
@@ -59,11 +62,14 @@ public class ManyKeysBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    Limit limit = switch (refill) {
-      case "slow" -> Limit.bucket(1, Duration.ofSeconds(1), Peers.FAST);
-      case "fast" -> Limit.bucket(1000, Duration.ofSeconds(1), 1000);
-      default -> throw new IllegalArgumentException("refill: expected slow or fast, was '" + refill + "'");
-    };
+    Limit limit =
+        switch (refill) {
+          case "slow" -> Limit.bucket(1, Duration.ofSeconds(1), Peers.FAST);
+          case "fast" -> Limit.bucket(1000, Duration.ofSeconds(1), 1000);
+          default ->
+              throw new IllegalArgumentException(
+                  "refill: expected slow or fast, was '" + refill + "'");
+        };
     keys = new String[KEYS];
     for (int i = 0; i < KEYS; i++) {
       keys[i] = "user-" + i;
@@ -72,10 +78,11 @@ public class ManyKeysBenchmark {
     limiter = Limiter.of(store);
     policy = Policy.tokenBucket("many-" + refill, limit);
     bound = limiter.bind(policy);
-    bandwidth = Bandwidth.builder()
-        .capacity(limit.burst())
-        .refillGreedy(limit.permits(), limit.period())
-        .build();
+    bandwidth =
+        Bandwidth.builder()
+            .capacity(limit.burst())
+            .refillGreedy(limit.permits(), limit.period())
+            .build();
     buckets = new ConcurrentHashMap<>();
     for (String key : keys) {
       store.decide(policy, key, 1);
@@ -87,7 +94,8 @@ public class ManyKeysBenchmark {
   public void tearDown() {
     // Every call is admitted under both settings; a rejection means the set-up is not what it says.
     for (String key : keys) {
-      Peers.expect("limiter store, " + key, Peers.Path.ADMIT, store.decide(policy, key, 1).isAllowed());
+      Peers.expect(
+          "limiter store, " + key, Peers.Path.ADMIT, store.decide(policy, key, 1).isAllowed());
       Peers.expect("bucket4j map, " + key, Peers.Path.ADMIT, bucket(key).tryConsume(1));
     }
     limiter.close();
@@ -95,7 +103,9 @@ public class ManyKeysBenchmark {
 
   private Bucket bucket(String key) {
     Bucket bucket = buckets.get(key);
-    return bucket != null ? bucket : buckets.computeIfAbsent(key, k -> Bucket.builder().addLimit(bandwidth).build());
+    return bucket != null
+        ? bucket
+        : buckets.computeIfAbsent(key, k -> Bucket.builder().addLimit(bandwidth).build());
   }
 
   /** A per-thread xorshift and a multiply-shift to an index: no division, no shared state. */

@@ -17,11 +17,11 @@ import javax.management.ObjectName;
  * Bytes of heap per key held, excluding the key string, measured as heap after full GCs.
  *
  * <p>Usage: {@code java -XX:+UseSerialGC -cp benchmarks.jar io.github.limiter.bench.MemoryFootprint
- * <subject> [keys] [--histogram]}, subject one of {@code token-bucket}, {@code leaky-bucket}, {@code
- * fixed-window}, {@code sliding-window-counter}, {@code sliding-window-log}, {@code bucket4j}. Prints
- * one JSON line. The key strings are built first and measured the same way, so that the store's
- * share is what it adds on top of keys the application holds anyway; {@code --histogram} also
- * prints the classes that grew, per key, to stderr.
+ * <subject> [keys] [--histogram]}, subject one of {@code token-bucket}, {@code leaky-bucket},
+ * {@code fixed-window}, {@code sliding-window-counter}, {@code sliding-window-log}, {@code
+ * bucket4j}. Prints one JSON line. The key strings are built first and measured the same way, so
+ * that the store's share is what it adds on top of keys the application holds anyway; {@code
+ * --histogram} also prints the classes that grew, per key, to stderr.
  *
  * <p>Limits last an hour, so no key is fresh (and reclaimable) while the store fills.
  */
@@ -38,7 +38,8 @@ public final class MemoryFootprint {
               + "|sliding-window-log|bucket4j> [keys] [--histogram]");
     }
     String subject = args[0];
-    int count = args.length > 1 && !args[1].startsWith("--") ? Integer.parseInt(args[1]) : 1_000_000;
+    int count =
+        args.length > 1 && !args[1].startsWith("--") ? Integer.parseInt(args[1]) : 1_000_000;
     boolean histogram = args[args.length - 1].equals("--histogram");
     if (count < 1) {
       throw new IllegalArgumentException("keys must be at least 1, was " + count);
@@ -62,7 +63,11 @@ public final class MemoryFootprint {
     System.out.printf(
         Locale.ROOT,
         "{\"subject\":\"%s\",\"keys\":%d,\"bytesPerKey\":%.1f,\"keyStringBytes\":%.1f,\"storeBytes\":%d}%n",
-        subject, count, perKey, keyBytes, filled - withKeys);
+        subject,
+        count,
+        perKey,
+        keyBytes,
+        filled - withKeys);
     if (histogram) {
       HeapHistogram.printGrowth(before, after, count, System.err);
     }
@@ -73,25 +78,28 @@ public final class MemoryFootprint {
       Bandwidth bandwidth = Bandwidth.builder().capacity(100).refillGreedy(100, HOUR).build();
       ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
       for (String key : keys) {
-        Bucket bucket = buckets.computeIfAbsent(key, k -> Bucket.builder().addLimit(bandwidth).build());
+        Bucket bucket =
+            buckets.computeIfAbsent(key, k -> Bucket.builder().addLimit(bandwidth).build());
         check(subject, bucket.tryConsume(1));
       }
       return buckets;
     }
-    Policy policy = switch (subject) {
-      case "token-bucket" -> Policy.tokenBucket("mem", Limit.bucket(100, HOUR, 100));
-      case "leaky-bucket" -> Policy.leakyBucket("mem", Limit.bucket(100, HOUR, 100));
-      case "fixed-window" -> Policy.fixedWindow("mem", Limit.of(100, HOUR));
-      case "sliding-window-counter" -> Policy.slidingWindowCounter("mem", Limit.of(100, HOUR));
-      case "sliding-window-log" -> Policy.slidingWindowLog("mem", Limit.of(10, HOUR));
-      default -> throw new IllegalArgumentException("subject: unknown, was '" + subject + "'");
-    };
+    Policy policy =
+        switch (subject) {
+          case "token-bucket" -> Policy.tokenBucket("mem", Limit.bucket(100, HOUR, 100));
+          case "leaky-bucket" -> Policy.leakyBucket("mem", Limit.bucket(100, HOUR, 100));
+          case "fixed-window" -> Policy.fixedWindow("mem", Limit.of(100, HOUR));
+          case "sliding-window-counter" -> Policy.slidingWindowCounter("mem", Limit.of(100, HOUR));
+          case "sliding-window-log" -> Policy.slidingWindowLog("mem", Limit.of(10, HOUR));
+          default -> throw new IllegalArgumentException("subject: unknown, was '" + subject + "'");
+        };
     InMemoryStore store = InMemoryStore.builder().maxKeys(keys.length).build();
     for (String key : keys) {
       check(subject, store.decide(policy, key, 1).isAllowed());
     }
     if (store.size() != keys.length) {
-      throw new IllegalStateException(subject + ": expected " + keys.length + " keys held, was " + store.size());
+      throw new IllegalStateException(
+          subject + ": expected " + keys.length + " keys held, was " + store.size());
     }
     return store;
   }
@@ -120,10 +128,12 @@ public final class MemoryFootprint {
 
   /** The live-object histogram, as {@code jcmd <pid> GC.class_histogram} prints it. */
   private static String histogram() throws Exception {
-    return (String) ManagementFactory.getPlatformMBeanServer().invoke(
-        new ObjectName("com.sun.management:type=DiagnosticCommand"),
-        "gcClassHistogram",
-        new Object[] {new String[0]},
-        new String[] {String[].class.getName()});
+    return (String)
+        ManagementFactory.getPlatformMBeanServer()
+            .invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                "gcClassHistogram",
+                new Object[] {new String[0]},
+                new String[] {String[].class.getName()});
   }
 }

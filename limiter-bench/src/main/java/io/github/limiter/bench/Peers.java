@@ -32,7 +32,8 @@ final class Peers {
     return switch (name) {
       case "admit" -> Path.ADMIT;
       case "reject" -> Path.REJECT;
-      default -> throw new IllegalArgumentException("path: expected admit or reject, was '" + name + "'");
+      default ->
+          throw new IllegalArgumentException("path: expected admit or reject, was '" + name + "'");
     };
   }
 
@@ -50,18 +51,21 @@ final class Peers {
 
   static Bucket bucket4j(Path path) {
     return path == Path.ADMIT
-        ? Bucket.builder().addLimit(Bandwidth.builder().capacity(FAST).refillGreedy(FAST, SECOND).build()).build()
+        ? Bucket.builder()
+            .addLimit(Bandwidth.builder().capacity(FAST).refillGreedy(FAST, SECOND).build())
+            .build()
         : Bucket.builder()
             .addLimit(Bandwidth.builder().capacity(1).refillGreedy(1, DAY).initialTokens(0).build())
             .build();
   }
 
   static RateLimiter resilience4j(Path path) {
-    RateLimiterConfig config = RateLimiterConfig.custom()
-        .timeoutDuration(Duration.ZERO)
-        .limitForPeriod(path == Path.ADMIT ? (int) FAST : 1)
-        .limitRefreshPeriod(path == Path.ADMIT ? SECOND : DAY)
-        .build();
+    RateLimiterConfig config =
+        RateLimiterConfig.custom()
+            .timeoutDuration(Duration.ZERO)
+            .limitForPeriod(path == Path.ADMIT ? (int) FAST : 1)
+            .limitRefreshPeriod(path == Path.ADMIT ? SECOND : DAY)
+            .build();
     RateLimiter limiter = RateLimiter.of("r4j-" + path, config);
     if (path == Path.REJECT) {
       drain("resilience4j", limiter::acquirePermission);
@@ -71,7 +75,8 @@ final class Peers {
 
   static com.google.common.util.concurrent.RateLimiter guava(Path path) {
     com.google.common.util.concurrent.RateLimiter limiter =
-        com.google.common.util.concurrent.RateLimiter.create(path == Path.ADMIT ? FAST : 1.0 / DAY.toSeconds());
+        com.google.common.util.concurrent.RateLimiter.create(
+            path == Path.ADMIT ? FAST : 1.0 / DAY.toSeconds());
     if (path == Path.REJECT) {
       drain("guava", limiter::tryAcquire);
     }
@@ -79,7 +84,8 @@ final class Peers {
   }
 
   static RawCasGcra raw(Path path) {
-    RawCasGcra raw = path == Path.ADMIT ? new RawCasGcra(1, FAST) : new RawCasGcra(DAY.toNanos(), 1);
+    RawCasGcra raw =
+        path == Path.ADMIT ? new RawCasGcra(1, FAST) : new RawCasGcra(DAY.toNanos(), 1);
     if (path == Path.REJECT) {
       drain("raw CAS GCRA", raw::tryAcquire);
     }
@@ -93,15 +99,19 @@ final class Peers {
         return;
       }
     }
-    throw new IllegalStateException(peer + ": still admitting after 10 calls, so the reject path would not be measured");
+    throw new IllegalStateException(
+        peer + ": still admitting after 10 calls, so the reject path would not be measured");
   }
 
   /** Fails the run when a peer is not on the path it is said to measure. */
   static void expect(String peer, Path path, boolean admitted) {
     if (admitted != (path == Path.ADMIT)) {
       throw new IllegalStateException(
-          peer + ": expected every call to be " + (path == Path.ADMIT ? "admitted" : "rejected")
-              + ", but one was " + (admitted ? "admitted" : "rejected"));
+          peer
+              + ": expected every call to be "
+              + (path == Path.ADMIT ? "admitted" : "rejected")
+              + ", but one was "
+              + (admitted ? "admitted" : "rejected"));
     }
   }
 }

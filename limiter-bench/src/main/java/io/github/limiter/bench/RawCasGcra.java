@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RawCasGcra {
 
   private final long interval;
+
   /** How far ahead of now the theoretical arrival time may run: burst emission intervals. */
   private final long horizon;
+
   private final AtomicLong tat;
 
   /**
@@ -37,7 +39,7 @@ final class RawCasGcra {
   }
 
   boolean tryAcquire(long now) {
-    for (;;) {
+    for (; ; ) {
       long current = tat.get();
       long next = (current - now > 0 ? current : now) + interval;
       if (next - now > horizon) {

@@ -1,5 +1,6 @@
 package io.github.limiter.bench;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +10,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
-import java.io.IOException;
 
 /**
  * A closed-loop load driver against one Redis server on 127.0.0.1: N threads, each calling one
@@ -17,9 +17,9 @@ import java.io.IOException;
  * HdrHistogram. JMH does not fit here: the interesting numbers are the percentiles under
  * concurrency, and one run covers every thread count against the same server.
  *
- * <p>Usage: {@code RedisLoad --port P --subject limiter|bucket4j [--threads 1,8,32] [--keys 1,10000]
- * [--warmup 1] [--seconds 3]}. Prints one JSON line per thread count and key count. Each run is
- * bounded in time and in calls, and only ever talks to 127.0.0.1.
+ * <p>Usage: {@code RedisLoad --port P --subject limiter|bucket4j [--threads 1,8,32] [--keys
+ * 1,10000] [--warmup 1] [--seconds 3]}. Prints one JSON line per thread count and key count. Each
+ * run is bounded in time and in calls, and only ever talks to 127.0.0.1.
  */
 public final class RedisLoad {
 
@@ -27,6 +27,7 @@ public final class RedisLoad {
   interface Subject extends AutoCloseable {
     int ADMITTED = 1;
     int REJECTED = 0;
+
     /** The store did not decide (Limiter's fail-open during an error): counted, never hidden. */
     int UNVERIFIED = -1;
 
@@ -78,8 +79,11 @@ public final class RedisLoad {
         if (e.getKey().startsWith("config") || e.getKey().equals("info")) {
           continue; // the accounting's own commands
         }
-        commands.append(commands.length() == 0 ? "" : ",")
-            .append(String.format(Locale.ROOT, "\"%s\":%.3f", e.getKey(), (double) e.getValue().calls() / calls));
+        commands
+            .append(commands.length() == 0 ? "" : ",")
+            .append(
+                String.format(
+                    Locale.ROOT, "\"%s\":%.3f", e.getKey(), (double) e.getValue().calls() / calls));
         if (e.getKey().startsWith("eval")) {
           usec += e.getValue().usec(); // a script's time includes the commands it calls
         }
@@ -90,7 +94,14 @@ public final class RedisLoad {
               + "\"seconds\":%.3f,"
               + "\"opsPerSec\":%.1f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%.1f,\"maxus\":%.1f,"
               + "\"scriptUsPerCall\":%.2f,\"commandsPerCall\":{%s}}",
-          subject, threads, keys, calls, admitted, unverified, seconds, callsPerSecond(),
+          subject,
+          threads,
+          keys,
+          calls,
+          admitted,
+          unverified,
+          seconds,
+          callsPerSecond(),
           latency.getValueAtPercentile(50) / 1000.0,
           latency.getValueAtPercentile(99) / 1000.0,
           latency.getValueAtPercentile(99.9) / 1000.0,
@@ -106,7 +117,8 @@ public final class RedisLoad {
     String subjectName = require(options, "subject");
     SubjectFactory factory = SUBJECTS.get(subjectName);
     if (factory == null) {
-      throw new IllegalArgumentException("--subject: expected one of " + SUBJECTS.keySet() + ", was '" + subjectName + "'");
+      throw new IllegalArgumentException(
+          "--subject: expected one of " + SUBJECTS.keySet() + ", was '" + subjectName + "'");
     }
     int[] threadCounts = ints(options.getOrDefault("threads", "1,8,32"), "threads");
     int[] keyCounts = ints(options.getOrDefault("keys", "1,10000"), "keys");
@@ -148,7 +160,8 @@ public final class RedisLoad {
   }
 
   /** One timed run; with {@code admin}, the server's command statistics of exactly this run. */
-  static Result run(Subject subject, String name, String[] keys, int threads, double seconds, RedisAdmin admin)
+  static Result run(
+      Subject subject, String name, String[] keys, int threads, double seconds, RedisAdmin admin)
       throws InterruptedException, IOException {
     long durationNanos = (long) (seconds * 1e9);
     CountDownLatch start = new CountDownLatch(1);
@@ -162,37 +175,42 @@ public final class RedisLoad {
     for (int t = 0; t < threads; t++) {
       int me = t;
       latencies[t] = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-      Thread worker = new Thread(() -> {
-        long x = 0x9E3779B97F4A7C15L * (me + 1);
-        Histogram latency = latencies[me];
-        try {
-          start.await();
-          long deadline = begin[0] + durationNanos;
-          long n = 0;
-          long yes = 0;
-          long unknown = 0;
-          for (long now = System.nanoTime(); now - deadline < 0 && n < MAX_CALLS_PER_THREAD; n++) {
-            x ^= x << 13;
-            x ^= x >>> 7;
-            x ^= x << 17;
-            String key = keys[(int) (((x >>> 32) * keys.length) >>> 32)];
-            int outcome = subject.decide(key);
-            if (outcome == Subject.ADMITTED) {
-              yes++;
-            } else if (outcome == Subject.UNVERIFIED) {
-              unknown++;
-            }
-            long end = System.nanoTime();
-            latency.recordValue(Math.min(end - now, latency.getHighestTrackableValue()));
-            now = end;
-          }
-          calls[me] = n;
-          admitted[me] = yes;
-          unverified[me] = unknown;
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        }
-      }, "redis-load-" + t);
+      Thread worker =
+          new Thread(
+              () -> {
+                long x = 0x9E3779B97F4A7C15L * (me + 1);
+                Histogram latency = latencies[me];
+                try {
+                  start.await();
+                  long deadline = begin[0] + durationNanos;
+                  long n = 0;
+                  long yes = 0;
+                  long unknown = 0;
+                  for (long now = System.nanoTime();
+                      now - deadline < 0 && n < MAX_CALLS_PER_THREAD;
+                      n++) {
+                    x ^= x << 13;
+                    x ^= x >>> 7;
+                    x ^= x << 17;
+                    String key = keys[(int) (((x >>> 32) * keys.length) >>> 32)];
+                    int outcome = subject.decide(key);
+                    if (outcome == Subject.ADMITTED) {
+                      yes++;
+                    } else if (outcome == Subject.UNVERIFIED) {
+                      unknown++;
+                    }
+                    long end = System.nanoTime();
+                    latency.recordValue(Math.min(end - now, latency.getHighestTrackableValue()));
+                    now = end;
+                  }
+                  calls[me] = n;
+                  admitted[me] = yes;
+                  unverified[me] = unknown;
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                }
+              },
+              "redis-load-" + t);
       workers.add(worker);
       worker.start();
     }
@@ -226,7 +244,8 @@ public final class RedisLoad {
     Map<String, String> options = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       if (!args[i].startsWith("--") || i + 1 == args.length) {
-        throw new IllegalArgumentException("expected --name value pairs, was '" + String.join(" ", args) + "'");
+        throw new IllegalArgumentException(
+            "expected --name value pairs, was '" + String.join(" ", args) + "'");
       }
       options.put(args[i].substring(2), args[++i]);
     }
@@ -253,7 +272,8 @@ public final class RedisLoad {
       }
       return values;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + name + ": expected positive integers such as 1,8,32, was '" + text + "'", e);
+      throw new IllegalArgumentException(
+          "--" + name + ": expected positive integers such as 1,8,32, was '" + text + "'", e);
     }
   }
 }

@@ -28,15 +28,20 @@ final class ScriptCost {
     int port = Integer.parseInt(args[0]);
     int calls = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
     double budget = args.length > 2 ? Double.parseDouble(args[2]) : 10.0;
-    List<Policy> policies = List.of(
-        Policy.tokenBucket("tb", LIMIT),
-        Policy.leakyBucket("lb", LIMIT),
-        Policy.fixedWindow("fw", LIMIT),
-        Policy.slidingWindowCounter("swc", LIMIT),
-        Policy.slidingWindowLog("swl", LIMIT));
+    List<Policy> policies =
+        List.of(
+            Policy.tokenBucket("tb", LIMIT),
+            Policy.leakyBucket("lb", LIMIT),
+            Policy.fixedWindow("fw", LIMIT),
+            Policy.slidingWindowCounter("swc", LIMIT),
+            Policy.slidingWindowLog("swl", LIMIT));
     boolean over = false;
-    try (RedisStore store = RedisStore.builder().node("127.0.0.1", port)
-            .decisionTimeout(Duration.ofSeconds(2)).socketTimeout(Duration.ofSeconds(2)).build();
+    try (RedisStore store =
+            RedisStore.builder()
+                .node("127.0.0.1", port)
+                .decisionTimeout(Duration.ofSeconds(2))
+                .socketTimeout(Duration.ofSeconds(2))
+                .build();
         RedisAdmin admin = new RedisAdmin(port)) {
       for (Policy policy : policies) {
         for (int keys : new int[] {1_000, 1}) {
@@ -46,14 +51,22 @@ final class ScriptCost {
           CommandStats evalsha = admin.commandStats().get("evalsha");
           double perCall = (double) evalsha.usec() / evalsha.calls();
           over |= perCall > budget;
-          System.out.printf(Locale.ROOT, "%-24s %5d key(s)  %6.2f usec/decision  (%d calls, %d%% admitted)%s%n",
-              policy.algorithm().configName(), keys, perCall, evalsha.calls(), 100L * admitted / calls,
+          System.out.printf(
+              Locale.ROOT,
+              "%-24s %5d key(s)  %6.2f usec/decision  (%d calls, %d%% admitted)%s%n",
+              policy.algorithm().configName(),
+              keys,
+              perCall,
+              evalsha.calls(),
+              100L * admitted / calls,
               perCall > budget ? "  OVER " + budget : "");
         }
       }
     }
-    System.out.println(over ? "verdict: some script costs more than " + budget + " usec per decision"
-        : "verdict: every script costs at most " + budget + " usec per decision");
+    System.out.println(
+        over
+            ? "verdict: some script costs more than " + budget + " usec per decision"
+            : "verdict: every script costs at most " + budget + " usec per decision");
     System.exit(over ? 1 : 0);
   }
 

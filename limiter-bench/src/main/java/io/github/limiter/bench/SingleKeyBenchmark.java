@@ -91,7 +91,8 @@ public class SingleKeyBenchmark {
   private void check() {
     Peers.expect("limiter token bucket", branch, limiter.decide(tokenBucket, KEY).isAllowed());
     Peers.expect("limiter leaky bucket", branch, limiter.decide(leakyBucket, KEY).isAllowed());
-    Peers.expect("limiter tryAcquire token bucket", branch, limiter.tryAcquire(tokenBucket, KEY, 1) == 0);
+    Peers.expect(
+        "limiter tryAcquire token bucket", branch, limiter.tryAcquire(tokenBucket, KEY, 1) == 0);
     Peers.expect("bound token bucket", branch, boundTokenBucket.decide(KEY).isAllowed());
     Peers.expect("bound leaky bucket", branch, boundLeakyBucket.decide(KEY).isAllowed());
     Peers.expect("bound tryAcquire token bucket", branch, boundTokenBucket.tryAcquire(KEY) == 0);

@@ -33,8 +33,10 @@ class PeersTest {
   @Test
   void on_the_reject_path_every_peer_rejects_after_set_up() {
     try (Limiter limiter = Limiter.of(InMemoryStore.create())) {
-      Peers.drain("token bucket", () -> limiter.decide(Peers.tokenBucket(Path.REJECT), "k").isAllowed());
-      Peers.drain("leaky bucket", () -> limiter.decide(Peers.leakyBucket(Path.REJECT), "k").isAllowed());
+      Peers.drain(
+          "token bucket", () -> limiter.decide(Peers.tokenBucket(Path.REJECT), "k").isAllowed());
+      Peers.drain(
+          "leaky bucket", () -> limiter.decide(Peers.leakyBucket(Path.REJECT), "k").isAllowed());
       Bucket bucket4j = Peers.bucket4j(Path.REJECT);
       var resilience4j = Peers.resilience4j(Path.REJECT);
       var guava = Peers.guava(Path.REJECT);

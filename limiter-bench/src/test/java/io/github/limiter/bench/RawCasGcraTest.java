@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** The floor must be a correct GCRA, or the ratio against it means nothing. Times are given, never read. */
+/**
+ * The floor must be a correct GCRA, or the ratio against it means nothing. Times are given, never
+ * read.
+ */
 class RawCasGcraTest {
 
   private static final long START = Long.MAX_VALUE - 50; // a hostile origin: readings overflow
@@ -42,6 +45,8 @@ class RawCasGcraTest {
 
   @Test
   void rejects_bad_parameters_naming_them() {
-    assertThatThrownBy(() -> new RawCasGcra(0, 1, 0)).hasMessageContaining("intervalNanos").hasMessageContaining("0");
+    assertThatThrownBy(() -> new RawCasGcra(0, 1, 0))
+        .hasMessageContaining("intervalNanos")
+        .hasMessageContaining("0");
   }
 }

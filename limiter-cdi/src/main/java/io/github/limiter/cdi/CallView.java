@@ -4,7 +4,9 @@ import io.github.limiter.RequestView;
 import jakarta.interceptor.InvocationContext;
 import java.util.Enumeration;
 
-/** An intercepted call as the admission step reads it: outside an HTTP request, it has no web parts. */
+/**
+ * An intercepted call as the admission step reads it: outside an HTTP request, it has no web parts.
+ */
 class CallView implements RequestView {
 
   private final InvocationContext call;

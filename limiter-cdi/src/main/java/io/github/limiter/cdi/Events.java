@@ -24,9 +24,17 @@ final class Events {
     Policy policy = Policy.fixedWindow("sample", Limit.of(1, Duration.ofSeconds(1)));
     Decision decision = Decision.limited("sample", policy.limits().get(0), 1, 1);
     Method method = sampleMethod();
-    rejected = new Channel<>(beans, RateLimitRejected.class, new RateLimitRejected(policy, decision, "", method, false));
-    admitted = new Channel<>(beans, RateLimitAdmitted.class, new RateLimitAdmitted(policy, decision, "", method));
-    nearLimit = new Channel<>(beans, RateLimitNearLimit.class, new RateLimitNearLimit(policy, decision, "", method));
+    rejected =
+        new Channel<>(
+            beans,
+            RateLimitRejected.class,
+            new RateLimitRejected(policy, decision, "", method, false));
+    admitted =
+        new Channel<>(
+            beans, RateLimitAdmitted.class, new RateLimitAdmitted(policy, decision, "", method));
+    nearLimit =
+        new Channel<>(
+            beans, RateLimitNearLimit.class, new RateLimitNearLimit(policy, decision, "", method));
   }
 
   private static Method sampleMethod() {

@@ -15,8 +15,7 @@ import jakarta.interceptor.InvocationContext;
 @Priority(Interceptor.Priority.LIBRARY_BEFORE)
 class LimitedInterceptor {
 
-  @Inject
-  LimiterRuntime runtime;
+  @Inject LimiterRuntime runtime;
 
   @AroundInvoke
   Object limit(InvocationContext call) throws Exception {

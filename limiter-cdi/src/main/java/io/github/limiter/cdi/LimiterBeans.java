@@ -1,8 +1,8 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.store.Stores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
@@ -12,8 +12,8 @@ import jakarta.enterprise.inject.Typed;
 
 /**
  * The beans the limiter offers: the store named by {@code limiter.store}, closed at shutdown, a
- * {@link Limiter} over it, and the configuration. Replace the store with an {@code @Alternative
- * @Priority(...)} bean of type {@link RateLimitStore}.
+ * {@link Limiter} over it, and the configuration. Replace the store with an
+ * {@code @Alternative @Priority(...)} bean of type {@link RateLimitStore}.
  */
 class LimiterBeans {
 

@@ -1,13 +1,13 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.internal.http.HttpSettings;
-import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.ConfigException;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.OutcomeObserver;
-import io.github.limiter.ConfigException;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.RateLimitStore;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.http.HttpSettings;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -46,8 +46,11 @@ public class LimiterExtension implements Extension {
   private LimiterSetup setup;
 
   void register(@Observes BeforeBeanDiscovery event, BeanManager beans) {
-    for (Class<?> type : List.of(LimitedInterceptor.class, LimiterRuntime.class, LimiterBeans.class)) {
-      event.addAnnotatedType(beans.createAnnotatedType(type), LimiterExtension.class.getName() + "." + type.getSimpleName());
+    for (Class<?> type :
+        List.of(LimitedInterceptor.class, LimiterRuntime.class, LimiterBeans.class)) {
+      event.addAnnotatedType(
+          beans.createAnnotatedType(type),
+          LimiterExtension.class.getName() + "." + type.getSimpleName());
     }
   }
 
@@ -61,7 +64,9 @@ public class LimiterExtension implements Extension {
     for (AnnotatedMethod<? super T> annotated : type.getMethods()) {
       Method method = annotated.getJavaMember();
       int modifiers = method.getModifiers();
-      if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || method.getDeclaringClass() == Object.class
+      if (Modifier.isStatic(modifiers)
+          || Modifier.isPrivate(modifiers)
+          || method.getDeclaringClass() == Object.class
           || method.isSynthetic()) {
         continue; // not a business method: never intercepted
       }
@@ -84,16 +89,25 @@ public class LimiterExtension implements Extension {
     try {
       loaded = setup();
     } catch (ConfigException e) {
-      // Every configuration problem, each on its own, and the policies the configuration names all the same.
+      // Every configuration problem, each on its own, and the policies the configuration names all
+      // the same.
       e.problems().forEach(problem -> problems.put(problem.getMessage(), problem));
       declared = declaredPolicies(e);
     } catch (IllegalStateException e) {
       problems.put(e.getMessage(), e);
     }
-    ClassLoader loader = loaded == null ? Thread.currentThread().getContextClassLoader() : loaded.loader();
-    Admission admission = new Admission(new ClientAddress(HttpSettings.DEFAULTS), false, true, OutcomeObserver.NONE,
-        AdmissionMetrics.OFF);
-    PlanBuilder builder = new PlanBuilder(loaded == null ? null : loaded.config(), new Resolvers(beans, loader), admission);
+    ClassLoader loader =
+        loaded == null ? Thread.currentThread().getContextClassLoader() : loaded.loader();
+    Admission admission =
+        new Admission(
+            new ClientAddress(HttpSettings.DEFAULTS),
+            false,
+            true,
+            OutcomeObserver.NONE,
+            AdmissionMetrics.OFF);
+    PlanBuilder builder =
+        new PlanBuilder(
+            loaded == null ? null : loaded.config(), new Resolvers(beans, loader), admission);
     List<String> messages = new ArrayList<>();
     for (Site site : sites) {
       builder.build(site, messages);
@@ -111,33 +125,47 @@ public class LimiterExtension implements Extension {
   }
 
   /**
-   * The policies an invalid configuration declares, valid or not, so that a {@code @Limited} typo is
-   * reported along with its problems rather than after they are fixed.
+   * The policies an invalid configuration declares, valid or not, so that a {@code @Limited} typo
+   * is reported along with its problems rather than after they are fixed.
    */
   private static Set<String> declaredPolicies(ConfigException invalid) {
     Set<String> declared = new TreeSet<>();
     try {
       ClassLoader loader = Thread.currentThread().getContextClassLoader();
-      declared.addAll(LimiterConfig.read(LimiterSetup.lookup(loader != null ? loader : LimiterExtension.class.getClassLoader()),
-          new ArrayList<>()).policies().keySet());
+      declared.addAll(
+          LimiterConfig.read(
+                  LimiterSetup.lookup(
+                      loader != null ? loader : LimiterExtension.class.getClassLoader()),
+                  new ArrayList<>())
+              .policies()
+              .keySet());
     } catch (RuntimeException e) {
       return null; // its problems are reported; the names are checked once they are fixed
     }
     for (ConfigException problem : invalid.problems()) {
       String key = problem.key();
       int dot = key.lastIndexOf('.');
-      if (key.startsWith(LimiterConfig.POLICY_PREFIX) && dot > LimiterConfig.POLICY_PREFIX.length()) {
-        declared.add(key.substring(LimiterConfig.POLICY_PREFIX.length(), dot)); // a policy with a bad value
+      if (key.startsWith(LimiterConfig.POLICY_PREFIX)
+          && dot > LimiterConfig.POLICY_PREFIX.length()) {
+        declared.add(
+            key.substring(LimiterConfig.POLICY_PREFIX.length(), dot)); // a policy with a bad value
       }
     }
     return declared;
   }
 
-  /** What PlanBuilder reports of a name when the configuration is valid: it cannot while it is not. */
+  /**
+   * What PlanBuilder reports of a name when the configuration is valid: it cannot while it is not.
+   */
   private static void unknownPolicies(Site site, Set<String> declared, List<String> messages) {
     for (String name : new LinkedHashSet<>(Arrays.asList(site.limited().value()))) {
       if (!declared.contains(name)) {
-        messages.add(site.describeDeclaration() + ": no policy named '" + name + "'; configured policies are " + declared);
+        messages.add(
+            site.describeDeclaration()
+                + ": no policy named '"
+                + name
+                + "'; configured policies are "
+                + declared);
       }
     }
   }
@@ -164,7 +192,9 @@ public class LimiterExtension implements Extension {
       return; // the application's own store
     }
     try {
-      ((RateLimitStore) beans.getReference(store, RateLimitStore.class, beans.createCreationalContext(store))).timeSource();
+      ((RateLimitStore)
+              beans.getReference(store, RateLimitStore.class, beans.createCreationalContext(store)))
+          .timeSource();
     } catch (ConfigException e) {
       problems.put(e.getMessage(), e);
     }

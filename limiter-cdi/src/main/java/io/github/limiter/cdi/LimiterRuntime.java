@@ -4,19 +4,19 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.RequestView;
-import io.github.limiter.internal.http.ClientKeys;
-import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
-import io.github.limiter.RateLimitStore;
+import io.github.limiter.internal.render.ResponseRenderer;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -38,7 +38,10 @@ import java.util.concurrent.TimeUnit;
 @Singleton
 class LimiterRuntime {
 
-  /** The time seam of shaping: how an admitted call waits for its departure. Tests replace it with a bean. */
+  /**
+   * The time seam of shaping: how an admitted call waits for its departure. Tests replace it with a
+   * bean.
+   */
   @FunctionalInterface
   interface Pause {
     Pause SLEEP = nanos -> TimeUnit.NANOSECONDS.sleep(nanos);
@@ -52,19 +55,28 @@ class LimiterRuntime {
   private final NearLimit nearLimit;
   private final WebRequests web;
   private final Admission admission;
+
   /** Shows the store to the readiness check until shutdown. */
   private final OpenStores.Handle openStore;
+
   private final PlanBuilder builder;
   private final Pause pause;
   private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
-  /** Rules by method; a method inherited by several bean classes with class-level annotations is in {@link #shared}. */
+
+  /**
+   * Rules by method; a method inherited by several bean classes with class-level annotations is in
+   * {@link #shared}.
+   */
   private final Map<Method, PolicySet> plans = new HashMap<>();
+
   private final Map<Method, Map<Class<?>, PolicySet>> shared = new HashMap<>();
+
   /** Rules for calls the extension did not see (e.g. beans added by other extensions). */
   private final ConcurrentHashMap<List<Object>, PolicySet> late = new ConcurrentHashMap<>();
 
   @Inject
-  LimiterRuntime(LimiterExtension extension, BeanManager beans, RateLimitStore store, Instance<Pause> pauses) {
+  LimiterRuntime(
+      LimiterExtension extension, BeanManager beans, RateLimitStore store, Instance<Pause> pauses) {
     LimiterSetup setup = extension.setup();
     this.limiter = Limiter.of(store);
     this.renderer = setup.renderer();
@@ -73,8 +85,13 @@ class LimiterRuntime {
     this.web = WebRequests.create(beans);
     String storeName = setup.config().store();
     Recorder metrics = RecorderFactory.load(setup.config().metrics(), setup.loader());
-    this.admission = new Admission(setup.addresses(), false, true, this::fireEvents,
-        AdmissionMetrics.of(metrics, storeName, nearLimit));
+    this.admission =
+        new Admission(
+            setup.addresses(),
+            false,
+            true,
+            this::fireEvents,
+            AdmissionMetrics.of(metrics, storeName, nearLimit));
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
     this.builder = new PlanBuilder(setup.config(), new Resolvers(beans, setup.loader()), admission);
     this.pause = pauses.isResolvable() ? pauses.get() : Pause.SLEEP;
@@ -103,7 +120,8 @@ class LimiterRuntime {
       // The extension reports these at deployment; reaching here means a site it did not check.
       throw new IllegalStateException(String.join("; ", problems));
     }
-    return PolicySet.of(rules, policy -> bound.computeIfAbsent(policy.name(), name -> limiter.bind(policy)));
+    return PolicySet.of(
+        rules, policy -> bound.computeIfAbsent(policy.name(), name -> limiter.bind(policy)));
   }
 
   @PreDestroy
@@ -123,7 +141,8 @@ class LimiterRuntime {
     }
     Outcome outcome = admission.admit(plan, web.view(call));
     if (!outcome.allowed()) {
-      throw new RateLimitExceededException(plan.rule(outcome.rejectedAt()).policy(), outcome.rejection(), renderer);
+      throw new RateLimitExceededException(
+          plan.rule(outcome.rejectedAt()).policy(), outcome.rejection(), renderer);
     }
     int tightest = outcome.tightest();
     if (tightest >= 0) {
@@ -155,7 +174,9 @@ class LimiterRuntime {
     if (!outcome.allowed()) {
       if (events.rejectedObserved()) {
         int at = outcome.rejectedAt();
-        events.rejected(new RateLimitRejected(outcome.rule(at).policy(), outcome.rejection(), outcome.key(at), method, false));
+        events.rejected(
+            new RateLimitRejected(
+                outcome.rule(at).policy(), outcome.rejection(), outcome.key(at), method, false));
       }
       return;
     }
@@ -200,6 +221,8 @@ class LimiterRuntime {
     if (fromClass) {
       limited = targetClass.getAnnotation(Limited.class);
     }
-    return limited == null ? PolicySet.NONE : plan(new Site(targetClass, method, limited, fromClass));
+    return limited == null
+        ? PolicySet.NONE
+        : plan(new Site(targetClass, method, limited, fromClass));
   }
 }

@@ -1,12 +1,12 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.ConfigException;
-import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.render.ResponseRenderer;
-import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
+import io.github.limiter.spi.ConfigLookup;
 
 /**
  * The configuration as read once from MicroProfile Config, and what is derived from it.
@@ -36,8 +36,13 @@ record LimiterSetup(
   static LimiterSetup load(ClassLoader loader) {
     ConfigLookup lookup = lookup(loader);
     LimiterConfig config = LimiterConfig.from(lookup);
-    return new LimiterSetup(config, lookup, loader, new ResponseRenderer(config.http()),
-        new ClientAddress(config.http()), new NearLimit(config.events().nearLimit()));
+    return new LimiterSetup(
+        config,
+        lookup,
+        loader,
+        new ResponseRenderer(config.http()),
+        new ClientAddress(config.http()),
+        new NearLimit(config.events().nearLimit()));
   }
 
   /**

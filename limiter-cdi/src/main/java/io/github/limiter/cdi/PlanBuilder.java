@@ -1,13 +1,13 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.KeyResolver;
+import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.KeyFunction;
+import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ClientKeys;
-import io.github.limiter.internal.admission.Admission;
-import io.github.limiter.internal.admission.KeyFunction;
-import io.github.limiter.internal.admission.Rule;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
@@ -21,10 +21,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks a {@link Site} against the configuration and the beans, and turns it into the {@link Rule}s
- * of its policies.
- * The extension runs it at deployment to report every problem; the interceptor's runtime runs it
- * again to get the plans.
+ * Checks a {@link Site} against the configuration and the beans, and turns it into the {@link
+ * Rule}s of its policies. The extension runs it at deployment to report every problem; the
+ * interceptor's runtime runs it again to get the plans.
  */
 final class PlanBuilder {
 
@@ -64,8 +63,10 @@ final class PlanBuilder {
       }
     }
     if (limited.permits() < 0) {
-      problems.add(declaration + ": permits must be 0 (the policy's configured permits) or more, was "
-          + limited.permits());
+      problems.add(
+          declaration
+              + ": permits must be 0 (the policy's configured permits) or more, was "
+              + limited.permits());
     }
     boolean overridden = !limited.key().isEmpty();
     KeyFunction override = overridden ? override(site, problems) : null;
@@ -99,12 +100,17 @@ final class PlanBuilder {
     try {
       source = KeySource.parse(text);
     } catch (IllegalArgumentException e) {
-      problems.add(site.describeDeclaration() + ": key: expected param:<name>, param:<index>, resolver:<name>,"
-          + " header:<name>, remote-address, principal or constant (or leave it out for the policy's"
-          + " configured key), was '" + site.limited().key() + "'");
+      problems.add(
+          site.describeDeclaration()
+              + ": key: expected param:<name>, param:<index>, resolver:<name>,"
+              + " header:<name>, remote-address, principal or constant (or leave it out for the policy's"
+              + " configured key), was '"
+              + site.limited().key()
+              + "'");
       return null;
     }
-    String problem = source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
+    String problem =
+        source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
     if (problem != null) {
       problems.add(site.describeDeclaration() + ": key '" + text + "': " + problem);
       return null;
@@ -114,10 +120,20 @@ final class PlanBuilder {
 
   private KeyFunction configuredKey(Site site, PolicyConfig policy, Collection<String> problems) {
     KeySource source = policy.key();
-    String problem = source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
+    String problem =
+        source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
     if (problem != null) {
-      problems.add(site.describeDeclaration() + ": policy '" + policy.name() + "' has "
-          + LimiterConfig.POLICY_PREFIX + policy.name() + ".key=" + source + ", but " + problem);
+      problems.add(
+          site.describeDeclaration()
+              + ": policy '"
+              + policy.name()
+              + "' has "
+              + LimiterConfig.POLICY_PREFIX
+              + policy.name()
+              + ".key="
+              + source
+              + ", but "
+              + problem);
       return null;
     }
     return function(source);
@@ -130,8 +146,14 @@ final class PlanBuilder {
     if (reference.matches("\\d{1,9}")) {
       index = Integer.parseInt(reference);
       if (index >= parameters.length) {
-        problems.add(site.describe() + ": key: no parameter at index " + index + "; the method has "
-            + (parameters.length == 0 ? "no parameters" : parameters.length + " (indexes 0 to " + (parameters.length - 1) + ")"));
+        problems.add(
+            site.describe()
+                + ": key: no parameter at index "
+                + index
+                + "; the method has "
+                + (parameters.length == 0
+                    ? "no parameters"
+                    : parameters.length + " (indexes 0 to " + (parameters.length - 1) + ")"));
         return null;
       }
     } else {
@@ -143,18 +165,28 @@ final class PlanBuilder {
       }
       if (index < 0) {
         boolean named = parameters.length == 0 || parameters[0].isNamePresent();
-        problems.add(site.describe() + ": key: no parameter named '" + reference + "'; "
-            + (named
-                ? "parameters are " + Arrays.stream(parameters).map(Parameter::getName).toList()
-                : "parameter names are not available: compile with -parameters, or use param:<index>"));
+        problems.add(
+            site.describe()
+                + ": key: no parameter named '"
+                + reference
+                + "'; "
+                + (named
+                    ? "parameters are " + Arrays.stream(parameters).map(Parameter::getName).toList()
+                    : "parameter names are not available: compile with -parameters, or use param:<index>"));
         return null;
       }
     }
     Class<?> type = parameters[index].getType();
     if (!identifies(type)) {
-      problems.add(site.describe() + ": key: parameter " + index + " (" + type.getTypeName() + ") does not"
-          + " override toString(), so every call would get a key of its own; use a parameter whose"
-          + " toString() names the caller, or key = \"resolver:<name>\"");
+      problems.add(
+          site.describe()
+              + ": key: parameter "
+              + index
+              + " ("
+              + type.getTypeName()
+              + ") does not"
+              + " override toString(), so every call would get a key of its own; use a parameter whose"
+              + " toString() names the caller, or key = \"resolver:<name>\"");
       return null;
     }
     int at = index;
@@ -164,7 +196,10 @@ final class PlanBuilder {
     };
   }
 
-  /** Whether String.valueOf of a {@code type} argument can identify a caller: not Object's identity text. */
+  /**
+   * Whether String.valueOf of a {@code type} argument can identify a caller: not Object's identity
+   * text.
+   */
   private static boolean identifies(Class<?> type) {
     if (type.isPrimitive()) {
       return true;
@@ -182,13 +217,15 @@ final class PlanBuilder {
     }
     // The bean is looked up on first use, after deployment, and kept.
     KeyResolver[] resolver = new KeyResolver[1];
-    return admission.keyFunction(source, () -> {
-      KeyResolver current = resolver[0];
-      if (current == null) {
-        current = resolvers.get(source.argument());
-        resolver[0] = current;
-      }
-      return current;
-    });
+    return admission.keyFunction(
+        source,
+        () -> {
+          KeyResolver current = resolver[0];
+          if (current == null) {
+            current = resolvers.get(source.argument());
+            resolver[0] = current;
+          }
+          return current;
+        });
   }
 }

@@ -11,8 +11,9 @@ import java.util.Objects;
  *
  * @param policy the policy nearest to rejecting
  * @param decision its admission
- * @param key the client identity that policy counted, with its source prefix ({@code ip:}, {@code h:},
- *     {@code p:}, {@code r:}, {@code a:}, or {@code c:global}); it may be a credential, so do not log it
+ * @param key the client identity that policy counted, with its source prefix ({@code ip:}, {@code
+ *     h:}, {@code p:}, {@code r:}, {@code a:}, or {@code c:global}); it may be a credential, so do
+ *     not log it
  * @param method the intercepted method
  */
 public record RateLimitAdmitted(Policy policy, Decision decision, String key, Method method) {

@@ -9,9 +9,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A call rejected by a {@link Limited} policy. It carries the decision (retry-after, remaining,
- * the limit) and the policy, and how an HTTP adapter renders it. It has no stack trace, so a
- * rejection stays cheap; its message names the policy but never the key.
+ * A call rejected by a {@link Limited} policy. It carries the decision (retry-after, remaining, the
+ * limit) and the policy, and how an HTTP adapter renders it. It has no stack trace, so a rejection
+ * stays cheap; its message names the policy but never the key.
  */
 public final class RateLimitExceededException extends RuntimeException {
 
@@ -41,12 +41,24 @@ public final class RateLimitExceededException extends RuntimeException {
       throw new IllegalArgumentException("not a rejection: " + decision);
     }
     return switch (decision.outcome()) {
-      case EXCEEDS_CAPACITY -> "The call costs more than policy '" + policy.name() + "' can ever admit";
-      case MISSING_KEY -> "The call has no key under policy '" + policy.name() + "', which rejects calls without one";
-      case UNAVAILABLE -> "Rate limiter unavailable for policy '" + policy.name() + "'; retry after "
-          + ResponseRenderer.retryAfterSeconds(decision.retryAfterNanos()) + " s";
-      case LIMITED, ALLOWED -> "Rate limit of policy '" + policy.name() + "' exceeded; retry after "
-          + ResponseRenderer.retryAfterSeconds(decision.retryAfterNanos()) + " s";
+      case EXCEEDS_CAPACITY ->
+          "The call costs more than policy '" + policy.name() + "' can ever admit";
+      case MISSING_KEY ->
+          "The call has no key under policy '"
+              + policy.name()
+              + "', which rejects calls without one";
+      case UNAVAILABLE ->
+          "Rate limiter unavailable for policy '"
+              + policy.name()
+              + "'; retry after "
+              + ResponseRenderer.retryAfterSeconds(decision.retryAfterNanos())
+              + " s";
+      case LIMITED, ALLOWED ->
+          "Rate limit of policy '"
+              + policy.name()
+              + "' exceeded; retry after "
+              + ResponseRenderer.retryAfterSeconds(decision.retryAfterNanos())
+              + " s";
     };
   }
 

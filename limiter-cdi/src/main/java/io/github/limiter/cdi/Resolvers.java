@@ -8,7 +8,10 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The {@link KeyResolver}s of the application: its beans, then its ServiceLoader services; looked up once, on first use. */
+/**
+ * The {@link KeyResolver}s of the application: its beans, then its ServiceLoader services; looked
+ * up once, on first use.
+ */
 final class Resolvers {
 
   private final BeanManager beans;
@@ -34,7 +37,9 @@ final class Resolvers {
     if (found == null) {
       List<KeyResolver> references = new ArrayList<>();
       for (Bean<?> bean : beans.getBeans(KeyResolver.class, Any.Literal.INSTANCE)) {
-        references.add((KeyResolver) beans.getReference(bean, KeyResolver.class, beans.createCreationalContext(bean)));
+        references.add(
+            (KeyResolver)
+                beans.getReference(bean, KeyResolver.class, beans.createCreationalContext(bean)));
       }
       found = KeyResolvers.find(references, loader);
     }

@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * The current request through the {@code HttpServletRequest} bean that Jakarta EE containers
- * provide. It is request-scoped, so one client proxy serves every call; outside an HTTP request
- * the proxy throws, and the call has no web request.
+ * provide. It is request-scoped, so one client proxy serves every call; outside an HTTP request the
+ * proxy throws, and the call has no web request.
  */
 final class ServletWebRequests implements WebRequests {
 
@@ -38,7 +38,8 @@ final class ServletWebRequests implements WebRequests {
       return NONE;
     }
     HttpServletRequest proxy =
-        (HttpServletRequest) beans.getReference(bean, HttpServletRequest.class, beans.createCreationalContext(bean));
+        (HttpServletRequest)
+            beans.getReference(bean, HttpServletRequest.class, beans.createCreationalContext(bean));
     return new ServletWebRequests(proxy);
   }
 

@@ -10,11 +10,22 @@ import java.util.stream.Collectors;
  */
 record Site(Class<?> beanClass, Method method, Limited limited, boolean fromClass) {
 
-  /** Where the annotation is, for messages: {@code @Limited("api") on com.acme.Orders.place(String)}. */
+  /**
+   * Where the annotation is, for messages: {@code @Limited("api") on
+   * com.acme.Orders.place(String)}.
+   */
   String describe() {
-    return annotation(limited) + " on " + beanClass.getName() + "." + method.getName() + "("
-        + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "))
-        + ")" + (fromClass ? " (declared on the class)" : "");
+    return annotation(limited)
+        + " on "
+        + beanClass.getName()
+        + "."
+        + method.getName()
+        + "("
+        + Arrays.stream(method.getParameterTypes())
+            .map(Class::getSimpleName)
+            .collect(Collectors.joining(", "))
+        + ")"
+        + (fromClass ? " (declared on the class)" : "");
   }
 
   /** The annotation's own place: the method, or the class for a class-level annotation. */
@@ -24,9 +35,10 @@ record Site(Class<?> beanClass, Method method, Limited limited, boolean fromClas
 
   static String annotation(Limited limited) {
     String[] names = limited.value();
-    String value = names.length == 1
-        ? quote(names[0])
-        : Arrays.stream(names).map(Site::quote).collect(Collectors.joining(", ", "{", "}"));
+    String value =
+        names.length == 1
+            ? quote(names[0])
+            : Arrays.stream(names).map(Site::quote).collect(Collectors.joining(", ", "{", "}"));
     if (limited.key().isEmpty() && limited.permits() == 0) {
       return "@Limited(" + value + ")";
     }

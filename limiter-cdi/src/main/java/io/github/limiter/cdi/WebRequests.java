@@ -19,7 +19,8 @@ interface WebRequests {
    */
   static WebRequests create(BeanManager beans) {
     try {
-      Class.forName("jakarta.servlet.http.HttpServletRequest", false, WebRequests.class.getClassLoader());
+      Class.forName(
+          "jakarta.servlet.http.HttpServletRequest", false, WebRequests.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
       return NONE;
     }

@@ -1,29 +1,32 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.KeyResolver;
-import io.github.limiter.RequestView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.github.limiter.KeyResolver;
+import io.github.limiter.RequestView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import java.util.HashMap;
 
-/** Every kind of mistake fails the deployment with a message that names the place and the bad value. */
+/**
+ * Every kind of mistake fails the deployment with a message that names the place and the bad value.
+ */
 class DeploymentProblemsTest {
 
-  private static final Map<String, String> POLICIES = TestConfig.of(
-      "limiter.policy.api.algorithm", "fixed-window",
-      "limiter.policy.api.limits", "10/s",
-      "limiter.policy.login.algorithm", "token-bucket",
-      "limiter.policy.login.limits", "5/m");
+  private static final Map<String, String> POLICIES =
+      TestConfig.of(
+          "limiter.policy.api.algorithm", "fixed-window",
+          "limiter.policy.api.limits", "10/s",
+          "limiter.policy.login.algorithm", "token-bucket",
+          "limiter.policy.login.limits", "5/m");
 
   @AfterEach
   void release() {
@@ -32,94 +35,120 @@ class DeploymentProblemsTest {
 
   @Test
   void unknownPolicy() {
-    assertThat(deploymentProblem(POLICIES, UnknownPolicy.class)).contains(
-        "@Limited(\"apii\") on " + UnknownPolicy.class.getName()
-            + ".place(): no policy named 'apii'; configured policies are [api, login]");
+    assertThat(deploymentProblem(POLICIES, UnknownPolicy.class))
+        .contains(
+            "@Limited(\"apii\") on "
+                + UnknownPolicy.class.getName()
+                + ".place(): no policy named 'apii'; configured policies are [api, login]");
   }
 
   @Test
   void unknownPolicyOnTheClassIsReportedOnce() {
     String message = deploymentProblem(POLICIES, UnknownPolicyOnClass.class);
-    String expected = "@Limited({\"api\", \"nope\"}) on class " + UnknownPolicyOnClass.class.getName()
-        + ": no policy named 'nope'; configured policies are [api, login]";
+    String expected =
+        "@Limited({\"api\", \"nope\"}) on class "
+            + UnknownPolicyOnClass.class.getName()
+            + ": no policy named 'nope'; configured policies are [api, login]";
     assertThat(message).contains(expected);
     assertThat(message.indexOf(expected)).isEqualTo(message.lastIndexOf(expected));
   }
 
   @Test
   void noPolicyNamed() {
-    assertThat(deploymentProblem(POLICIES, NoPolicy.class)).contains(
-        "@Limited({}) on " + NoPolicy.class.getName() + ".place(): names no policy; configured policies are [api, login]");
+    assertThat(deploymentProblem(POLICIES, NoPolicy.class))
+        .contains(
+            "@Limited({}) on "
+                + NoPolicy.class.getName()
+                + ".place(): names no policy; configured policies are [api, login]");
   }
 
   @Test
   void unknownParameterName() {
-    assertThat(deploymentProblem(POLICIES, BadParameterName.class)).contains(
-        "@Limited(value = \"api\", key = \"param:usr\") on " + BadParameterName.class.getName()
-            + ".login(String, int): key: no parameter named 'usr'; parameters are [user, attempt]");
+    assertThat(deploymentProblem(POLICIES, BadParameterName.class))
+        .contains(
+            "@Limited(value = \"api\", key = \"param:usr\") on "
+                + BadParameterName.class.getName()
+                + ".login(String, int): key: no parameter named 'usr'; parameters are [user, attempt]");
   }
 
   @Test
   void parameterIndexOutOfRange() {
-    assertThat(deploymentProblem(POLICIES, BadParameterIndex.class)).contains(
-        "@Limited(value = \"api\", key = \"param:2\") on " + BadParameterIndex.class.getName()
-            + ".login(String, int): key: no parameter at index 2; the method has 2 (indexes 0 to 1)");
+    assertThat(deploymentProblem(POLICIES, BadParameterIndex.class))
+        .contains(
+            "@Limited(value = \"api\", key = \"param:2\") on "
+                + BadParameterIndex.class.getName()
+                + ".login(String, int): key: no parameter at index 2; the method has 2 (indexes 0 to 1)");
   }
 
   @Test
   void parameterKeyOnTheClassIsCheckedForEachMethod() {
     String message = deploymentProblem(POLICIES, ParameterKeyOnClass.class);
-    assertThat(message).contains(
-        "@Limited(value = \"api\", key = \"param:0\") on " + ParameterKeyOnClass.class.getName()
-            + ".none() (declared on the class): key: no parameter at index 0; the method has no parameters");
+    assertThat(message)
+        .contains(
+            "@Limited(value = \"api\", key = \"param:0\") on "
+                + ParameterKeyOnClass.class.getName()
+                + ".none() (declared on the class): key: no parameter at index 0; the method has no parameters");
     assertThat(message).doesNotContain(".one(");
   }
 
   @Test
   void parameterWhoseTextDoesNotIdentifyTheCaller() {
-    assertThat(deploymentProblem(POLICIES, IdentityParameter.class)).contains(
-        "@Limited(value = \"api\", key = \"param:0\") on " + IdentityParameter.class.getName()
-            + ".send(char[]): key: parameter 0 (char[]) does not override toString()");
+    assertThat(deploymentProblem(POLICIES, IdentityParameter.class))
+        .contains(
+            "@Limited(value = \"api\", key = \"param:0\") on "
+                + IdentityParameter.class.getName()
+                + ".send(char[]): key: parameter 0 (char[]) does not override toString()");
   }
 
   @Test
   void unknownResolverInTheAnnotation() {
-    assertThat(deploymentProblem(POLICIES, UnknownResolver.class, TenantKey.class)).contains(
-        "@Limited(value = \"api\", key = \"resolver:tennant\") on " + UnknownResolver.class.getName()
-            + ".place(): key 'resolver:tennant': no key resolver named 'tennant' (found [tenant]); register a KeyResolver as a CDI bean or in META-INF/services/io.github.limiter.KeyResolver");
+    assertThat(deploymentProblem(POLICIES, UnknownResolver.class, TenantKey.class))
+        .contains(
+            "@Limited(value = \"api\", key = \"resolver:tennant\") on "
+                + UnknownResolver.class.getName()
+                + ".place(): key 'resolver:tennant': no key resolver named 'tennant' (found [tenant]); register a KeyResolver as a CDI bean or in META-INF/services/io.github.limiter.KeyResolver");
   }
 
   @Test
   void unknownResolverInThePolicysConfiguredKey() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10/s",
-        "limiter.policy.api.key", "resolver:nobody");
-    assertThat(deploymentProblem(config, Valid.class)).contains(
-        "@Limited(\"api\") on " + Valid.class.getName() + ".place(): policy 'api' has limiter.policy.api.key=resolver:nobody,"
-            + " but no key resolver named 'nobody' (found [])");
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10/s",
+            "limiter.policy.api.key", "resolver:nobody");
+    assertThat(deploymentProblem(config, Valid.class))
+        .contains(
+            "@Limited(\"api\") on "
+                + Valid.class.getName()
+                + ".place(): policy 'api' has limiter.policy.api.key=resolver:nobody,"
+                + " but no key resolver named 'nobody' (found [])");
   }
 
   @Test
   void malformedKey() {
-    assertThat(deploymentProblem(POLICIES, MalformedKey.class)).contains(
-        "@Limited(value = \"api\", key = \"ip\") on " + MalformedKey.class.getName()
-            + ".place(): key: expected param:<name>, param:<index>, resolver:<name>, header:<name>, remote-address,"
-            + " principal or constant (or leave it out for the policy's configured key), was 'ip'");
+    assertThat(deploymentProblem(POLICIES, MalformedKey.class))
+        .contains(
+            "@Limited(value = \"api\", key = \"ip\") on "
+                + MalformedKey.class.getName()
+                + ".place(): key: expected param:<name>, param:<index>, resolver:<name>, header:<name>, remote-address,"
+                + " principal or constant (or leave it out for the policy's configured key), was 'ip'");
   }
 
   @Test
   void negativePermits() {
-    assertThat(deploymentProblem(POLICIES, NegativePermits.class)).contains(
-        "@Limited(value = \"api\", permits = -1) on " + NegativePermits.class.getName()
-            + ".place(): permits must be 0 (the policy's configured permits) or more, was -1");
+    assertThat(deploymentProblem(POLICIES, NegativePermits.class))
+        .contains(
+            "@Limited(value = \"api\", permits = -1) on "
+                + NegativePermits.class.getName()
+                + ".place(): permits must be 0 (the policy's configured permits) or more, was -1");
   }
 
   @Test
   void invalidConfigValue() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10 per sec");
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10 per sec");
     assertThat(deploymentProblem(config, Valid.class))
         .contains("limiter.policy.api.limits: ")
         .contains("was '10 per sec'");
@@ -131,83 +160,101 @@ class DeploymentProblemsTest {
    */
   @Test
   void badValuesAndALimitedTypoAreReportedTogether() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10 per sec",
-        "limiter.policy.login.algorithm", "token_bucket",
-        "limiter.policy.login.limits", "5/m");
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10 per sec",
+            "limiter.policy.login.algorithm", "token_bucket",
+            "limiter.policy.login.limits", "5/m");
 
     String message = deploymentProblem(config, Valid.class, UnknownPolicy.class);
 
     assertThat(message)
         .contains("limiter.policy.api.limits: ", "was '10 per sec'")
         .contains("limiter.policy.login.algorithm: ", "'token_bucket'")
-        .contains("@Limited(\"apii\") on " + UnknownPolicy.class.getName()
-            + ".place(): no policy named 'apii'; configured policies are [api, login]")
+        .contains(
+            "@Limited(\"apii\") on "
+                + UnknownPolicy.class.getName()
+                + ".place(): no policy named 'apii'; configured policies are [api, login]")
         .doesNotContain("no policy named 'api'");
   }
 
   @Test
   void invalidAlgorithm() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.policy.api.algorithm", "token-bucket-ish",
-        "limiter.policy.api.limits", "10/s");
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "token-bucket-ish",
+            "limiter.policy.api.limits", "10/s");
     assertThat(deploymentProblem(config, Valid.class))
-        .contains("limiter.policy.api.algorithm: expected one of [fixed-window, sliding-window-counter,"
-            + " sliding-window-log, token-bucket, leaky-bucket], was 'token-bucket-ish'");
+        .contains(
+            "limiter.policy.api.algorithm: expected one of [fixed-window, sliding-window-counter,"
+                + " sliding-window-log, token-bucket, leaky-bucket], was 'token-bucket-ish'");
   }
 
   @Test
   void invalidNearLimitFraction() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10/s",
-        "limiter.events.near-limit", "10%");
-    assertThat(deploymentProblem(config, Valid.class)).contains(
-        "limiter.events.near-limit: expected a fraction of the quota above 0 and at most 1, such as 0.1, was '10%'");
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10/s",
+            "limiter.events.near-limit", "10%");
+    assertThat(deploymentProblem(config, Valid.class))
+        .contains(
+            "limiter.events.near-limit: expected a fraction of the quota above 0 and at most 1, such as 0.1, was '10%'");
   }
 
   @Test
   void invalidTrustedProxy() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10/s",
-        "limiter.http.trusted-proxies", "10.0.0.0/8, proxy.example.com");
-    assertThat(deploymentProblem(config, Valid.class)).contains(
-        "limiter.http.trusted-proxies: expected CIDRs such as 10.0.0.0/8, 192.168.1.7 or ::1/128, was 'proxy.example.com'");
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10/s",
+            "limiter.http.trusted-proxies", "10.0.0.0/8, proxy.example.com");
+    assertThat(deploymentProblem(config, Valid.class))
+        .contains(
+            "limiter.http.trusted-proxies: expected CIDRs such as 10.0.0.0/8, 192.168.1.7 or ::1/128, was 'proxy.example.com'");
   }
 
   @Test
   void invalidForwardedHeader() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10/s",
-        "limiter.http.forwarded-header", "x-real-ip");
-    assertThat(deploymentProblem(config, Valid.class)).contains(
-        "limiter.http.forwarded-header: expected x-forwarded-for or forwarded, was 'x-real-ip'");
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10/s",
+            "limiter.http.forwarded-header", "x-real-ip");
+    assertThat(deploymentProblem(config, Valid.class))
+        .contains(
+            "limiter.http.forwarded-header: expected x-forwarded-for or forwarded, was 'x-real-ip'");
   }
 
   @Test
   void unknownStore() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.store", "redsi",
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10/s");
-    assertThat(storeProblem(config)).contains("limiter.store: no store named 'redsi' on the class path (found [")
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.store", "redsi",
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10/s");
+    assertThat(storeProblem(config))
+        .contains("limiter.store: no store named 'redsi' on the class path (found [")
         .contains("memory");
   }
 
   @Test
   void misspeltStoreKey() {
-    Map<String, String> config = TestConfig.of(
-        "limiter.memory.max-key", "10",
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10/s");
-    assertThat(storeProblem(config)).contains("limiter.memory.max-key: unknown key; store 'memory' reads [")
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.memory.max-key", "10",
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10/s");
+    assertThat(storeProblem(config))
+        .contains("limiter.memory.max-key: unknown key; store 'memory' reads [")
         .contains("'10'");
   }
 
-  /** Deploys without the TestStore, so that the configured store is the one in use; returns the problem's text. */
+  /**
+   * Deploys without the TestStore, so that the configured store is the one in use; returns the
+   * problem's text.
+   */
   private static String storeProblem(Map<String, String> config) {
     Throwable failure = deploy(config, false, Valid.class);
     assertThat(failure).isInstanceOf(DeploymentException.class);
@@ -216,7 +263,9 @@ class DeploymentProblemsTest {
 
   @Test
   void everyProblemIsReportedAtOnce() {
-    assertThat(deploymentProblem(POLICIES, UnknownPolicy.class, BadParameterName.class, BadParameterIndex.class))
+    assertThat(
+            deploymentProblem(
+                POLICIES, UnknownPolicy.class, BadParameterName.class, BadParameterIndex.class))
         .contains("no policy named 'apii'")
         .contains("no parameter named 'usr'")
         .contains("no parameter at index 2");
@@ -234,7 +283,8 @@ class DeploymentProblemsTest {
     TestConfig.use(config);
     int created = RecordingStoreFactory.CREATED.get();
     int closed = RecordingStoreFactory.CLOSED.get();
-    Weld weld = new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(Valid.class);
+    Weld weld =
+        new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(Valid.class);
     try (WeldContainer container = weld.initialize()) {
       // created once, at deployment, so that a bad store key fails it
       assertThat(RecordingStoreFactory.CREATED.get()).isEqualTo(created + 1);
@@ -253,26 +303,33 @@ class DeploymentProblemsTest {
   void theExtensionIsAServiceSoServersLoadIt() {
     assertThat(ServiceLoader.load(Extension.class)).anyMatch(LimiterExtension.class::isInstance);
     // With discovery on, Weld loads extensions as a server does: through META-INF/services only.
-    TestConfig.use(TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "1/s"));
-    try (WeldContainer container = new Weld().beanClasses(Valid.class, TestStore.class).initialize()) {
+    TestConfig.use(
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "1/s"));
+    try (WeldContainer container =
+        new Weld().beanClasses(Valid.class, TestStore.class).initialize()) {
       Valid valid = container.select(Valid.class).get();
       valid.place();
       assertThat(catchThrowable(valid::place)).isInstanceOf(RateLimitExceededException.class);
     }
   }
 
-  /** Starts a container with {@code beans} (and the test store), and returns the deployment problem's text. */
+  /**
+   * Starts a container with {@code beans} (and the test store), and returns the deployment
+   * problem's text.
+   */
   private static String deploymentProblem(Map<String, String> config, Class<?>... beans) {
     Throwable failure = deploy(config, true, beans);
     assertThat(failure).isInstanceOf(DeploymentException.class);
     return failure.getMessage();
   }
 
-  private static Throwable deploy(Map<String, String> config, boolean testStore, Class<?>... beans) {
+  private static Throwable deploy(
+      Map<String, String> config, boolean testStore, Class<?>... beans) {
     TestConfig.use(config);
-    Weld weld = new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(beans);
+    Weld weld =
+        new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(beans);
     if (testStore) {
       weld.addBeanClass(TestStore.class);
     }

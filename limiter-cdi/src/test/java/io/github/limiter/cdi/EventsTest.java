@@ -25,15 +25,16 @@ class EventsTest {
 
   @BeforeAll
   static void configure() {
-    TestConfig.use(TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "10/m",
-        "limiter.policy.api.key", "constant",
-        "limiter.policy.trial.algorithm", "fixed-window",
-        "limiter.policy.trial.limits", "1/m",
-        "limiter.policy.trial.key", "constant",
-        "limiter.policy.trial.dry-run", "true",
-        "limiter.events.near-limit", "0.3"));
+    TestConfig.use(
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10/m",
+            "limiter.policy.api.key", "constant",
+            "limiter.policy.trial.algorithm", "fixed-window",
+            "limiter.policy.trial.limits", "1/m",
+            "limiter.policy.trial.key", "constant",
+            "limiter.policy.trial.dry-run", "true",
+            "limiter.events.near-limit", "0.3"));
   }
 
   @AfterAll
@@ -42,19 +43,18 @@ class EventsTest {
   }
 
   @WeldSetup
-  WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-          .beanClasses(TestStore.class, Service.class, Recorder.class)
-          .addExtension(new LimiterExtension()))
-      .build();
+  WeldInitiator weld =
+      WeldInitiator.from(
+              WeldInitiator.createWeld()
+                  .beanClasses(TestStore.class, Service.class, Recorder.class)
+                  .addExtension(new LimiterExtension()))
+          .build();
 
-  @Inject
-  Service service;
+  @Inject Service service;
 
-  @Inject
-  Recorder recorder;
+  @Inject Recorder recorder;
 
-  @Inject
-  LimiterRuntime runtime;
+  @Inject LimiterRuntime runtime;
 
   @Test
   void everyObservedEventIsFired() throws InterruptedException {
@@ -70,20 +70,27 @@ class EventsTest {
     assertThat(recorder.admitted().get(0).policy().name()).isEqualTo("api");
     assertThat(recorder.admitted().get(0).key()).isEqualTo("c:global"); // key = constant
     assertThat(recorder.admitted().get(0).method().getName()).isEqualTo("call");
-    assertThat(recorder.nearLimit()).extracting(e -> e.decision().remaining()).containsExactly(3L, 2L, 1L, 0L);
+    assertThat(recorder.nearLimit())
+        .extracting(e -> e.decision().remaining())
+        .containsExactly(3L, 2L, 1L, 0L);
     // and the rejection, to synchronous and asynchronous observers alike
-    assertThat(recorder.rejected()).singleElement().satisfies(e -> {
-      assertThat(e.policy().name()).isEqualTo("api");
-      assertThat(e.decision().isAllowed()).isFalse();
-      assertThat(e.dryRun()).isFalse();
-    });
+    assertThat(recorder.rejected())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.policy().name()).isEqualTo("api");
+              assertThat(e.decision().isAllowed()).isFalse();
+              assertThat(e.dryRun()).isFalse();
+            });
     assertThat(recorder.asyncRejections().await(10, TimeUnit.SECONDS)).isTrue();
   }
 
   @Test
   void parameterKeysHaveTheirOwnPrefix() {
     service.byUser(" alice ");
-    assertThat(recorder.admitted()).singleElement().satisfies(e -> assertThat(e.key()).isEqualTo("a:alice"));
+    assertThat(recorder.admitted())
+        .singleElement()
+        .satisfies(e -> assertThat(e.key()).isEqualTo("a:alice"));
   }
 
   @Test
@@ -91,10 +98,13 @@ class EventsTest {
     service.trial();
     service.trial(); // over the limit, but dry-run
 
-    assertThat(recorder.rejected()).singleElement().satisfies(e -> {
-      assertThat(e.policy().name()).isEqualTo("trial");
-      assertThat(e.dryRun()).isTrue();
-    });
+    assertThat(recorder.rejected())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.policy().name()).isEqualTo("trial");
+              assertThat(e.dryRun()).isTrue();
+            });
   }
 
   @Test
@@ -106,14 +116,19 @@ class EventsTest {
 
   @Test
   void unobservedEventsAreNotFired() {
-    TestConfig.use(TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "1/m",
-        "limiter.policy.api.key", "constant",
-        "limiter.policy.trial.algorithm", "fixed-window",
-        "limiter.policy.trial.limits", "1/m"));
-    try (WeldContainer container = new Weld().disableDiscovery().addExtension(new LimiterExtension())
-        .beanClasses(TestStore.class, Service.class).initialize()) {
+    TestConfig.use(
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "1/m",
+            "limiter.policy.api.key", "constant",
+            "limiter.policy.trial.algorithm", "fixed-window",
+            "limiter.policy.trial.limits", "1/m"));
+    try (WeldContainer container =
+        new Weld()
+            .disableDiscovery()
+            .addExtension(new LimiterExtension())
+            .beanClasses(TestStore.class, Service.class)
+            .initialize()) {
       Service unobserved = container.select(Service.class).get();
       unobserved.call("a");
       assertThatThrownBy(() -> unobserved.call("b")).isInstanceOf(RateLimitExceededException.class);
@@ -140,7 +155,9 @@ class EventsTest {
     public void byUser(String user) {}
   }
 
-  /** Records what it observes; its lists are read through methods, as the test holds a client proxy. */
+  /**
+   * Records what it observes; its lists are read through methods, as the test holds a client proxy.
+   */
   @ApplicationScoped
   static class Recorder {
     private final List<RateLimitAdmitted> admitted = new CopyOnWriteArrayList<>();

@@ -22,17 +22,22 @@ class LayeringTest {
 
   @Test
   void cdiClassesDoNotReferToJaxRs() throws IOException {
-    assertThat(classesIn(CLASSES, false)).isNotEmpty().allSatisfy(file ->
-        assertThat(constants(file)).as(file.toString()).doesNotContain("jakarta/ws/rs"));
+    assertThat(classesIn(CLASSES, false))
+        .isNotEmpty()
+        .allSatisfy(
+            file ->
+                assertThat(constants(file)).as(file.toString()).doesNotContain("jakarta/ws/rs"));
   }
 
   @Test
   void onlyTheServletBoundClassRefersToTheServletApi() throws IOException {
-    List<Path> referring = classesIn(CLASSES, true).stream()
-        .filter(file -> constants(file).contains("jakarta/servlet"))
-        .map(CLASSES::relativize)
-        .toList();
-    assertThat(referring).allSatisfy(file -> assertThat(file.toString()).startsWith("ServletWebRequests"));
+    List<Path> referring =
+        classesIn(CLASSES, true).stream()
+            .filter(file -> constants(file).contains("jakarta/servlet"))
+            .map(CLASSES::relativize)
+            .toList();
+    assertThat(referring)
+        .allSatisfy(file -> assertThat(file.toString()).startsWith("ServletWebRequests"));
     assertThat(referring).isNotEmpty();
   }
 

@@ -1,68 +1,69 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.KeyResolver;
-import io.github.limiter.RequestView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.github.limiter.Decision;
+import io.github.limiter.KeyResolver;
+import io.github.limiter.RequestView;
 import io.github.limiter.internal.http.ChargedPolicies;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 @EnableWeld
 class LimitedInterceptorTest {
 
   @BeforeAll
   static void configure() {
-    TestConfig.use(TestConfig.of(
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.limits", "3/m",
-        "limiter.policy.api.key", "constant",
-        "limiter.policy.login.algorithm", "fixed-window",
-        "limiter.policy.login.limits", "1/m",
-        "limiter.policy.login.key", "constant",
-        "limiter.policy.wide.algorithm", "fixed-window",
-        "limiter.policy.wide.limits", "10/m",
-        "limiter.policy.wide.key", "constant",
-        "limiter.policy.narrow.algorithm", "token-bucket",
-        "limiter.policy.narrow.limits", "1/m",
-        "limiter.policy.narrow.key", "constant",
-        "limiter.policy.user.algorithm", "sliding-window-log",
-        "limiter.policy.user.limits", "2/m",
-        "limiter.policy.tenant.algorithm", "fixed-window",
-        "limiter.policy.tenant.limits", "1/m",
-        "limiter.policy.tenant.key", "resolver:tenant",
-        "limiter.policy.costly.algorithm", "fixed-window",
-        "limiter.policy.costly.limits", "5/m",
-        "limiter.policy.costly.key", "constant",
-        "limiter.policy.costly.permits", "2",
-        "limiter.policy.strict.algorithm", "fixed-window",
-        "limiter.policy.strict.limits", "5/m",
-        "limiter.policy.strict.on-missing-key", "reject",
-        "limiter.policy.fails.algorithm", "fixed-window",
-        "limiter.policy.fails.limits", "5/m",
-        "limiter.policy.fails.key", "resolver:failing",
-        "limiter.policy.shaped.algorithm", "leaky-bucket",
-        "limiter.policy.shaped.limits", "1/m burst=5",
-        "limiter.policy.shaped.key", "constant",
-        "limiter.policy.shaped.max-delay", "20ms",
-        "limiter.policy.unshaped.algorithm", "leaky-bucket",
-        "limiter.policy.unshaped.limits", "1/m burst=5",
-        "limiter.policy.unshaped.key", "constant",
-        "limiter.policy.unshaped.max-delay", "10s",
-        "limiter.policy.unshaped.nodelay", "true"));
+    TestConfig.use(
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "3/m",
+            "limiter.policy.api.key", "constant",
+            "limiter.policy.login.algorithm", "fixed-window",
+            "limiter.policy.login.limits", "1/m",
+            "limiter.policy.login.key", "constant",
+            "limiter.policy.wide.algorithm", "fixed-window",
+            "limiter.policy.wide.limits", "10/m",
+            "limiter.policy.wide.key", "constant",
+            "limiter.policy.narrow.algorithm", "token-bucket",
+            "limiter.policy.narrow.limits", "1/m",
+            "limiter.policy.narrow.key", "constant",
+            "limiter.policy.user.algorithm", "sliding-window-log",
+            "limiter.policy.user.limits", "2/m",
+            "limiter.policy.tenant.algorithm", "fixed-window",
+            "limiter.policy.tenant.limits", "1/m",
+            "limiter.policy.tenant.key", "resolver:tenant",
+            "limiter.policy.costly.algorithm", "fixed-window",
+            "limiter.policy.costly.limits", "5/m",
+            "limiter.policy.costly.key", "constant",
+            "limiter.policy.costly.permits", "2",
+            "limiter.policy.strict.algorithm", "fixed-window",
+            "limiter.policy.strict.limits", "5/m",
+            "limiter.policy.strict.on-missing-key", "reject",
+            "limiter.policy.fails.algorithm", "fixed-window",
+            "limiter.policy.fails.limits", "5/m",
+            "limiter.policy.fails.key", "resolver:failing",
+            "limiter.policy.shaped.algorithm", "leaky-bucket",
+            "limiter.policy.shaped.limits", "1/m burst=5",
+            "limiter.policy.shaped.key", "constant",
+            "limiter.policy.shaped.max-delay", "20ms",
+            "limiter.policy.unshaped.algorithm", "leaky-bucket",
+            "limiter.policy.unshaped.limits", "1/m burst=5",
+            "limiter.policy.unshaped.key", "constant",
+            "limiter.policy.unshaped.max-delay", "10s",
+            "limiter.policy.unshaped.nodelay", "true"));
   }
 
   @AfterAll
@@ -71,26 +72,32 @@ class LimitedInterceptorTest {
   }
 
   @WeldSetup
-  WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-          .beanClasses(TestStore.class, Orders.class, Accounts.class, Tenants.class, TenantKey.class, FailingKey.class,
-              Base.class, First.class, Second.class, RecordedPauses.class)
-          .addExtension(new LimiterExtension()))
-      .build();
+  WeldInitiator weld =
+      WeldInitiator.from(
+              WeldInitiator.createWeld()
+                  .beanClasses(
+                      TestStore.class,
+                      Orders.class,
+                      Accounts.class,
+                      Tenants.class,
+                      TenantKey.class,
+                      FailingKey.class,
+                      Base.class,
+                      First.class,
+                      Second.class,
+                      RecordedPauses.class)
+                  .addExtension(new LimiterExtension()))
+          .build();
 
-  @Inject
-  Orders orders;
+  @Inject Orders orders;
 
-  @Inject
-  Accounts accounts;
+  @Inject Accounts accounts;
 
-  @Inject
-  Tenants tenants;
+  @Inject Tenants tenants;
 
-  @Inject
-  First first;
+  @Inject First first;
 
-  @Inject
-  Second second;
+  @Inject Second second;
 
   @Test
   void classLevelPolicyAppliesToEveryMethod() {
@@ -99,7 +106,8 @@ class LimitedInterceptorTest {
     assertThat(orders.cancel()).isEqualTo("cancelled");
     assertThat(orders.place()).isEqualTo("placed");
     // Then the fourth call of either method is rejected
-    assertThatThrownBy(orders::cancel).isInstanceOf(RateLimitExceededException.class)
+    assertThatThrownBy(orders::cancel)
+        .isInstanceOf(RateLimitExceededException.class)
         .hasMessage("Rate limit of policy 'api' exceeded; retry after 60 s");
   }
 
@@ -107,7 +115,8 @@ class LimitedInterceptorTest {
   void methodAnnotationWinsOverTheClass() {
     // Given login() says 'login' (1 a minute) in a class that says 'api'
     orders.login();
-    RateLimitExceededException e = catchThrowableOfType(RateLimitExceededException.class, orders::login);
+    RateLimitExceededException e =
+        catchThrowableOfType(RateLimitExceededException.class, orders::login);
     assertThat(e.policyName()).isEqualTo("login");
     // and 'api' was never charged by login()
     orders.place();
@@ -120,7 +129,8 @@ class LimitedInterceptorTest {
     orders.login();
     TestStore.CLOCK.advance(Duration.ofSeconds(20));
 
-    RateLimitExceededException e = catchThrowableOfType(RateLimitExceededException.class, orders::login);
+    RateLimitExceededException e =
+        catchThrowableOfType(RateLimitExceededException.class, orders::login);
 
     assertThat(e.getStackTrace()).isEmpty();
     assertThat(e.policy().name()).isEqualTo("login");
@@ -142,8 +152,10 @@ class LimitedInterceptorTest {
     // Given both() needs 'wide' (10 a minute) and 'narrow' (1 a minute)
     accounts.both();
     // When 'narrow' rejects the second call
-    assertThatThrownBy(accounts::both).isInstanceOf(RateLimitExceededException.class)
-        .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("narrow"));
+    assertThatThrownBy(accounts::both)
+        .isInstanceOf(RateLimitExceededException.class)
+        .satisfies(
+            e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("narrow"));
     // Then 'wide' was given back its permit: 9 more calls under it pass, not 8
     for (int i = 0; i < 9; i++) {
       accounts.wideOnly();
@@ -155,7 +167,9 @@ class LimitedInterceptorTest {
   void aFailingResolverChargesNothing() {
     // Given 'wide' is charged before the resolver of 'fails' throws
     for (int i = 0; i < 3; i++) {
-      assertThatThrownBy(accounts::wideThenFailing).isInstanceOf(IllegalStateException.class).hasMessage("no tenant");
+      assertThatThrownBy(accounts::wideThenFailing)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("no tenant");
     }
     // Then 'wide' got its permits back: all 10 are there
     for (int i = 0; i < 10; i++) {
@@ -168,7 +182,8 @@ class LimitedInterceptorTest {
   void parameterByNameIsTheKey() {
     assertThat(accounts.byName("alice", 1)).isEqualTo("alice");
     accounts.byName("alice", 2);
-    assertThatThrownBy(() -> accounts.byName("alice", 3)).isInstanceOf(RateLimitExceededException.class);
+    assertThatThrownBy(() -> accounts.byName("alice", 3))
+        .isInstanceOf(RateLimitExceededException.class);
     // another user has a bucket of its own
     assertThat(accounts.byName("bob", 1)).isEqualTo("bob");
   }
@@ -177,7 +192,8 @@ class LimitedInterceptorTest {
   void parameterByIndexIsTheKeyAndSharesThePolicysBuckets() {
     accounts.byIndex(1, "carol");
     accounts.byName("carol", 2);
-    assertThatThrownBy(() -> accounts.byIndex(3, "carol")).isInstanceOf(RateLimitExceededException.class);
+    assertThatThrownBy(() -> accounts.byIndex(3, "carol"))
+        .isInstanceOf(RateLimitExceededException.class);
     accounts.byIndex(1, "dave");
   }
 
@@ -186,7 +202,8 @@ class LimitedInterceptorTest {
     // 'user' has on-missing-key=remote-address (the default); no web request: one shared key
     accounts.byName(null, 1);
     accounts.byName(null, 2);
-    assertThatThrownBy(() -> accounts.byName(null, 3)).isInstanceOf(RateLimitExceededException.class);
+    assertThatThrownBy(() -> accounts.byName(null, 3))
+        .isInstanceOf(RateLimitExceededException.class);
   }
 
   @Test
@@ -205,7 +222,8 @@ class LimitedInterceptorTest {
 
   @Test
   void resolverBeansFindTheKey() {
-    // policy 'tenant' is keyed by resolver:tenant (configured), and tenantOverride() by key = "resolver:tenant"
+    // policy 'tenant' is keyed by resolver:tenant (configured), and tenantOverride() by key =
+    // "resolver:tenant"
     TenantKey.current = "t1";
     tenants.work();
     assertThatThrownBy(tenants::work).isInstanceOf(RateLimitExceededException.class);
@@ -218,13 +236,16 @@ class LimitedInterceptorTest {
 
   @Test
   void permitsComeFromTheConfigOrTheAnnotation() {
-    // 'costly' admits 5 a minute and charges 2 a call as configured: 2 calls pass, the third does not
+    // 'costly' admits 5 a minute and charges 2 a call as configured: 2 calls pass, the third does
+    // not
     accounts.costly();
     accounts.costly();
-    RateLimitExceededException e = catchThrowableOfType(RateLimitExceededException.class, accounts::costly);
+    RateLimitExceededException e =
+        catchThrowableOfType(RateLimitExceededException.class, accounts::costly);
     assertThat(e.remaining()).isEqualTo(0);
     // a call that costs 6 (permits = 6) can never pass: no retry-after
-    RateLimitExceededException never = catchThrowableOfType(RateLimitExceededException.class, accounts::tooCostly);
+    RateLimitExceededException never =
+        catchThrowableOfType(RateLimitExceededException.class, accounts::tooCostly);
     assertThat(never.decision().outcome()).isEqualTo(Decision.Outcome.EXCEEDS_CAPACITY);
     assertThat(never.retryAfter()).isEmpty();
     assertThat(never.response().header("Retry-After")).isNull();
@@ -249,8 +270,10 @@ class LimitedInterceptorTest {
   void skippingOnePolicyStillChargesTheOthers() {
     try (ChargedPolicies.Scope scope = ChargedPolicies.open(List.of("wide"))) {
       accounts.both();
-      assertThatThrownBy(accounts::both).isInstanceOf(RateLimitExceededException.class)
-          .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("narrow"));
+      assertThatThrownBy(accounts::both)
+          .isInstanceOf(RateLimitExceededException.class)
+          .satisfies(
+              e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("narrow"));
     }
   }
 
@@ -258,12 +281,15 @@ class LimitedInterceptorTest {
   void inheritedMethodFollowsEachSubclassesAnnotation() {
     // Base.hello() is inherited by First (@Limited("api")) and Second (@Limited("login"))
     second.hello();
-    assertThatThrownBy(second::hello).isInstanceOf(RateLimitExceededException.class)
-        .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("login"));
+    assertThatThrownBy(second::hello)
+        .isInstanceOf(RateLimitExceededException.class)
+        .satisfies(
+            e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("login"));
     first.hello();
     first.hello();
     first.hello();
-    assertThatThrownBy(first::hello).isInstanceOf(RateLimitExceededException.class)
+    assertThatThrownBy(first::hello)
+        .isInstanceOf(RateLimitExceededException.class)
         .satisfies(e -> assertThat(((RateLimitExceededException) e).policyName()).isEqualTo("api"));
   }
 
@@ -275,7 +301,8 @@ class LimitedInterceptorTest {
       scope.headers((name, value) -> headers.add(name + ": " + value));
     }
     // the tightest admission: 'narrow' has nothing left
-    assertThat(headers).containsExactly("RateLimit-Policy: \"narrow\";q=1;w=60", "RateLimit: \"narrow\";r=0;t=60");
+    assertThat(headers)
+        .containsExactly("RateLimit-Policy: \"narrow\";q=1;w=60", "RateLimit: \"narrow\";r=0;t=60");
     // and nothing is collected without a scope
     try (AdmittedDecisions.Scope scope = AdmittedDecisions.open()) {
       assertThat(scope.isEmpty()).isTrue();
@@ -288,7 +315,8 @@ class LimitedInterceptorTest {
     RecordedPauses.PAUSES.clear();
     accounts.shaped();
     accounts.shaped();
-    // Then it waited, but no longer than max-delay (20ms) allows; the clock of the store never moved
+    // Then it waited, but no longer than max-delay (20ms) allows; the clock of the store never
+    // moved
     assertThat(RecordedPauses.PAUSES).containsExactly(Duration.ofMillis(20).toNanos());
   }
 

@@ -2,13 +2,16 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
-import io.github.limiter.spi.ConfigLookup;
-import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.spi.StoreFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** {@code limiter.store=recording}: an in-memory store that counts how often it is created and closed. */
+/**
+ * {@code limiter.store=recording}: an in-memory store that counts how often it is created and
+ * closed.
+ */
 public final class RecordingStoreFactory implements StoreFactory {
 
   static final AtomicInteger CREATED = new AtomicInteger();

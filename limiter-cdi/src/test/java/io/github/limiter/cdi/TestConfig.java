@@ -2,11 +2,14 @@ package io.github.limiter.cdi;
 
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
-import java.util.LinkedHashMap;
 
-/** Makes {@code properties} the whole MicroProfile Config of this thread's class loader: no system or environment values. */
+/**
+ * Makes {@code properties} the whole MicroProfile Config of this thread's class loader: no system
+ * or environment values.
+ */
 final class TestConfig {
 
   private TestConfig() {}
@@ -16,7 +19,10 @@ final class TestConfig {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     clear();
     resolver.registerConfig(
-        new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(properties, "test", 500)).build(), loader);
+        new SmallRyeConfigBuilder()
+            .withSources(new PropertiesConfigSource(properties, "test", 500))
+            .build(),
+        loader);
   }
 
   static void clear() {

@@ -1,15 +1,15 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.tck.ManualClock;
-import java.time.Duration;
-import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.tck.ManualClock;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
+import java.time.Duration;
 
 /** Replaces the configured store, as an application would: an in-memory store on the test clock. */
 @Alternative

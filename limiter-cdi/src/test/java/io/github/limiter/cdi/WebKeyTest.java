@@ -42,23 +42,28 @@ class WebKeyTest {
 
   @BeforeAll
   static void start() throws Exception {
-    TestConfig.use(TestConfig.of(
-        "limiter.http.trusted-proxies", "127.0.0.1/32",
-        "limiter.policy.per-ip.algorithm", "fixed-window",
-        "limiter.policy.per-ip.limits", "2/m",
-        "limiter.policy.proxied.algorithm", "fixed-window",
-        "limiter.policy.proxied.limits", "1/m",
-        "limiter.policy.per-key.algorithm", "fixed-window",
-        "limiter.policy.per-key.limits", "1/m",
-        "limiter.policy.per-key.key", "header:X-Api-Key",
-        "limiter.policy.per-key.on-missing-key", "reject",
-        "limiter.policy.per-user.algorithm", "fixed-window",
-        "limiter.policy.per-user.limits", "1/m",
-        "limiter.policy.per-user.key", "principal",
-        "limiter.policy.anywhere.algorithm", "fixed-window",
-        "limiter.policy.anywhere.limits", "1/m"));
-    container = new Weld().disableDiscovery().addExtension(new LimiterExtension())
-        .beanClasses(TestStore.class, CurrentRequest.class, Api.class, SeenKeys.class).initialize();
+    TestConfig.use(
+        TestConfig.of(
+            "limiter.http.trusted-proxies", "127.0.0.1/32",
+            "limiter.policy.per-ip.algorithm", "fixed-window",
+            "limiter.policy.per-ip.limits", "2/m",
+            "limiter.policy.proxied.algorithm", "fixed-window",
+            "limiter.policy.proxied.limits", "1/m",
+            "limiter.policy.per-key.algorithm", "fixed-window",
+            "limiter.policy.per-key.limits", "1/m",
+            "limiter.policy.per-key.key", "header:X-Api-Key",
+            "limiter.policy.per-key.on-missing-key", "reject",
+            "limiter.policy.per-user.algorithm", "fixed-window",
+            "limiter.policy.per-user.limits", "1/m",
+            "limiter.policy.per-user.key", "principal",
+            "limiter.policy.anywhere.algorithm", "fixed-window",
+            "limiter.policy.anywhere.limits", "1/m"));
+    container =
+        new Weld()
+            .disableDiscovery()
+            .addExtension(new LimiterExtension())
+            .beanClasses(TestStore.class, CurrentRequest.class, Api.class, SeenKeys.class)
+            .initialize();
     server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
@@ -95,14 +100,16 @@ class WebKeyTest {
   @Test
   void forwardedClientOfATrustedProxyIsTheKey() throws Exception {
     // 127.0.0.1 is a trusted proxy: the hop before it is the client
-    assertThat(get("proxied", "X-Forwarded-For", "198.51.100.9, 203.0.113.7").statusCode()).isEqualTo(200);
+    assertThat(get("proxied", "X-Forwarded-For", "198.51.100.9, 203.0.113.7").statusCode())
+        .isEqualTo(200);
     assertThat(get("proxied", "X-Forwarded-For", "203.0.113.7:5511").statusCode()).isEqualTo(429);
     // only the configured header (X-Forwarded-For) is believed: this one is the peer, 127.0.0.1
     assertThat(get("proxied", "Forwarded", "for=203.0.113.8").statusCode()).isEqualTo(200);
     assertThat(get("proxied", "Forwarded", "for=203.0.113.9").statusCode()).isEqualTo(429);
     // IPv6 clients are grouped by their /64
     assertThat(get("proxied", "X-Forwarded-For", "2001:db8:1:2::1").statusCode()).isEqualTo(200);
-    assertThat(get("proxied", "X-Forwarded-For", "[2001:db8:1:2::ff]:4711").statusCode()).isEqualTo(429);
+    assertThat(get("proxied", "X-Forwarded-For", "[2001:db8:1:2::ff]:4711").statusCode())
+        .isEqualTo(429);
   }
 
   @Test
@@ -127,8 +134,10 @@ class WebKeyTest {
     assertThat(get("anywhere").statusCode()).isEqualTo(200);
     // Then a call without a web request has a key of its own, shared by all such calls
     api.anywhere();
-    RequestContextController requestContext = container.select(RequestContextController.class).get();
-    requestContext.activate(); // a request context, but no HTTP request (as in a timer or a message)
+    RequestContextController requestContext =
+        container.select(RequestContextController.class).get();
+    requestContext
+        .activate(); // a request context, but no HTTP request (as in a timer or a message)
     try {
       assertThatThrownBy(api::anywhere).isInstanceOf(RateLimitExceededException.class);
     } finally {
@@ -149,7 +158,8 @@ class WebKeyTest {
     assertThat(keys.last()).isEqualTo("ip:127.0.0.1");
   }
 
-  private static HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+  private static HttpResponse<String> get(String path, String... headers)
+      throws IOException, InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path));
     for (int i = 0; i < headers.length; i += 2) {
       request.header(headers[i], headers[i + 1]);
@@ -220,26 +230,32 @@ class WebKeyTest {
 
   static final class CallServlet extends HttpServlet {
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-      RequestContextController requestContext = container.select(RequestContextController.class).get();
+    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+        throws IOException {
+      RequestContextController requestContext =
+          container.select(RequestContextController.class).get();
       requestContext.activate();
       String user = request.getHeader("X-Test-User");
-      CurrentRequest.CURRENT.set(user == null ? request : new HttpServletRequestWrapper(request) {
-        @Override
-        public Principal getUserPrincipal() {
-          return () -> user;
-        }
-      });
+      CurrentRequest.CURRENT.set(
+          user == null
+              ? request
+              : new HttpServletRequestWrapper(request) {
+                @Override
+                public Principal getUserPrincipal() {
+                  return () -> user;
+                }
+              });
       try {
         Api api = container.select(Api.class).get();
-        String body = switch (request.getPathInfo()) {
-          case "/ip" -> api.ip();
-          case "/proxied" -> api.proxied();
-          case "/key" -> api.key();
-          case "/user" -> api.user();
-          case "/anywhere" -> api.anywhere();
-          default -> throw new IllegalArgumentException(request.getPathInfo());
-        };
+        String body =
+            switch (request.getPathInfo()) {
+              case "/ip" -> api.ip();
+              case "/proxied" -> api.proxied();
+              case "/key" -> api.key();
+              case "/user" -> api.user();
+              case "/anywhere" -> api.anywhere();
+              default -> throw new IllegalArgumentException(request.getPathInfo());
+            };
         response.getWriter().write(body);
       } catch (RateLimitExceededException e) {
         response.setStatus(e.response().status());

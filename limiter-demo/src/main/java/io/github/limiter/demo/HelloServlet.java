@@ -13,7 +13,8 @@ public class HelloServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     response.setContentType("text/plain");
     response.setCharacterEncoding("UTF-8");
     response.getWriter().println("hello from the servlet filter's route");

@@ -45,23 +45,41 @@ public final class BackendRecorderFactory implements RecorderFactory {
       add(recorders, "MicroProfile Metrics", MicroProfileBackend::fromBeans);
     }
     if (settings.opentelemetryOn() && present(OPENTELEMETRY)) {
-      add(recorders, "OpenTelemetry", () -> (cdi ? OpenTelemetryBackend.fromBeans() : Optional.<Recorder>empty())
-          .or(OpenTelemetryBackend::global));
+      add(
+          recorders,
+          "OpenTelemetry",
+          () ->
+              (cdi ? OpenTelemetryBackend.fromBeans() : Optional.<Recorder>empty())
+                  .or(OpenTelemetryBackend::global));
     }
     if (settings.micrometerOn() && present(MICROMETER)) {
-      add(recorders, "Micrometer", () -> (cdi ? MicrometerBackend.fromBeans() : Optional.<Recorder>empty())
-          .or(MicrometerBackend::global));
+      add(
+          recorders,
+          "Micrometer",
+          () ->
+              (cdi ? MicrometerBackend.fromBeans() : Optional.<Recorder>empty())
+                  .or(MicrometerBackend::global));
     }
     return Recorder.of(recorders);
   }
 
-  /** Adds the backend {@code find} finds; a backend that fails to be found is left out, never the limiter. */
-  private static void add(List<Recorder> recorders, String backend, Supplier<Optional<Recorder>> find) {
+  /**
+   * Adds the backend {@code find} finds; a backend that fails to be found is left out, never the
+   * limiter.
+   */
+  private static void add(
+      List<Recorder> recorders, String backend, Supplier<Optional<Recorder>> find) {
     try {
       find.get().ifPresent(recorders::add);
     } catch (RuntimeException | LinkageError e) {
-      LOG.log(Level.WARNING, "Limiter records no metrics on " + backend + ": its registry could not be found ("
-          + e + "); switch it off with limiter.metrics.*.enabled=false", e);
+      LOG.log(
+          Level.WARNING,
+          "Limiter records no metrics on "
+              + backend
+              + ": its registry could not be found ("
+              + e
+              + "); switch it off with limiter.metrics.*.enabled=false",
+          e);
     }
   }
 
@@ -93,21 +111,29 @@ public final class BackendRecorderFactory implements RecorderFactory {
   private static final class MicroProfileBackend {
     static Optional<Recorder> fromBeans() {
       // Through a bean of ours: Payara's registry producer needs a real injection point.
-      return CdiBeans.bean(MicroProfileRegistry.class).flatMap(MicroProfileRegistry::get).map(MicroProfileRecorder::new);
+      return CdiBeans.bean(MicroProfileRegistry.class)
+          .flatMap(MicroProfileRegistry::get)
+          .map(MicroProfileRecorder::new);
     }
   }
 
   private static final class OpenTelemetryBackend {
     static Optional<Recorder> fromBeans() {
       return CdiBeans.bean(Meter.class)
-          .or(() -> CdiBeans.bean(OpenTelemetry.class).map(o -> o.getMeter(OpenTelemetryRecorder.SCOPE)))
+          .or(
+              () ->
+                  CdiBeans.bean(OpenTelemetry.class)
+                      .map(o -> o.getMeter(OpenTelemetryRecorder.SCOPE)))
           .map(OpenTelemetryRecorder::new);
     }
 
-    /** The global meter, if an SDK was installed; never the no-op one, which would cost for nothing. */
+    /**
+     * The global meter, if an SDK was installed; never the no-op one, which would cost for nothing.
+     */
     static Optional<Recorder> global() {
       return GlobalOpenTelemetry.isSet()
-          ? Optional.of(new OpenTelemetryRecorder(GlobalOpenTelemetry.getMeter(OpenTelemetryRecorder.SCOPE)))
+          ? Optional.of(
+              new OpenTelemetryRecorder(GlobalOpenTelemetry.getMeter(OpenTelemetryRecorder.SCOPE)))
           : Optional.empty();
     }
   }
@@ -120,7 +146,9 @@ public final class BackendRecorderFactory implements RecorderFactory {
     /** The global registry, if a registry was added to it; empty, it would record into nothing. */
     static Optional<Recorder> global() {
       CompositeMeterRegistry global = Metrics.globalRegistry;
-      return global.getRegistries().isEmpty() ? Optional.empty() : Optional.of(new MicrometerRecorder(global));
+      return global.getRegistries().isEmpty()
+          ? Optional.empty()
+          : Optional.of(new MicrometerRecorder(global));
     }
   }
 }

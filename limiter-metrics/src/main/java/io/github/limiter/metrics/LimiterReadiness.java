@@ -1,8 +1,8 @@
 package io.github.limiter.metrics;
 
+import io.github.limiter.StoreHealth;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.StoreHealth;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +55,8 @@ public class LimiterReadiness implements HealthCheck {
       }
     }
     return new HealthCheckResponse(
-        NAME, up ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN, Optional.of(data));
+        NAME,
+        up ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
+        Optional.of(data));
   }
 }

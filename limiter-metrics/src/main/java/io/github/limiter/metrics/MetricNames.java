@@ -16,12 +16,15 @@ final class MetricNames {
   static final String VERIFIED = "verified";
   static final String STORE = "store";
 
-  static final String DECISIONS_HELP = "Decisions per policy and outcome; verified=false when a failure mode"
-      + " decided without the store";
-  static final String NEAR_LIMIT_HELP = "Admitted requests that left at most limiter.events.near-limit of the quota";
+  static final String DECISIONS_HELP =
+      "Decisions per policy and outcome; verified=false when a failure mode"
+          + " decided without the store";
+  static final String NEAR_LIMIT_HELP =
+      "Admitted requests that left at most limiter.events.near-limit of the quota";
   static final String SHAPING_DELAY_HELP = "How long shaped requests waited";
   static final String STORE_DURATION_HELP = "How long one store decision took";
-  static final String CIRCUIT_STATE_HELP = "The store's circuit breaker: 0 closed, 1 half-open, 2 open";
+  static final String CIRCUIT_STATE_HELP =
+      "The store's circuit breaker: 0 closed, 1 half-open, 2 open";
   static final String MEMORY_KEYS_HELP = "Keys the in-memory store holds";
   static final String MEMORY_EVICTIONS_HELP = "Keys the in-memory store has evicted since start";
 

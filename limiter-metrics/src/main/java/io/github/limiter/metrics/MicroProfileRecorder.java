@@ -30,8 +30,8 @@ import org.eclipse.microprofile.metrics.Tag;
 import org.eclipse.microprofile.metrics.Timer;
 
 /**
- * Records on a MicroProfile Metrics 5 {@link MetricRegistry}, the application registry that Payara 6
- * serves on {@code /metrics} (as {@code limiter_decisions_total{mp_scope="application",...}}).
+ * Records on a MicroProfile Metrics 5 {@link MetricRegistry}, the application registry that Payara
+ * 6 serves on {@code /metrics} (as {@code limiter_decisions_total{mp_scope="application",...}}).
  * Loaded only when the MicroProfile Metrics API is on the class path.
  */
 final class MicroProfileRecorder implements Recorder {
@@ -49,11 +49,23 @@ final class MicroProfileRecorder implements Recorder {
 
   MicroProfileRecorder(MetricRegistry registry) {
     this.registry = registry;
-    decisions = new PolicyMeters.Decisions<>((policy, outcome, verified) -> registry.counter(DECISIONS_META,
-        new Tag(POLICY, policy), new Tag(OUTCOME, outcome.tag()), new Tag(VERIFIED, Boolean.toString(verified))));
-    nearLimit = new PolicyMeters.ByName<>(policy -> registry.counter(NEAR_LIMIT_META, new Tag(POLICY, policy)));
-    shapingDelay = new PolicyMeters.ByName<>(policy -> registry.timer(SHAPING_DELAY_META, new Tag(POLICY, policy)));
-    storeDuration = new PolicyMeters.ByName<>(store -> registry.timer(STORE_DURATION_META, new Tag(STORE, store)));
+    decisions =
+        new PolicyMeters.Decisions<>(
+            (policy, outcome, verified) ->
+                registry.counter(
+                    DECISIONS_META,
+                    new Tag(POLICY, policy),
+                    new Tag(OUTCOME, outcome.tag()),
+                    new Tag(VERIFIED, Boolean.toString(verified))));
+    nearLimit =
+        new PolicyMeters.ByName<>(
+            policy -> registry.counter(NEAR_LIMIT_META, new Tag(POLICY, policy)));
+    shapingDelay =
+        new PolicyMeters.ByName<>(
+            policy -> registry.timer(SHAPING_DELAY_META, new Tag(POLICY, policy)));
+    storeDuration =
+        new PolicyMeters.ByName<>(
+            store -> registry.timer(STORE_DURATION_META, new Tag(STORE, store)));
   }
 
   private static Metadata meta(String name, String help) {
@@ -82,9 +94,14 @@ final class MicroProfileRecorder implements Recorder {
 
   @Override
   public void watch(StoreGauges gauges) {
-    registry.gauge(meta(CIRCUIT_STATE, CIRCUIT_STATE_HELP), gauges::circuitState, new Tag(STORE, gauges.store()));
+    registry.gauge(
+        meta(CIRCUIT_STATE, CIRCUIT_STATE_HELP),
+        gauges::circuitState,
+        new Tag(STORE, gauges.store()));
     gauges.keys().ifPresent(keys -> gauge(MEMORY_KEYS, MEMORY_KEYS_HELP, keys));
-    gauges.evictions().ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
+    gauges
+        .evictions()
+        .ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
   }
 
   private void gauge(String name, String help, LongSupplier value) {

@@ -13,8 +13,7 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
  */
 class MicroProfileRegistry {
 
-  @Inject
-  Instance<MetricRegistry> registries;
+  @Inject Instance<MetricRegistry> registries;
 
   /** The registry, if the server offers one. */
   Optional<MetricRegistry> get() {

@@ -29,7 +29,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
-/** Records on a Micrometer {@link MeterRegistry}. Loaded only when Micrometer is on the class path. */
+/**
+ * Records on a Micrometer {@link MeterRegistry}. Loaded only when Micrometer is on the class path.
+ */
 final class MicrometerRecorder implements Recorder {
 
   private final MeterRegistry registry;
@@ -40,26 +42,46 @@ final class MicrometerRecorder implements Recorder {
 
   MicrometerRecorder(MeterRegistry registry) {
     this.registry = registry;
-    decisions = new PolicyMeters.Decisions<>((policy, outcome, verified) -> Counter.builder(DECISIONS)
-        .description(DECISIONS_HELP)
-        .tags(POLICY, policy, OUTCOME, outcome.tag(), VERIFIED, Boolean.toString(verified))
-        .register(registry));
-    nearLimit = new PolicyMeters.ByName<>(policy ->
-        Counter.builder(NEAR_LIMIT).description(NEAR_LIMIT_HELP).tag(POLICY, policy).register(registry));
-    shapingDelay = new PolicyMeters.ByName<>(policy -> Timer.builder(SHAPING_DELAY)
-        .description(SHAPING_DELAY_HELP)
-        .tag(POLICY, policy)
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(1))
-        .maximumExpectedValue(Duration.ofSeconds(30))
-        .register(registry));
-    storeDuration = new PolicyMeters.ByName<>(store -> Timer.builder(STORE_DURATION)
-        .description(STORE_DURATION_HELP)
-        .tag(STORE, store)
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofNanos(50_000))
-        .maximumExpectedValue(Duration.ofSeconds(1))
-        .register(registry));
+    decisions =
+        new PolicyMeters.Decisions<>(
+            (policy, outcome, verified) ->
+                Counter.builder(DECISIONS)
+                    .description(DECISIONS_HELP)
+                    .tags(
+                        POLICY,
+                        policy,
+                        OUTCOME,
+                        outcome.tag(),
+                        VERIFIED,
+                        Boolean.toString(verified))
+                    .register(registry));
+    nearLimit =
+        new PolicyMeters.ByName<>(
+            policy ->
+                Counter.builder(NEAR_LIMIT)
+                    .description(NEAR_LIMIT_HELP)
+                    .tag(POLICY, policy)
+                    .register(registry));
+    shapingDelay =
+        new PolicyMeters.ByName<>(
+            policy ->
+                Timer.builder(SHAPING_DELAY)
+                    .description(SHAPING_DELAY_HELP)
+                    .tag(POLICY, policy)
+                    .publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofMillis(1))
+                    .maximumExpectedValue(Duration.ofSeconds(30))
+                    .register(registry));
+    storeDuration =
+        new PolicyMeters.ByName<>(
+            store ->
+                Timer.builder(STORE_DURATION)
+                    .description(STORE_DURATION_HELP)
+                    .tag(STORE, store)
+                    .publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofNanos(50_000))
+                    .maximumExpectedValue(Duration.ofSeconds(1))
+                    .register(registry));
   }
 
   @Override
@@ -86,13 +108,21 @@ final class MicrometerRecorder implements Recorder {
   public void watch(StoreGauges gauges) {
     // Strong references: a registry holds gauges weakly by default, and nothing else holds these.
     Gauge.builder(CIRCUIT_STATE, gauges, StoreGauges::circuitState)
-        .description(CIRCUIT_STATE_HELP).tag(STORE, gauges.store()).strongReference(true).register(registry);
+        .description(CIRCUIT_STATE_HELP)
+        .tag(STORE, gauges.store())
+        .strongReference(true)
+        .register(registry);
     gauges.keys().ifPresent(keys -> gauge(MEMORY_KEYS, MEMORY_KEYS_HELP, keys));
-    gauges.evictions().ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
+    gauges
+        .evictions()
+        .ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
   }
 
   private void gauge(String name, String help, LongSupplier value) {
-    Gauge.builder(name, value, LongSupplier::getAsLong).description(help).strongReference(true).register(registry);
+    Gauge.builder(name, value, LongSupplier::getAsLong)
+        .description(help)
+        .strongReference(true)
+        .register(registry);
   }
 
   @Override

@@ -41,9 +41,12 @@ final class OpenTelemetryRecorder implements Recorder {
 
   private static final AttributeKey<String> POLICY_KEY = AttributeKey.stringKey(POLICY);
   private static final AttributeKey<String> STORE_KEY = AttributeKey.stringKey(STORE);
-  // From 50 µs (a local decision) to 1 s (a Redis timeout), and from 1 ms to 30 s (the default max-delay).
+  // From 50 µs (a local decision) to 1 s (a Redis timeout), and from 1 ms to 30 s (the default
+  // max-delay).
   private static final List<Double> STORE_BUCKETS =
-      List.of(0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0);
+      List.of(
+          0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+          1.0);
   private static final List<Double> SHAPING_BUCKETS =
       List.of(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0);
 
@@ -52,20 +55,39 @@ final class OpenTelemetryRecorder implements Recorder {
   private final LongCounter nearLimit;
   private final DoubleHistogram shapingDelay;
   private final DoubleHistogram storeDuration;
-  private final PolicyMeters.Decisions<Attributes> decisionTags = new PolicyMeters.Decisions<>(
-      (policy, outcome, verified) -> Attributes.of(POLICY_KEY, policy, AttributeKey.stringKey(OUTCOME), outcome.tag(),
-          AttributeKey.booleanKey(VERIFIED), verified));
-  private final PolicyMeters.ByName<Attributes> policyTags = new PolicyMeters.ByName<>(p -> Attributes.of(POLICY_KEY, p));
-  private final PolicyMeters.ByName<Attributes> storeTags = new PolicyMeters.ByName<>(s -> Attributes.of(STORE_KEY, s));
+  private final PolicyMeters.Decisions<Attributes> decisionTags =
+      new PolicyMeters.Decisions<>(
+          (policy, outcome, verified) ->
+              Attributes.of(
+                  POLICY_KEY,
+                  policy,
+                  AttributeKey.stringKey(OUTCOME),
+                  outcome.tag(),
+                  AttributeKey.booleanKey(VERIFIED),
+                  verified));
+  private final PolicyMeters.ByName<Attributes> policyTags =
+      new PolicyMeters.ByName<>(p -> Attributes.of(POLICY_KEY, p));
+  private final PolicyMeters.ByName<Attributes> storeTags =
+      new PolicyMeters.ByName<>(s -> Attributes.of(STORE_KEY, s));
 
   OpenTelemetryRecorder(Meter meter) {
     this.meter = meter;
     decisions = meter.counterBuilder(DECISIONS).setDescription(DECISIONS_HELP).build();
     nearLimit = meter.counterBuilder(NEAR_LIMIT).setDescription(NEAR_LIMIT_HELP).build();
-    shapingDelay = meter.histogramBuilder(SHAPING_DELAY).setDescription(SHAPING_DELAY_HELP).setUnit("s")
-        .setExplicitBucketBoundariesAdvice(SHAPING_BUCKETS).build();
-    storeDuration = meter.histogramBuilder(STORE_DURATION).setDescription(STORE_DURATION_HELP).setUnit("s")
-        .setExplicitBucketBoundariesAdvice(STORE_BUCKETS).build();
+    shapingDelay =
+        meter
+            .histogramBuilder(SHAPING_DELAY)
+            .setDescription(SHAPING_DELAY_HELP)
+            .setUnit("s")
+            .setExplicitBucketBoundariesAdvice(SHAPING_BUCKETS)
+            .build();
+    storeDuration =
+        meter
+            .histogramBuilder(STORE_DURATION)
+            .setDescription(STORE_DURATION_HELP)
+            .setUnit("s")
+            .setExplicitBucketBoundariesAdvice(STORE_BUCKETS)
+            .build();
   }
 
   @Override
@@ -91,14 +113,23 @@ final class OpenTelemetryRecorder implements Recorder {
   @Override
   public void watch(StoreGauges gauges) {
     Attributes store = storeTags.get(gauges.store());
-    meter.gaugeBuilder(CIRCUIT_STATE).setDescription(CIRCUIT_STATE_HELP).ofLongs()
+    meter
+        .gaugeBuilder(CIRCUIT_STATE)
+        .setDescription(CIRCUIT_STATE_HELP)
+        .ofLongs()
         .buildWithCallback(m -> m.record(gauges.circuitState(), store));
     gauges.keys().ifPresent(keys -> gauge(MEMORY_KEYS, MEMORY_KEYS_HELP, keys));
-    gauges.evictions().ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
+    gauges
+        .evictions()
+        .ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
   }
 
   private void gauge(String name, String help, LongSupplier value) {
-    meter.gaugeBuilder(name).setDescription(help).ofLongs().buildWithCallback(m -> m.record(value.getAsLong()));
+    meter
+        .gaugeBuilder(name)
+        .setDescription(help)
+        .ofLongs()
+        .buildWithCallback(m -> m.record(value.getAsLong()));
   }
 
   @Override

@@ -45,36 +45,54 @@ class BackendRecorderFactoryTest {
     recorder.decision("api", Outcome.REJECTED, true);
 
     assertThat(recorder).isInstanceOf(MicrometerRecorder.class);
-    assertThat(micrometer.get("limiter.decisions").tags("outcome", "rejected", "verified", "true").counter().count()).isEqualTo(1);
+    assertThat(
+            micrometer
+                .get("limiter.decisions")
+                .tags("outcome", "rejected", "verified", "true")
+                .counter()
+                .count())
+        .isEqualTo(1);
   }
 
   @Test
   void bothGlobalBackendsFanOut() {
     Metrics.addRegistry(micrometer);
     InMemoryMetricReader reader = InMemoryMetricReader.create();
-    GlobalOpenTelemetry.set(OpenTelemetrySdk.builder()
-        .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build()).build());
+    GlobalOpenTelemetry.set(
+        OpenTelemetrySdk.builder()
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build())
+            .build());
 
     Recorder recorder = RecorderFactory.load(MetricsSettings.DEFAULTS, loader);
     recorder.decision("api", Outcome.ADMITTED, true);
 
     assertThat(recorder.toString()).contains("OpenTelemetry", "Micrometer");
-    assertThat(micrometer.get("limiter.decisions").tags("outcome", "admitted", "verified", "true").counter().count()).isEqualTo(1);
-    assertThat(reader.collectAllMetrics()).anySatisfy(m -> assertThat(m.getName()).isEqualTo("limiter.decisions"));
+    assertThat(
+            micrometer
+                .get("limiter.decisions")
+                .tags("outcome", "admitted", "verified", "true")
+                .counter()
+                .count())
+        .isEqualTo(1);
+    assertThat(reader.collectAllMetrics())
+        .anySatisfy(m -> assertThat(m.getName()).isEqualTo("limiter.decisions"));
   }
 
   @Test
   void aBackendSwitchedOffIsNotUsed() {
     Metrics.addRegistry(micrometer);
 
-    assertThat(RecorderFactory.load(new MetricsSettings(true, true, true, false), loader)).isSameAs(Recorder.NOOP);
-    assertThat(RecorderFactory.load(new MetricsSettings(false, true, true, true), loader)).isSameAs(Recorder.NOOP);
+    assertThat(RecorderFactory.load(new MetricsSettings(true, true, true, false), loader))
+        .isSameAs(Recorder.NOOP);
+    assertThat(RecorderFactory.load(new MetricsSettings(false, true, true, true), loader))
+        .isSameAs(Recorder.NOOP);
   }
 
   @Test
   void theMicroProfileBackendNeedsACdiContainer() {
     // Its registry is found only as a CDI bean; with none running, the API alone records nothing.
     assertThat(BackendRecorderFactory.present(BackendRecorderFactory.MICROPROFILE)).isTrue();
-    assertThat(RecorderFactory.load(new MetricsSettings(true, true, false, false), loader)).isSameAs(Recorder.NOOP);
+    assertThat(RecorderFactory.load(new MetricsSettings(true, true, false, false), loader))
+        .isSameAs(Recorder.NOOP);
   }
 }

@@ -36,8 +36,12 @@ class CdiDiscoveryTest {
   }
 
   @WeldSetup
-  WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-      .addExtension(new MetricsExtension()).addBeanClass(ServerBeans.class)).build();
+  WeldInitiator weld =
+      WeldInitiator.from(
+              WeldInitiator.createWeld()
+                  .addExtension(new MetricsExtension())
+                  .addBeanClass(ServerBeans.class))
+          .build();
 
   @Test
   void theMeterRegistryBeanIsTheBackend() {
@@ -45,8 +49,13 @@ class CdiDiscoveryTest {
     recorder.decision("hello", Outcome.REJECTED, true);
 
     assertThat(recorder).isInstanceOf(MicrometerRecorder.class);
-    assertThat(ServerBeans.REGISTRY.get("limiter.decisions")
-        .tags("policy", "hello", "outcome", "rejected", "verified", "true").counter().count()).isEqualTo(1);
+    assertThat(
+            ServerBeans.REGISTRY
+                .get("limiter.decisions")
+                .tags("policy", "hello", "outcome", "rejected", "verified", "true")
+                .counter()
+                .count())
+        .isEqualTo(1);
   }
 
   @Test

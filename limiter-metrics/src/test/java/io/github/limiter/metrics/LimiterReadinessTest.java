@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
-import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.redis.RedisStore;
-import io.github.limiter.RateLimitStore;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.redis.Pause;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
@@ -20,19 +20,23 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponse.Status;
 import org.junit.jupiter.api.Test;
 
-/** The readiness check over real stores: DOWN only while a fail-closed policy's store cannot decide. */
+/**
+ * The readiness check over real stores: DOWN only while a fail-closed policy's store cannot decide.
+ */
 class LimiterReadinessTest {
 
   private static LimiterConfig config(String failure) {
-    return LimiterConfig.from(ConfigLookup.of(Map.of(
-        "limiter.policy.api.algorithm", "token-bucket",
-        "limiter.policy.api.limits", "100/s burst=100",
-        "limiter.policy.api.failure", failure)));
+    return LimiterConfig.from(
+        ConfigLookup.of(
+            Map.of(
+                "limiter.policy.api.algorithm", "token-bucket",
+                "limiter.policy.api.limits", "100/s burst=100",
+                "limiter.policy.api.failure", failure)));
   }
 
   private static HealthCheckResponse check(String name, RateLimitStore store, String failure) {
-    return LimiterReadiness.check(List.of(new OpenStores.Entry(name, store,
-        OpenStores.failClosed(config(failure)))));
+    return LimiterReadiness.check(
+        List.of(new OpenStores.Entry(name, store, OpenStores.failClosed(config(failure)))));
   }
 
   @Test
@@ -47,7 +51,9 @@ class LimiterReadinessTest {
       assertThat(response.getName()).isEqualTo("limiter");
       assertThat(response.getStatus()).isEqualTo(Status.UP);
       assertThat(response.getData().orElseThrow())
-          .containsEntry("store", "memory").containsEntry("breaker", "closed").containsEntry("keys", 1L)
+          .containsEntry("store", "memory")
+          .containsEntry("breaker", "closed")
+          .containsEntry("keys", 1L)
           .containsEntry("fail-closed", "api");
     }
     assertThat(OpenStores.all()).isEmpty();
@@ -61,9 +67,14 @@ class LimiterReadinessTest {
   @Test
   void aDeadRedisIsNotReadyForFailClosedAndReadyAgainWhenItComesBack() {
     try (RedisServer server = RedisServer.start("readiness");
-        RedisStore store = RedisStore.builder().url(server.url())
-            .decisionTimeout(Duration.ofMillis(100)).socketTimeout(Duration.ofMillis(80))
-            .breakerFailureThreshold(3).breakerOpenDuration(Duration.ofMillis(200)).build()) {
+        RedisStore store =
+            RedisStore.builder()
+                .url(server.url())
+                .decisionTimeout(Duration.ofMillis(100))
+                .socketTimeout(Duration.ofMillis(80))
+                .breakerFailureThreshold(3)
+                .breakerOpenDuration(Duration.ofMillis(200))
+                .build()) {
       Policy policy = config("fail-closed").policy("api").orElseThrow().policy();
       assertThat(store.decide(policy, "client", 1).isVerified()).isTrue();
       assertThat(check("redis", store, "fail-closed").getStatus()).isEqualTo(Status.UP);
@@ -77,7 +88,9 @@ class LimiterReadinessTest {
       // Then the fail-closed application is not ready, and says why
       HealthCheckResponse down = check("redis", store, "fail-closed");
       assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-      assertThat(down.getData().orElseThrow()).containsEntry("breaker", "open").containsKey("last-error");
+      assertThat(down.getData().orElseThrow())
+          .containsEntry("breaker", "open")
+          .containsKey("last-error");
       // But a fail-open application decides without Redis, so it stays ready
       assertThat(check("redis", store, "fail-open").getStatus()).isEqualTo(Status.UP);
       assertThat(check("redis", store, "local").getStatus()).isEqualTo(Status.UP);

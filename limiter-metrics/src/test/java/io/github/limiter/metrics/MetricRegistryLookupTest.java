@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code MetricRegistry} bean as Payara 6 produces it: a dependent producer that reads the
- * annotations of the injection point it is injected into, and fails on a lookup without one
- * ({@code CDI.current().select}).
+ * annotations of the injection point it is injected into, and fails on a lookup without one ({@code
+ * CDI.current().select}).
  */
 @EnableWeld
 class MetricRegistryLookupTest {
@@ -30,14 +30,20 @@ class MetricRegistryLookupTest {
   static class PayaraLikeBeans {
     @Produces
     static MetricRegistry registry(InjectionPoint injectionPoint) {
-      RegistryScope scope = injectionPoint.getAnnotated().getAnnotation(RegistryScope.class); // NPE without one
-      return SharedMetricRegistries.getOrCreate(scope == null ? MetricRegistry.APPLICATION_SCOPE : scope.scope());
+      RegistryScope scope =
+          injectionPoint.getAnnotated().getAnnotation(RegistryScope.class); // NPE without one
+      return SharedMetricRegistries.getOrCreate(
+          scope == null ? MetricRegistry.APPLICATION_SCOPE : scope.scope());
     }
   }
 
   @WeldSetup
-  WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-      .addExtension(new MetricsExtension()).addBeanClass(PayaraLikeBeans.class)).build();
+  WeldInitiator weld =
+      WeldInitiator.from(
+              WeldInitiator.createWeld()
+                  .addExtension(new MetricsExtension())
+                  .addBeanClass(PayaraLikeBeans.class))
+          .build();
 
   @AfterEach
   void drop() {
@@ -49,9 +55,18 @@ class MetricRegistryLookupTest {
     Recorder recorder = RecorderFactory.load(MetricsSettings.DEFAULTS, getClass().getClassLoader());
     recorder.decision("hello", Outcome.REJECTED, true);
 
-    assertThat(recorder.toString()).contains("MicroProfileMetrics"); // beside any global registry other tests left
+    assertThat(recorder.toString())
+        .contains("MicroProfileMetrics"); // beside any global registry other tests left
     MetricRegistry registry = SharedMetricRegistries.getOrCreate(MetricRegistry.APPLICATION_SCOPE);
-    assertThat(registry.getCounter(new MetricID("limiter.decisions",
-        new Tag("policy", "hello"), new Tag("outcome", "rejected"), new Tag("verified", "true"))).getCount()).isEqualTo(1);
+    assertThat(
+            registry
+                .getCounter(
+                    new MetricID(
+                        "limiter.decisions",
+                        new Tag("policy", "hello"),
+                        new Tag("outcome", "rejected"),
+                        new Tag("verified", "true")))
+                .getCount())
+        .isEqualTo(1);
   }
 }

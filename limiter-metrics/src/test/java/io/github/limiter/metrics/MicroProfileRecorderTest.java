@@ -16,10 +16,14 @@ import org.eclipse.microprofile.metrics.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The MicroProfile Metrics recorder against SmallRye Metrics 5.1, an implementation of MP Metrics 5.1. */
+/**
+ * The MicroProfile Metrics recorder against SmallRye Metrics 5.1, an implementation of MP Metrics
+ * 5.1.
+ */
 class MicroProfileRecorderTest {
 
-  private final MetricRegistry registry = SharedMetricRegistries.getOrCreate(MetricRegistry.APPLICATION_SCOPE);
+  private final MetricRegistry registry =
+      SharedMetricRegistries.getOrCreate(MetricRegistry.APPLICATION_SCOPE);
   private final Recorder recorder = new MicroProfileRecorder(registry);
 
   @AfterEach
@@ -28,8 +32,14 @@ class MicroProfileRecorderTest {
   }
 
   private long count(String policy, String outcome, String verified) {
-    return registry.getCounter(new MetricID("limiter.decisions",
-        new Tag("policy", policy), new Tag("outcome", outcome), new Tag("verified", verified))).getCount();
+    return registry
+        .getCounter(
+            new MetricID(
+                "limiter.decisions",
+                new Tag("policy", policy),
+                new Tag("outcome", outcome),
+                new Tag("verified", verified)))
+        .getCount();
   }
 
   @Test
@@ -52,11 +62,20 @@ class MicroProfileRecorderTest {
     recorder.storeDuration("redis", 300_000);
     recorder.storeDuration("redis", 500_000);
 
-    assertThat(registry.getCounter(new MetricID("limiter.near.limit", new Tag("policy", "api"))).getCount())
+    assertThat(
+            registry
+                .getCounter(new MetricID("limiter.near.limit", new Tag("policy", "api")))
+                .getCount())
         .isEqualTo(1);
-    assertThat(registry.getTimer(new MetricID("limiter.shaping.delay", new Tag("policy", "api"))).getElapsedTime())
+    assertThat(
+            registry
+                .getTimer(new MetricID("limiter.shaping.delay", new Tag("policy", "api")))
+                .getElapsedTime())
         .isEqualTo(Duration.ofMillis(250));
-    assertThat(registry.getTimer(new MetricID("limiter.store.duration", new Tag("store", "redis"))).getCount())
+    assertThat(
+            registry
+                .getTimer(new MetricID("limiter.store.duration", new Tag("store", "redis")))
+                .getCount())
         .isEqualTo(2);
   }
 
@@ -66,8 +85,13 @@ class MicroProfileRecorderTest {
     recorder.watch(StoreGauges.of("memory", store));
     store.decide(Policy.fixedWindow("api", Limit.of(5, Duration.ofSeconds(1))), "client-1", 1);
 
-    assertThat(registry.getGauge(new MetricID("limiter.memory.keys")).getValue().longValue()).isEqualTo(1);
-    assertThat(registry.getGauge(new MetricID("limiter.store.circuit.state", new Tag("store", "memory")))
-        .getValue().intValue()).isZero();
+    assertThat(registry.getGauge(new MetricID("limiter.memory.keys")).getValue().longValue())
+        .isEqualTo(1);
+    assertThat(
+            registry
+                .getGauge(new MetricID("limiter.store.circuit.state", new Tag("store", "memory")))
+                .getValue()
+                .intValue())
+        .isZero();
   }
 }

@@ -39,8 +39,11 @@ class MicrometerRecorderTest {
   }
 
   private double count(String policy, String outcome, String verified) {
-    return registry.get("limiter.decisions").tags("policy", policy, "outcome", outcome, "verified", verified)
-        .counter().count();
+    return registry
+        .get("limiter.decisions")
+        .tags("policy", policy, "outcome", outcome, "verified", verified)
+        .counter()
+        .count();
   }
 
   @Test
@@ -50,11 +53,23 @@ class MicrometerRecorderTest {
     recorder.storeDuration("redis", 300_000);
     recorder.storeDuration("redis", 500_000);
 
-    assertThat(registry.get("limiter.near.limit").tag("policy", "api").counter().count()).isEqualTo(1);
-    assertThat(registry.get("limiter.shaping.delay").tag("policy", "api").timer().totalTime(TimeUnit.MILLISECONDS))
+    assertThat(registry.get("limiter.near.limit").tag("policy", "api").counter().count())
+        .isEqualTo(1);
+    assertThat(
+            registry
+                .get("limiter.shaping.delay")
+                .tag("policy", "api")
+                .timer()
+                .totalTime(TimeUnit.MILLISECONDS))
         .isEqualTo(250);
-    assertThat(registry.get("limiter.store.duration").tag("store", "redis").timer().count()).isEqualTo(2);
-    assertThat(registry.get("limiter.store.duration").tag("store", "redis").timer().totalTime(TimeUnit.NANOSECONDS))
+    assertThat(registry.get("limiter.store.duration").tag("store", "redis").timer().count())
+        .isEqualTo(2);
+    assertThat(
+            registry
+                .get("limiter.store.duration")
+                .tag("store", "redis")
+                .timer()
+                .totalTime(TimeUnit.NANOSECONDS))
         .isEqualTo(800_000);
   }
 
@@ -67,7 +82,8 @@ class MicrometerRecorderTest {
     store.decide(Policy.fixedWindow("api", Limit.of(5, Duration.ofSeconds(1))), "client-1", 1);
 
     assertThat(registry.get("limiter.memory.keys").gauge().value()).isEqualTo(1);
-    assertThat(registry.get("limiter.store.circuit.state").tag("store", "memory").gauge().value()).isZero();
+    assertThat(registry.get("limiter.store.circuit.state").tag("store", "memory").gauge().value())
+        .isZero();
   }
 
   @Test
@@ -80,8 +96,9 @@ class MicrometerRecorderTest {
     onPrometheus.watch(StoreGauges.of("memory", InMemoryStore.create()));
 
     String scrape = prometheus.scrape();
-    assertThat(scrape).containsPattern(
-        "limiter_decisions_total\\{[^}]*outcome=\"rejected\"[^}]*policy=\"hello\"[^}]*verified=\"true\"[^}]*} 1.0");
+    assertThat(scrape)
+        .containsPattern(
+            "limiter_decisions_total\\{[^}]*outcome=\"rejected\"[^}]*policy=\"hello\"[^}]*verified=\"true\"[^}]*} 1.0");
     assertThat(scrape).contains("limiter_store_duration_seconds_count{store=\"memory\"} 1");
     assertThat(scrape).contains("limiter_store_circuit_state{store=\"memory\"} 0");
     assertThat(scrape).contains("limiter_memory_keys 0");

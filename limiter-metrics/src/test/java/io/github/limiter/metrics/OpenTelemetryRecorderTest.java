@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Test;
 class OpenTelemetryRecorderTest {
 
   private final InMemoryMetricReader reader = InMemoryMetricReader.create();
-  private final SdkMeterProvider provider = SdkMeterProvider.builder().registerMetricReader(reader).build();
-  private final Recorder recorder = new OpenTelemetryRecorder(provider.get(OpenTelemetryRecorder.SCOPE));
+  private final SdkMeterProvider provider =
+      SdkMeterProvider.builder().registerMetricReader(reader).build();
+  private final Recorder recorder =
+      new OpenTelemetryRecorder(provider.get(OpenTelemetryRecorder.SCOPE));
 
   @AfterEach
   void close() {
@@ -34,18 +36,27 @@ class OpenTelemetryRecorderTest {
   }
 
   private static Attributes decision(String policy, String outcome, boolean verified) {
-    return Attributes.of(AttributeKey.stringKey("policy"), policy, AttributeKey.stringKey("outcome"), outcome,
-        AttributeKey.booleanKey("verified"), verified);
+    return Attributes.of(
+        AttributeKey.stringKey("policy"),
+        policy,
+        AttributeKey.stringKey("outcome"),
+        outcome,
+        AttributeKey.booleanKey("verified"),
+        verified);
   }
 
   private static MetricData metric(Collection<MetricData> metrics, String name) {
-    return metrics.stream().filter(m -> m.getName().equals(name)).findFirst()
+    return metrics.stream()
+        .filter(m -> m.getName().equals(name))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no metric " + name + " in " + metrics));
   }
 
   private static long sum(MetricData metric, Attributes attributes) {
-    return metric.getLongSumData().getPoints().stream().filter(p -> p.getAttributes().equals(attributes))
-        .mapToLong(LongPointData::getValue).sum();
+    return metric.getLongSumData().getPoints().stream()
+        .filter(p -> p.getAttributes().equals(attributes))
+        .mapToLong(LongPointData::getValue)
+        .sum();
   }
 
   @Test
@@ -71,16 +82,21 @@ class OpenTelemetryRecorderTest {
     recorder.storeDuration("redis", 500_000);
 
     Collection<MetricData> metrics = reader.collectAllMetrics();
-    assertThat(sum(metric(metrics, "limiter.near.limit"), Attributes.of(AttributeKey.stringKey("policy"), "api")))
+    assertThat(
+            sum(
+                metric(metrics, "limiter.near.limit"),
+                Attributes.of(AttributeKey.stringKey("policy"), "api")))
         .isEqualTo(1);
     MetricData store = metric(metrics, "limiter.store.duration");
     assertThat(store.getUnit()).isEqualTo("s");
     HistogramPointData point = store.getHistogramData().getPoints().iterator().next();
-    assertThat(point.getAttributes()).isEqualTo(Attributes.of(AttributeKey.stringKey("store"), "redis"));
+    assertThat(point.getAttributes())
+        .isEqualTo(Attributes.of(AttributeKey.stringKey("store"), "redis"));
     assertThat(point.getCount()).isEqualTo(2);
     assertThat(point.getSum()).isCloseTo(0.0008, offset(1e-12));
     assertThat(point.getBoundaries()).startsWith(0.00005, 0.0001);
-    HistogramPointData shaping = metric(metrics, "limiter.shaping.delay").getHistogramData().getPoints().iterator().next();
+    HistogramPointData shaping =
+        metric(metrics, "limiter.shaping.delay").getHistogramData().getPoints().iterator().next();
     assertThat(shaping.getSum()).isCloseTo(0.25, offset(1e-12));
   }
 
@@ -92,10 +108,22 @@ class OpenTelemetryRecorderTest {
     store.decide(Policy.fixedWindow("api", Limit.of(5, Duration.ofSeconds(1))), "client-2", 1);
 
     Collection<MetricData> metrics = reader.collectAllMetrics();
-    assertThat(metric(metrics, "limiter.memory.keys").getLongGaugeData().getPoints().iterator().next().getValue())
+    assertThat(
+            metric(metrics, "limiter.memory.keys")
+                .getLongGaugeData()
+                .getPoints()
+                .iterator()
+                .next()
+                .getValue())
         .isEqualTo(2);
-    LongPointData state = metric(metrics, "limiter.store.circuit.state").getLongGaugeData().getPoints().iterator().next();
+    LongPointData state =
+        metric(metrics, "limiter.store.circuit.state")
+            .getLongGaugeData()
+            .getPoints()
+            .iterator()
+            .next();
     assertThat(state.getValue()).isZero();
-    assertThat(state.getAttributes()).isEqualTo(Attributes.of(AttributeKey.stringKey("store"), "memory"));
+    assertThat(state.getAttributes())
+        .isEqualTo(Attributes.of(AttributeKey.stringKey("store"), "memory"));
   }
 }

@@ -1,7 +1,7 @@
 package io.github.limiter.microprofile;
 
-import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.spi.ConfigLookup;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -10,8 +10,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
- * The {@code limiter.*} keys from MicroProfile Config, with its usual sources and ordinals
- * (system properties, environment variables such as {@code LIMITER_STORE}, and {@code
+ * The {@code limiter.*} keys from MicroProfile Config, with its usual sources and ordinals (system
+ * properties, environment variables such as {@code LIMITER_STORE}, and {@code
  * META-INF/microprofile-config.properties}).
  */
 public final class MicroProfileConfigLookup implements ConfigLookup {

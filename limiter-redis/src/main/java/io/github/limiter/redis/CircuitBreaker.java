@@ -24,7 +24,11 @@ import java.util.logging.Logger;
 final class CircuitBreaker {
 
   static final Logger LOG = Logger.getLogger(RedisStore.class.getName());
-  /** How often an open breaker summarises its fallbacks, and the least time between two openings logged. */
+
+  /**
+   * How often an open breaker summarises its fallbacks, and the least time between two openings
+   * logged.
+   */
   static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
 
   enum State {
@@ -48,13 +52,17 @@ final class CircuitBreaker {
   private final AtomicInteger failures = new AtomicInteger();
   private final AtomicReference<State> state = new AtomicReference<>(State.CLOSED);
   private volatile long openedAt;
+
   /** When it last opened from closed; probes that fail do not move it. */
   private volatile long openSince;
+
   private volatile Failure lastFailure;
   private final long logIntervalNanos;
   private final RateLimitedLog openings;
+
   /** Whether the current opening was logged, so that its closing is too. */
   private volatile boolean openingLogged;
+
   private final LongAdder fallbacks = new LongAdder();
   private final LongAdder fallbacksSinceOpen = new LongAdder();
   private final AtomicLong summaryDue = new AtomicLong();
@@ -87,9 +95,17 @@ final class CircuitBreaker {
     if (s != State.CLOSED && state.compareAndSet(s, State.CLOSED) && openingLogged) {
       openingLogged = false;
       long millis = Duration.ofNanos(System.nanoTime() - openSince).toMillis();
-      LOG.logp(Level.INFO, CircuitBreaker.class.getName(), "onSuccess", "Redis circuit breaker for " + node
-          + " closed: a probe succeeded; " + fallbacksSinceOpen.sumThenReset()
-          + " decisions fell back to the failure mode while it was open (open for " + millis + " ms)");
+      LOG.logp(
+          Level.INFO,
+          CircuitBreaker.class.getName(),
+          "onSuccess",
+          "Redis circuit breaker for "
+              + node
+              + " closed: a probe succeeded; "
+              + fallbacksSinceOpen.sumThenReset()
+              + " decisions fell back to the failure mode while it was open (open for "
+              + millis
+              + " ms)");
     }
   }
 
@@ -106,9 +122,17 @@ final class CircuitBreaker {
         summaryDue.set(openedAt + logIntervalNanos);
         fallbacks.reset();
         fallbacksSinceOpen.reset();
-        openingLogged = openings.log(Level.WARNING, "onFailure", "Redis circuit breaker for " + node + " opened after "
-            + failures.get() + " consecutive failures; decisions on it follow each policy's failure mode until a probe"
-            + " succeeds. Last failure: " + lastFailure.message());
+        openingLogged =
+            openings.log(
+                Level.WARNING,
+                "onFailure",
+                "Redis circuit breaker for "
+                    + node
+                    + " opened after "
+                    + failures.get()
+                    + " consecutive failures; decisions on it follow each policy's failure mode until a probe"
+                    + " succeeds. Last failure: "
+                    + lastFailure.message());
       }
     }
   }
@@ -118,12 +142,22 @@ final class CircuitBreaker {
     fallbacks.increment();
     fallbacksSinceOpen.increment();
     long due = summaryDue.get();
-    if (state.get() != State.CLOSED && System.nanoTime() - due >= 0
+    if (state.get() != State.CLOSED
+        && System.nanoTime() - due >= 0
         && summaryDue.compareAndSet(due, System.nanoTime() + logIntervalNanos)) {
       Failure failure = lastFailure;
-      LOG.logp(Level.WARNING, CircuitBreaker.class.getName(), "onFallback", "Redis circuit breaker for " + node
-          + " still open: " + fallbacks.sumThenReset() + " decisions fell back to the failure mode in the last "
-          + Duration.ofNanos(logIntervalNanos).toMillis() + " ms" + (failure == null ? "" : "; last failure: " + failure.message()));
+      LOG.logp(
+          Level.WARNING,
+          CircuitBreaker.class.getName(),
+          "onFallback",
+          "Redis circuit breaker for "
+              + node
+              + " still open: "
+              + fallbacks.sumThenReset()
+              + " decisions fell back to the failure mode in the last "
+              + Duration.ofNanos(logIntervalNanos).toMillis()
+              + " ms"
+              + (failure == null ? "" : "; last failure: " + failure.message()));
     }
   }
 
@@ -155,7 +189,11 @@ final class CircuitBreaker {
     }
     Throwable cause = error.getCause();
     if (cause != null && cause != error && cause.getMessage() != null) {
-      text.append(" (").append(cause.getClass().getSimpleName()).append(": ").append(cause.getMessage()).append(')');
+      text.append(" (")
+          .append(cause.getClass().getSimpleName())
+          .append(": ")
+          .append(cause.getMessage())
+          .append(')');
     }
     return text.toString();
   }

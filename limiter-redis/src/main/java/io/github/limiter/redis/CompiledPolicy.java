@@ -91,7 +91,10 @@ final class CompiledPolicy {
     return args;
   }
 
-  /** The decision a decide script returned: {outcome, limit, remaining, resetAfter, retryAfter, delay}. */
+  /**
+   * The decision a decide script returned: {outcome, limit, remaining, resetAfter, retryAfter,
+   * delay}.
+   */
   Decision decision(Object reply) {
     if (!(reply instanceof List<?> values) || values.size() != 6) {
       throw new IllegalStateException("unexpected reply from " + decide.name() + ": " + reply);
@@ -107,7 +110,9 @@ final class CompiledPolicy {
       case 1 -> Decision.allowed(name, limit, remaining, reset, delay);
       case 0 -> Decision.limited(name, limit, reset, retry);
       case 2 -> Decision.exceedsCapacity(name, limit, remaining, reset);
-      default -> throw new IllegalStateException("unexpected outcome from " + decide.name() + ": " + reply);
+      default ->
+          throw new IllegalStateException(
+              "unexpected outcome from " + decide.name() + ": " + reply);
     };
   }
 

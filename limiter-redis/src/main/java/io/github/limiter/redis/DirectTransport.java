@@ -21,9 +21,9 @@ import redis.clients.jedis.providers.ConnectionProvider;
 
 /**
  * Standalone Redis, called on the caller's thread: no hand-off, so the hot path costs one round
- * trip and nothing more. The deadline holds because the caller never connects (a background
- * thread does), waits for a free connection at most until the deadline, and reads with a socket
- * timeout of the time left.
+ * trip and nothing more. The deadline holds because the caller never connects (a background thread
+ * does), waits for a free connection at most until the deadline, and reads with a socket timeout of
+ * the time left.
  *
  * <p>A connection closed while idle (by the server's {@code timeout}, a load balancer or {@code
  * CLIENT KILL}) fails its command at once. Such a call drops every idle connection, which is likely
@@ -36,15 +36,21 @@ final class DirectTransport implements Transport {
   private final DeadlineProvider provider;
   private final UnifiedJedis jedis;
 
-  DirectTransport(HostAndPort node, JedisClientConfig config, int maxTotal, int socketTimeoutMillis,
+  DirectTransport(
+      HostAndPort node,
+      JedisClientConfig config,
+      int maxTotal,
+      int socketTimeoutMillis,
       Duration idleCheckInterval) {
-    this.provider = new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis, idleCheckInterval);
+    this.provider =
+        new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis, idleCheckInterval);
     this.jedis = new Client(provider);
     provider.warmUp();
   }
 
   @Override
-  public Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos) {
+  public Object eval(
+      Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos) {
     long[] deadline = provider.deadline.get();
     deadline[0] = deadlineNanos;
     try {
@@ -125,14 +131,20 @@ final class DirectTransport implements Transport {
     private final int maxTotal;
     private final int socketTimeoutMillis;
     private final LinkedBlockingDeque<PooledConnection> idle = new LinkedBlockingDeque<>();
+
     /** Connections open or being opened. */
     private final AtomicInteger open = new AtomicInteger();
+
     private final ThreadPoolExecutor connector;
     final ThreadLocal<long[]> deadline = ThreadLocal.withInitial(() -> new long[1]);
     private volatile Exception lastConnectError;
     private volatile boolean closed;
 
-    DeadlineProvider(HostAndPort node, JedisClientConfig config, int maxTotal, int socketTimeoutMillis,
+    DeadlineProvider(
+        HostAndPort node,
+        JedisClientConfig config,
+        int maxTotal,
+        int socketTimeoutMillis,
         Duration idleCheckInterval) {
       this.node = node;
       this.nodeName = node.toString();
@@ -140,17 +152,27 @@ final class DirectTransport implements Transport {
       this.config = config;
       this.maxTotal = maxTotal;
       this.socketTimeoutMillis = socketTimeoutMillis;
-      this.connector = new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new LinkedBlockingDeque<>(), runnable -> {
-        Thread thread = new Thread(runnable, "limiter-redis-connect-" + node);
-        thread.setDaemon(true);
-        return thread;
-      });
-      this.idleCheck = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "limiter-redis-idle-check-" + node);
-        thread.setDaemon(true);
-        return thread;
-      });
-      idleCheck.scheduleWithFixedDelay(this::checkIdle, idleCheckNanos, idleCheckNanos, TimeUnit.NANOSECONDS);
+      this.connector =
+          new ThreadPoolExecutor(
+              0,
+              1,
+              30,
+              TimeUnit.SECONDS,
+              new LinkedBlockingDeque<>(),
+              runnable -> {
+                Thread thread = new Thread(runnable, "limiter-redis-connect-" + node);
+                thread.setDaemon(true);
+                return thread;
+              });
+      this.idleCheck =
+          Executors.newSingleThreadScheduledExecutor(
+              runnable -> {
+                Thread thread = new Thread(runnable, "limiter-redis-idle-check-" + node);
+                thread.setDaemon(true);
+                return thread;
+              });
+      idleCheck.scheduleWithFixedDelay(
+          this::checkIdle, idleCheckNanos, idleCheckNanos, TimeUnit.NANOSECONDS);
     }
 
     /** PINGs each connection idle for an interval or more; drops those that fail. */
@@ -176,7 +198,10 @@ final class DirectTransport implements Transport {
       }
     }
 
-    /** Drops every idle connection: one was found closed, the others idle as long are likely closed too. */
+    /**
+     * Drops every idle connection: one was found closed, the others idle as long are likely closed
+     * too.
+     */
     void dropIdle() {
       for (PooledConnection c = idle.pollLast(); c != null; c = idle.pollLast()) {
         discard(c);
@@ -201,13 +226,18 @@ final class DirectTransport implements Transport {
           connection = idle.pollFirst(remainingNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new JedisConnectionException("interrupted while waiting for a connection to " + node, e);
+          throw new JedisConnectionException(
+              "interrupted while waiting for a connection to " + node, e);
         }
         if (connection == null) {
           Exception cause = lastConnectError;
           throw new NoConnection(
-              "no connection to " + node + " within the decision timeout"
-                  + (cause == null ? "" : "; last connect error: " + CircuitBreaker.describe(cause)));
+              "no connection to "
+                  + node
+                  + " within the decision timeout"
+                  + (cause == null
+                      ? ""
+                      : "; last connect error: " + CircuitBreaker.describe(cause)));
         }
       }
       long left = remainingNanos() / 1_000_000L;
@@ -293,6 +323,7 @@ final class DirectTransport implements Transport {
   /** A connection that goes back to its provider when Jedis closes it after a command. */
   static final class PooledConnection extends Connection {
     private final DeadlineProvider provider;
+
     /** When it last went back to the pool, by {@link System#nanoTime()}. */
     volatile long releasedAt = System.nanoTime();
 

@@ -6,8 +6,8 @@ package io.github.limiter.redis;
  * <p>The braces are a hash tag, so every key of one decision lands in one cluster slot and one
  * script call can touch them all. Policy names contain no ':', '{' or '}', and the client key is
  * escaped so that it contains no brace either: the tag always ends where this class put its brace,
- * and two different (policy, key) pairs never give the same name. The algorithm code keeps a
- * policy that changes algorithm from reading state of the wrong shape.
+ * and two different (policy, key) pairs never give the same name. The algorithm code keeps a policy
+ * that changes algorithm from reading state of the wrong shape.
  */
 final class KeyScheme {
 
@@ -21,7 +21,8 @@ final class KeyScheme {
 
   static String validPrefix(String prefix) {
     if (prefix == null || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-      throw new IllegalArgumentException("key prefix must not contain '{' or '}', was '" + prefix + "'");
+      throw new IllegalArgumentException(
+          "key prefix must not contain '{' or '}', was '" + prefix + "'");
     }
     return prefix;
   }
@@ -43,8 +44,8 @@ final class KeyScheme {
   }
 
   /**
-   * Printable ASCII but '%', '{' and '}' stays as is; every other UTF-16 unit becomes {@code %XXXX}.
-   * Injective: each '%' in the output starts exactly one escape.
+   * Printable ASCII but '%', '{' and '}' stays as is; every other UTF-16 unit becomes {@code
+   * %XXXX}. Injective: each '%' in the output starts exactly one escape.
    */
   static void escape(String clientKey, StringBuilder out) {
     for (int i = 0; i < clientKey.length(); i++) {
@@ -52,8 +53,11 @@ final class KeyScheme {
       if (c > ' ' && c < 0x7f && c != '%' && c != '{' && c != '}') {
         out.append(c);
       } else {
-        out.append('%').append(HEX[(c >> 12) & 0xf]).append(HEX[(c >> 8) & 0xf])
-            .append(HEX[(c >> 4) & 0xf]).append(HEX[c & 0xf]);
+        out.append('%')
+            .append(HEX[(c >> 12) & 0xf])
+            .append(HEX[(c >> 8) & 0xf])
+            .append(HEX[(c >> 4) & 0xf])
+            .append(HEX[c & 0xf]);
       }
     }
   }

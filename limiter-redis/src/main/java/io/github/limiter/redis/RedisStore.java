@@ -5,9 +5,9 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.memory.InMemoryStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -19,11 +19,11 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * A store in Redis, standalone or Cluster, for limits shared by every node of a deployment.
  *
- * <p>Each decision is one EVALSHA of the policy's algorithm script, which checks and charges all
- * of the policy's limits atomically, with the server's {@code TIME} as the clock (or, in caller
- * mode, a time the caller passes). The scripts compute exactly what the pure functions of {@code
- * io.github.limiter.internal.algorithm} compute at microsecond resolution. Every key expires soon after it
- * is fresh again.
+ * <p>Each decision is one EVALSHA of the policy's algorithm script, which checks and charges all of
+ * the policy's limits atomically, with the server's {@code TIME} as the clock (or, in caller mode,
+ * a time the caller passes). The scripts compute exactly what the pure functions of {@code
+ * io.github.limiter.internal.algorithm} compute at microsecond resolution. Every key expires soon
+ * after it is fresh again.
  *
  * <p>A decision never waits longer than the decision timeout. When Redis fails or is too slow, the
  * policy's {@link FailureMode} decides, and a circuit breaker keeps a dead Redis from costing every
@@ -53,8 +53,12 @@ public final class RedisStore implements RateLimitStore {
   private final int breakerThreshold;
   private final long breakerOpenNanos;
   private final Duration logInterval;
-  /** One breaker per Redis node ({@code host:port}, or the cluster while its topology is unknown). */
+
+  /**
+   * One breaker per Redis node ({@code host:port}, or the cluster while its topology is unknown).
+   */
   private final ConcurrentHashMap<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
+
   private final int localNodes;
   private final InMemoryStore local;
   private final ConcurrentHashMap<Policy, CompiledPolicy> compiled = new ConcurrentHashMap<>();
@@ -71,18 +75,31 @@ public final class RedisStore implements RateLimitStore {
     this.breakerOpenNanos = b.breakerOpenDuration.toNanos();
     this.logInterval = b.logInterval;
     this.localNodes = b.localNodes;
-    this.local = InMemoryStore.builder().clock(callerClock == null ? NanoClock.system() : callerClock).build();
+    this.local =
+        InMemoryStore.builder()
+            .clock(callerClock == null ? NanoClock.system() : callerClock)
+            .build();
   }
 
   public static RedisStoreBuilder builder() {
     return new RedisStoreBuilder();
   }
 
-  /** Logs that Redis could not be reached (or refused the login) at start-up: the store starts all the same. */
+  /**
+   * Logs that Redis could not be reached (or refused the login) at start-up: the store starts all
+   * the same.
+   */
   static void warnUnreachable(String where, Exception e) {
-    CircuitBreaker.LOG.logp(Level.WARNING, RedisStore.class.getName(), "start", "Cannot connect to " + where
-        + " at start-up (" + CircuitBreaker.describe(e) + "); the store starts anyway, and each policy's failure"
-        + " mode decides until Redis answers");
+    CircuitBreaker.LOG.logp(
+        Level.WARNING,
+        RedisStore.class.getName(),
+        "start",
+        "Cannot connect to "
+            + where
+            + " at start-up ("
+            + CircuitBreaker.describe(e)
+            + "); the store starts anyway, and each policy's failure"
+            + " mode decides until Redis answers");
   }
 
   /**
@@ -103,7 +120,8 @@ public final class RedisStore implements RateLimitStore {
     }
     long deadline = System.nanoTime() + budgetNanos;
     try {
-      Object reply = transport.eval(c.decide, redisKeys, c.args(now(), permits, ttlFloor), deadline);
+      Object reply =
+          transport.eval(c.decide, redisKeys, c.args(now(), permits, ttlFloor), deadline);
       Decision decision = c.decision(reply);
       breaker.onSuccess();
       return decision;
@@ -127,7 +145,8 @@ public final class RedisStore implements RateLimitStore {
     CircuitBreaker breaker = breaker(redisKeys);
     if (breaker.state() == CircuitBreaker.State.CLOSED) {
       try {
-        transport.eval(c.refund, redisKeys, c.args(now(), permits, ttlFloor), System.nanoTime() + budgetNanos);
+        transport.eval(
+            c.refund, redisKeys, c.args(now(), permits, ttlFloor), System.nanoTime() + budgetNanos);
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -145,15 +164,18 @@ public final class RedisStore implements RateLimitStore {
   private CircuitBreaker breaker(List<String> redisKeys) {
     String node = transport.nodeOf(redisKeys.get(0));
     CircuitBreaker breaker = breakers.get(node);
-    return breaker != null ? breaker
-        : breakers.computeIfAbsent(node, n -> new CircuitBreaker(n, breakerThreshold, breakerOpenNanos, logInterval));
+    return breaker != null
+        ? breaker
+        : breakers.computeIfAbsent(
+            node, n -> new CircuitBreaker(n, breakerThreshold, breakerOpenNanos, logInterval));
   }
 
   private Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
     breaker.onFallback();
     return switch (policy.failureMode()) {
       case FAIL_OPEN -> Decision.allowedUnverified(policy.name(), policy.limits().get(0));
-      case FAIL_CLOSED -> Decision.unavailable(policy.name(), policy.limits().get(0), breaker.retryAfterNanos());
+      case FAIL_CLOSED ->
+          Decision.unavailable(policy.name(), policy.limits().get(0), breaker.retryAfterNanos());
       case LOCAL -> local.decide(localPolicy(policy), key, permits).unverified();
     };
   }
@@ -169,7 +191,9 @@ public final class RedisStore implements RateLimitStore {
   }
 
   private String now() {
-    return callerClock == null ? SERVER_TIME : Long.toString(Math.floorDiv(callerClock.nanos() - callerEpoch, 1_000L));
+    return callerClock == null
+        ? SERVER_TIME
+        : Long.toString(Math.floorDiv(callerClock.nanos() - callerEpoch, 1_000L));
   }
 
   @Override
@@ -185,7 +209,9 @@ public final class RedisStore implements RateLimitStore {
   public StoreHealth health() {
     Set<String> serving = transport.nodes();
     if (!serving.isEmpty()) {
-      breakers.keySet().retainAll(serving); // forget masters that failed over, and the unknown topology
+      breakers
+          .keySet()
+          .retainAll(serving); // forget masters that failed over, and the unknown topology
     }
     CircuitBreaker.State worst = CircuitBreaker.State.CLOSED;
     CircuitBreaker lastFailed = null;
@@ -194,12 +220,14 @@ public final class RedisStore implements RateLimitStore {
       if (state != CircuitBreaker.State.CLOSED && worst != CircuitBreaker.State.OPEN) {
         worst = state;
       }
-      if (breaker.lastFailure().isPresent() && (lastFailed == null
-          || breaker.lastFailure().get().at().isAfter(lastFailed.lastFailure().get().at()))) {
+      if (breaker.lastFailure().isPresent()
+          && (lastFailed == null
+              || breaker.lastFailure().get().at().isAfter(lastFailed.lastFailure().get().at()))) {
         lastFailed = breaker;
       }
     }
-    Optional<CircuitBreaker.Failure> failure = lastFailed == null ? Optional.empty() : lastFailed.lastFailure();
+    Optional<CircuitBreaker.Failure> failure =
+        lastFailed == null ? Optional.empty() : lastFailed.lastFailure();
     String node = lastFailed == null ? "" : lastFailed.node() + ": ";
     return new StoreHealth(
         worst == CircuitBreaker.State.CLOSED,
@@ -241,5 +269,4 @@ public final class RedisStore implements RateLimitStore {
   long budgetNanos() {
     return budgetNanos;
   }
-
 }

@@ -15,7 +15,9 @@ import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 
-/** Configures a {@link RedisStore}; the configuration table in the README lists the matching keys. */
+/**
+ * Configures a {@link RedisStore}; the configuration table in the README lists the matching keys.
+ */
 public final class RedisStoreBuilder {
   private HostAndPort node;
   private Set<HostAndPort> clusterNodes;
@@ -77,7 +79,8 @@ public final class RedisStoreBuilder {
       String entry = part.trim();
       int colon = entry.lastIndexOf(':');
       if (colon <= 0 || colon == entry.length() - 1) {
-        throw new IllegalArgumentException("expected a comma-separated list of host:port, was '" + hostPorts + "'");
+        throw new IllegalArgumentException(
+            "expected a comma-separated list of host:port, was '" + hostPorts + "'");
       }
       String host = entry.substring(0, colon);
       if (host.startsWith("[") && host.endsWith("]")) {
@@ -87,7 +90,8 @@ public final class RedisStoreBuilder {
       try {
         port = Integer.parseInt(entry.substring(colon + 1));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("expected a comma-separated list of host:port, was '" + hostPorts + "'", e);
+        throw new IllegalArgumentException(
+            "expected a comma-separated list of host:port, was '" + hostPorts + "'", e);
       }
       nodes.add(new HostAndPort(host, requirePort(port, entry)));
     }
@@ -120,7 +124,10 @@ public final class RedisStoreBuilder {
     return this;
   }
 
-  /** TLS with these options, e.g. a private trust store: {@code SslOptions.builder().truststore(file, pw)}. */
+  /**
+   * TLS with these options, e.g. a private trust store: {@code
+   * SslOptions.builder().truststore(file, pw)}.
+   */
   public RedisStoreBuilder sslOptions(SslOptions options) {
     this.sslOptions = Objects.requireNonNull(options, "sslOptions");
     this.tls = true;
@@ -210,7 +217,8 @@ public final class RedisStoreBuilder {
       throw new IllegalStateException("set a url(...), node(...) or clusterNodes(...)");
     }
     if (node != null && clusterNodes != null) {
-      throw new IllegalStateException("set either a standalone url/node or cluster nodes, not both");
+      throw new IllegalStateException(
+          "set either a standalone url/node or cluster nodes, not both");
     }
     if (clusterNodes != null && database != 0) {
       throw new IllegalStateException("Redis Cluster has database 0 only, was " + database);
@@ -218,7 +226,9 @@ public final class RedisStoreBuilder {
     JedisClientConfig config = clientConfig();
     Transport transport;
     if (clusterNodes == null) {
-      transport = new DirectTransport(node, config, poolMaxTotal, (int) socketTimeout.toMillis(), idleCheckInterval);
+      transport =
+          new DirectTransport(
+              node, config, poolMaxTotal, (int) socketTimeout.toMillis(), idleCheckInterval);
     } else {
       Set<HostAndPort> seeds = clusterNodes;
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
@@ -230,26 +240,29 @@ public final class RedisStoreBuilder {
       pool.setTimeBetweenEvictionRuns(idleCheckInterval);
       pool.setMinEvictableIdleDuration(Duration.ofMinutes(30));
       Duration retries = socketTimeout.multipliedBy(2).plus(connectTimeout);
-      transport = new WorkerTransport(
-          () -> new ClusterConnectionProvider(seeds, config, pool, Duration.ofSeconds(1)),
-          provider -> RedisClusterClient.builder()
-              .nodes(seeds)
-              .connectionProvider(provider)
-              .maxAttempts(3)
-              .maxTotalRetriesDuration(retries)
-              .build(),
-          poolMaxTotal,
-          "cluster");
+      transport =
+          new WorkerTransport(
+              () -> new ClusterConnectionProvider(seeds, config, pool, Duration.ofSeconds(1)),
+              provider ->
+                  RedisClusterClient.builder()
+                      .nodes(seeds)
+                      .connectionProvider(provider)
+                      .maxAttempts(3)
+                      .maxTotalRetriesDuration(retries)
+                      .build(),
+              poolMaxTotal,
+              "cluster");
     }
     return new RedisStore(this, transport);
   }
 
   private JedisClientConfig clientConfig() {
-    DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-        .protocol(RedisProtocol.RESP2)
-        .connectionTimeoutMillis((int) connectTimeout.toMillis())
-        .socketTimeoutMillis((int) socketTimeout.toMillis())
-        .clientName("limiter");
+    DefaultJedisClientConfig.Builder config =
+        DefaultJedisClientConfig.builder()
+            .protocol(RedisProtocol.RESP2)
+            .connectionTimeoutMillis((int) connectTimeout.toMillis())
+            .socketTimeoutMillis((int) socketTimeout.toMillis())
+            .clientName("limiter");
     String u = user != null ? user : urlUser;
     String p = password != null ? password : urlPassword;
     if (u != null) {
@@ -281,7 +294,8 @@ public final class RedisStoreBuilder {
   private static Duration requireMillis(Duration d, String name) {
     Objects.requireNonNull(d, name);
     if (d.toMillis() < 1 || d.toMillis() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(name + " must be between 1 ms and " + Integer.MAX_VALUE + " ms, was " + d);
+      throw new IllegalArgumentException(
+          name + " must be between 1 ms and " + Integer.MAX_VALUE + " ms, was " + d);
     }
     return d;
   }

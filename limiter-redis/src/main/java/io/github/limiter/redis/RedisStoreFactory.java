@@ -1,10 +1,10 @@
 package io.github.limiter.redis;
 
-import io.github.limiter.Limit;
 import io.github.limiter.ConfigException;
-import io.github.limiter.spi.ConfigLookup;
-import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.Limit;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.spi.StoreFactory;
 import java.io.File;
 import java.io.FileInputStream;
@@ -22,7 +22,8 @@ import redis.clients.jedis.SslOptions;
 
 /**
  * {@code limiter.store=redis}: builds a {@link RedisStore} from the {@code limiter.redis.*} keys
- * (see the configuration table in the README). Every bad value fails here, at start-up, naming the key and the value.
+ * (see the configuration table in the README). Every bad value fails here, at start-up, naming the
+ * key and the value.
  */
 public final class RedisStoreFactory implements StoreFactory {
 
@@ -53,9 +54,25 @@ public final class RedisStoreFactory implements StoreFactory {
 
   @Override
   public Set<String> keys() {
-    return Set.of(URL, CLUSTER_NODES, USER, PASSWORD, TLS, TRUSTSTORE, TRUSTSTORE_PASSWORD, KEYSTORE,
-        KEYSTORE_PASSWORD, KEY_PREFIX, CONNECT_TIMEOUT, SOCKET_TIMEOUT, DECISION_TIMEOUT, POOL_MAX_TOTAL, LOCAL_NODES,
-        BREAKER_FAILURE_THRESHOLD, BREAKER_OPEN_DURATION, POOL_IDLE_CHECK_INTERVAL);
+    return Set.of(
+        URL,
+        CLUSTER_NODES,
+        USER,
+        PASSWORD,
+        TLS,
+        TRUSTSTORE,
+        TRUSTSTORE_PASSWORD,
+        KEYSTORE,
+        KEYSTORE_PASSWORD,
+        KEY_PREFIX,
+        CONNECT_TIMEOUT,
+        SOCKET_TIMEOUT,
+        DECISION_TIMEOUT,
+        POOL_MAX_TOTAL,
+        LOCAL_NODES,
+        BREAKER_FAILURE_THRESHOLD,
+        BREAKER_OPEN_DURATION,
+        POOL_IDLE_CHECK_INTERVAL);
   }
 
   @Override
@@ -70,11 +87,24 @@ public final class RedisStoreFactory implements StoreFactory {
     Optional<String> url = config.text(URL);
     Optional<String> nodes = config.text(CLUSTER_NODES);
     if (url.isPresent() && nodes.isPresent()) {
-      throw new ConfigException(CLUSTER_NODES, "set either " + URL + " or " + CLUSTER_NODES + ", not both; was '"
-          + nodes.get() + "' with " + URL + "='" + url.get() + "'");
+      throw new ConfigException(
+          CLUSTER_NODES,
+          "set either "
+              + URL
+              + " or "
+              + CLUSTER_NODES
+              + ", not both; was '"
+              + nodes.get()
+              + "' with "
+              + URL
+              + "='"
+              + url.get()
+              + "'");
     }
     if (url.isEmpty() && nodes.isEmpty()) {
-      throw new ConfigException(URL, "expected redis://host:port (or " + CLUSTER_NODES + " for Redis Cluster), was unset");
+      throw new ConfigException(
+          URL,
+          "expected redis://host:port (or " + CLUSTER_NODES + " for Redis Cluster), was unset");
     }
     set(config, URL, text -> text, b::url);
     set(config, CLUSTER_NODES, text -> text, b::clusterNodes);
@@ -85,14 +115,16 @@ public final class RedisStoreFactory implements StoreFactory {
     Optional<String> keystore = config.text(KEYSTORE);
     if (truststore.isPresent() || keystore.isPresent()) {
       SslOptions.Builder ssl = SslOptions.builder();
-      truststore.ifPresent(path -> {
-        char[] password = lookup.get(TRUSTSTORE_PASSWORD).map(String::toCharArray).orElse(null);
-        ssl.truststore(store(TRUSTSTORE, TRUSTSTORE_PASSWORD, path, password, false), password);
-      });
-      keystore.ifPresent(path -> {
-        char[] password = lookup.get(KEYSTORE_PASSWORD).map(String::toCharArray).orElse(null);
-        ssl.keystore(store(KEYSTORE, KEYSTORE_PASSWORD, path, password, true), password);
-      });
+      truststore.ifPresent(
+          path -> {
+            char[] password = lookup.get(TRUSTSTORE_PASSWORD).map(String::toCharArray).orElse(null);
+            ssl.truststore(store(TRUSTSTORE, TRUSTSTORE_PASSWORD, path, password, false), password);
+          });
+      keystore.ifPresent(
+          path -> {
+            char[] password = lookup.get(KEYSTORE_PASSWORD).map(String::toCharArray).orElse(null);
+            ssl.keystore(store(KEYSTORE, KEYSTORE_PASSWORD, path, password, true), password);
+          });
       b.sslOptions(ssl.build());
     }
     lookup.get(KEY_PREFIX).ifPresent(v -> setValue(KEY_PREFIX, v, v, b::keyPrefix));
@@ -107,23 +139,31 @@ public final class RedisStoreFactory implements StoreFactory {
     return b;
   }
 
-  /** Parses {@code key}'s value, if set, and hands it to {@code setter}; either failure names key and value. */
-  private static <T> void set(ConfigReader config, String key, Function<String, T> parser, Consumer<T> setter) {
-    config.text(key).ifPresent(value -> setValue(key, value, config.parse(key, value, parser), setter));
+  /**
+   * Parses {@code key}'s value, if set, and hands it to {@code setter}; either failure names key
+   * and value.
+   */
+  private static <T> void set(
+      ConfigReader config, String key, Function<String, T> parser, Consumer<T> setter) {
+    config
+        .text(key)
+        .ifPresent(value -> setValue(key, value, config.parse(key, value, parser), setter));
   }
 
   private static <T> void setValue(String key, String value, T parsed, Consumer<T> setter) {
     try {
       setter.accept(parsed);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(key, e.getMessage() + (e.getMessage().contains(value) ? "" : ", was '" + value + "'"), e);
+      throw new ConfigException(
+          key, e.getMessage() + (e.getMessage().contains(value) ? "" : ", was '" + value + "'"), e);
     }
   }
 
   private static int parseInt(String text) {
     long n = ConfigReader.parseLong(text);
     if (n != (int) n) {
-      throw new IllegalArgumentException("expected a whole number up to " + Integer.MAX_VALUE + ", was '" + text + "'");
+      throw new IllegalArgumentException(
+          "expected a whole number up to " + Integer.MAX_VALUE + ", was '" + text + "'");
     }
     return (int) n;
   }
@@ -132,19 +172,31 @@ public final class RedisStoreFactory implements StoreFactory {
    * The trust or key store file at {@code path}, opened once here so that a missing file, a wrong
    * password or a key store without a key fails at start-up, not at the first connection.
    */
-  private static File store(String key, String passwordKey, String path, char[] password, boolean needsKey) {
+  private static File store(
+      String key, String passwordKey, String path, char[] password, boolean needsKey) {
     File file = new File(path);
     String what = needsKey ? "key store" : "trust store";
     if (!file.isFile()) {
-      throw new ConfigException(key, "expected a readable " + what + " file (PKCS12 or JKS), was '" + path + "'");
+      throw new ConfigException(
+          key, "expected a readable " + what + " file (PKCS12 or JKS), was '" + path + "'");
     }
     KeyStore store;
     try (InputStream in = new FileInputStream(file)) {
       store = KeyStore.getInstance(KeyStore.getDefaultType());
       store.load(in, password);
     } catch (IOException | GeneralSecurityException e) {
-      throw new ConfigException(key, "cannot read the " + what + " with " + passwordKey + " (" + e.getMessage()
-          + "), was '" + path + "'", e);
+      throw new ConfigException(
+          key,
+          "cannot read the "
+              + what
+              + " with "
+              + passwordKey
+              + " ("
+              + e.getMessage()
+              + "), was '"
+              + path
+              + "'",
+          e);
     }
     try {
       for (String alias : Collections.list(store.aliases())) {
@@ -153,9 +205,19 @@ public final class RedisStoreFactory implements StoreFactory {
         }
       }
     } catch (KeyStoreException e) {
-      throw new ConfigException(key, "cannot read the " + what + " (" + e.getMessage() + "), was '" + path + "'", e);
+      throw new ConfigException(
+          key, "cannot read the " + what + " (" + e.getMessage() + "), was '" + path + "'", e);
     }
-    throw new ConfigException(key, "the " + what + " holds no " + (needsKey ? "private key and certificate" :
-        "trusted certificate (Java trusts only those imported with keytool -importcert)") + ", was '" + path + "'");
+    throw new ConfigException(
+        key,
+        "the "
+            + what
+            + " holds no "
+            + (needsKey
+                ? "private key and certificate"
+                : "trusted certificate (Java trusts only those imported with keytool -importcert)")
+            + ", was '"
+            + path
+            + "'");
   }
 }

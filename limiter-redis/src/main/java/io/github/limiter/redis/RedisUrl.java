@@ -16,7 +16,9 @@ import redis.clients.jedis.HostAndPort;
  */
 record RedisUrl(HostAndPort node, int database, String user, String password, boolean tls) {
 
-  /** @throws IllegalArgumentException naming the URL and what is wrong with it */
+  /**
+   * @throws IllegalArgumentException naming the URL and what is wrong with it
+   */
   static RedisUrl parse(String url) {
     URI uri;
     try {
@@ -57,7 +59,8 @@ record RedisUrl(HostAndPort node, int database, String user, String password, bo
         password = decode(info.substring(colon + 1));
       }
     }
-    return new RedisUrl(new HostAndPort(uri.getHost(), port), db, user, password, "rediss".equals(scheme));
+    return new RedisUrl(
+        new HostAndPort(uri.getHost(), port), db, user, password, "rediss".equals(scheme));
   }
 
   private static String expected(String url) {

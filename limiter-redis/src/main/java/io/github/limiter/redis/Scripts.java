@@ -30,7 +30,8 @@ final class Scripts {
   record Script(String name, String source, String sha) {}
 
   /** A section header line, {@code --@ name}, in a source or a template. */
-  private static final Pattern MARKER = Pattern.compile("^([ \\t]*)--@ ([a-z]+)[ \\t]*$", Pattern.MULTILINE);
+  private static final Pattern MARKER =
+      Pattern.compile("^([ \\t]*)--@ ([a-z]+)[ \\t]*$", Pattern.MULTILINE);
 
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> REFUND = new EnumMap<>(Algorithm.class);
@@ -45,11 +46,14 @@ final class Scripts {
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
-      sections(name, resource(name)).forEach((section, text) -> {
-        if (parts.put(section, text) != null) {
-          throw new IllegalStateException(name + ".lua redefines the shared section " + section);
-        }
-      });
+      sections(name, resource(name))
+          .forEach(
+              (section, text) -> {
+                if (parts.put(section, text) != null) {
+                  throw new IllegalStateException(
+                      name + ".lua redefines the shared section " + section);
+                }
+              });
       Set<String> used = new HashSet<>();
       DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
       REFUND.put(algorithm, script(name + "/refund", opening + splice(refund, parts, name, used)));
@@ -90,26 +94,32 @@ final class Scripts {
       section = m.group(2);
       start = m.end() + 1;
     }
-    if (section != null && sections.put(section, source.substring(Math.min(start, source.length()))) != null) {
+    if (section != null
+        && sections.put(section, source.substring(Math.min(start, source.length()))) != null) {
       throw new IllegalStateException(name + ".lua defines section " + section + " twice");
     }
     return sections;
   }
 
   /** The template with every marker line replaced by its section; records the sections used. */
-  private static String splice(String template, Map<String, String> parts, String name, Set<String> used) {
+  private static String splice(
+      String template, Map<String, String> parts, String name, Set<String> used) {
     Matcher m = MARKER.matcher(template);
     StringBuilder out = new StringBuilder(template.length() * 2);
     int at = 0;
     while (m.find()) {
       String section = parts.get(m.group(2));
       if (section == null) {
-        throw new IllegalStateException(name + ".lua has no section " + m.group(2) + ", which a template needs");
+        throw new IllegalStateException(
+            name + ".lua has no section " + m.group(2) + ", which a template needs");
       }
       used.add(m.group(2));
       out.append(template, at, m.start());
       // Indented as the marker, so that the script reads as if written out.
-      section.strip().lines().forEach(line -> out.append(line.isEmpty() ? "" : m.group(1)).append(line).append('\n'));
+      section
+          .strip()
+          .lines()
+          .forEach(line -> out.append(line.isEmpty() ? "" : m.group(1)).append(line).append('\n'));
       at = Math.min(m.end() + 1, template.length());
     }
     return out.append(template, at, template.length()).toString();
@@ -126,7 +136,8 @@ final class Scripts {
 
   private static Script script(String name, String source) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
       return new Script(name, source, HexFormat.of().formatHex(digest));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-1", e);

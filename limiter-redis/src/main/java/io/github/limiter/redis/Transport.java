@@ -5,14 +5,18 @@ import java.util.Set;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
-/** How a script call reaches Redis within a deadline: directly (standalone) or via workers (cluster). */
+/**
+ * How a script call reaches Redis within a deadline: directly (standalone) or via workers
+ * (cluster).
+ */
 interface Transport extends AutoCloseable {
 
   /**
    * Runs {@code script} by EVALSHA and returns its reply, or throws; never blocks past {@code
    * deadlineNanos} (a {@link System#nanoTime()} reading) by more than scheduling jitter.
    */
-  Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos) throws Exception;
+  Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
+      throws Exception;
 
   /**
    * The node that serves {@code key} now, as {@code host:port}: the store keeps one circuit breaker
@@ -30,7 +34,8 @@ interface Transport extends AutoCloseable {
    * EVALSHA; on NOSCRIPT (after a restart, a failover or SCRIPT FLUSH) one EVAL, which runs the
    * script and caches it again on that node.
    */
-  static Object evalsha(UnifiedJedis jedis, Scripts.Script script, List<String> keys, List<String> args) {
+  static Object evalsha(
+      UnifiedJedis jedis, Scripts.Script script, List<String> keys, List<String> args) {
     try {
       return jedis.evalsha(script.sha(), keys, args);
     } catch (JedisNoScriptException e) {

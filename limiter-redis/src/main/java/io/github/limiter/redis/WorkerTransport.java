@@ -21,10 +21,10 @@ import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * Redis Cluster, called from a bounded pool of worker threads
- * while the caller waits at most until its deadline. A cluster client may connect, follow
- * redirections and refresh its topology inside one call; the workers absorb that, the caller does
- * not. When every worker is busy and the queue is full, the call fails at once.
+ * Redis Cluster, called from a bounded pool of worker threads while the caller waits at most until
+ * its deadline. A cluster client may connect, follow redirections and refresh its topology inside
+ * one call; the workers absorb that, the caller does not. When every worker is busy and the queue
+ * is full, the call fails at once.
  */
 final class WorkerTransport implements Transport {
 
@@ -36,30 +36,42 @@ final class WorkerTransport implements Transport {
   private volatile boolean closed;
   private final AtomicLong lastRefresh = new AtomicLong(System.nanoTime());
   private static final long REFRESH_MILLIS = 200;
+
   /** Where failures count while the topology is not known yet. */
   static final String UNKNOWN_NODE = "the cluster";
 
-  WorkerTransport(Supplier<ClusterConnectionProvider> providers,
-      Function<ClusterConnectionProvider, UnifiedJedis> clients, int threads, String name) {
+  WorkerTransport(
+      Supplier<ClusterConnectionProvider> providers,
+      Function<ClusterConnectionProvider, UnifiedJedis> clients,
+      int threads,
+      String name) {
     this.providers = providers;
     this.clients = clients;
     AtomicInteger count = new AtomicInteger();
-    this.workers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(threads * 8), runnable -> {
-          Thread thread = new Thread(runnable, "limiter-redis-" + name + "-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        });
+    this.workers =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(threads * 8),
+            runnable -> {
+              Thread thread =
+                  new Thread(runnable, "limiter-redis-" + name + "-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
     workers.allowCoreThreadTimeOut(true);
     // Connect and read the topology now, so that the first decisions need not wait for it.
-    workers.execute(() -> {
-      try {
-        jedis();
-      } catch (RuntimeException e) {
-        // Redis may be down at start-up; the first decision tries again.
-        RedisStore.warnUnreachable("Redis Cluster", e);
-      }
-    });
+    workers.execute(
+        () -> {
+          try {
+            jedis();
+          } catch (RuntimeException e) {
+            // Redis may be down at start-up; the first decision tries again.
+            RedisStore.warnUnreachable("Redis Cluster", e);
+          }
+        });
   }
 
   /** The client, created on first use so that a store can start while Redis is down. */
@@ -97,7 +109,8 @@ final class WorkerTransport implements Transport {
   }
 
   @Override
-  public Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
+  public Object eval(
+      Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
     Future<Object> call = workers.submit(() -> call(script, keys, args));
     try {

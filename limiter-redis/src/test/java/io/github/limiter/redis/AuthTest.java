@@ -17,13 +17,24 @@ import org.junit.jupiter.api.Test;
 class AuthTest {
 
   private static RedisServer server;
-  private static final Policy POLICY = Policy.fixedWindow("auth", Limit.of(5, Duration.ofMinutes(1))).withFailureMode(io.github.limiter.FailureMode.FAIL_OPEN);
+  private static final Policy POLICY =
+      Policy.fixedWindow("auth", Limit.of(5, Duration.ofMinutes(1)))
+          .withFailureMode(io.github.limiter.FailureMode.FAIL_OPEN);
 
   @BeforeAll
   static void start() {
-    server = RedisServer.start("auth",
-        "--user", "default", "off",
-        "--user", "limiter", "on", ">s3cr:t@", "~limiter:*", "+@all");
+    server =
+        RedisServer.start(
+            "auth",
+            "--user",
+            "default",
+            "off",
+            "--user",
+            "limiter",
+            "on",
+            ">s3cr:t@",
+            "~limiter:*",
+            "+@all");
   }
 
   @AfterAll
@@ -44,17 +55,21 @@ class AuthTest {
 
   @Test
   void credentialsInTheUrlAreUsed() {
-    try (RedisStore store = RedisStore.builder().url("redis://limiter:s3cr%3At%40@127.0.0.1:" + server.port()).build()) {
+    try (RedisStore store =
+        RedisStore.builder()
+            .url("redis://limiter:s3cr%3At%40@127.0.0.1:" + server.port())
+            .build()) {
       assertThat(verified(store)).isTrue();
     }
   }
 
   @Test
   void credentialsFromConfigurationWinOverTheUrl() {
-    Map<String, String> config = Map.of(
-        "limiter.redis.url", "redis://nobody:wrong@127.0.0.1:" + server.port(),
-        "limiter.redis.user", "limiter",
-        "limiter.redis.password", "s3cr:t@");
+    Map<String, String> config =
+        Map.of(
+            "limiter.redis.url", "redis://nobody:wrong@127.0.0.1:" + server.port(),
+            "limiter.redis.user", "limiter",
+            "limiter.redis.password", "s3cr:t@");
     try (RedisStore store = RedisStoreFactory.builder(ConfigLookup.of(config)).build()) {
       assertThat(verified(store)).isTrue();
     }
@@ -62,8 +77,13 @@ class AuthTest {
 
   @Test
   void aWrongPasswordFailsOpenAndShowsInHealth() {
-    try (RedisStore store = RedisStore.builder().url("redis://127.0.0.1:" + server.port())
-        .user("limiter").password("wrong").decisionTimeout(Duration.ofMillis(100)).build()) {
+    try (RedisStore store =
+        RedisStore.builder()
+            .url("redis://127.0.0.1:" + server.port())
+            .user("limiter")
+            .password("wrong")
+            .decisionTimeout(Duration.ofMillis(100))
+            .build()) {
       assertThat(verified(store)).isFalse();
       assertThat(store.decide(POLICY, "k", 1).isAllowed()).isTrue();
       assertThat(store.health().up()).isFalse();

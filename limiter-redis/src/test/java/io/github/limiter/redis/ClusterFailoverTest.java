@@ -35,16 +35,27 @@ class ClusterFailoverTest {
 
   @Test
   void whenAMasterDiesItsReplicaTakesOverAndDecisionsResume() throws Exception {
-    Policy open = Policy.tokenBucket("failover-open", Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000));
+    Policy open =
+        Policy.tokenBucket("failover-open", Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000));
     Policy closed = open.withFailureMode(FailureMode.FAIL_CLOSED);
-    Policy closedNamed = new Policy("failover-closed", closed.algorithm(), closed.limits(), FailureMode.FAIL_CLOSED);
-    try (RedisStore store = RedisStore.builder().clusterNodes(cluster.seedList()).decisionTimeout(BUDGET)
-        .socketTimeout(Duration.ofMillis(200)).connectTimeout(Duration.ofMillis(200))
-        .breakerOpenDuration(Duration.ofMillis(500)).poolMaxTotal(8).build()) {
+    Policy closedNamed =
+        new Policy("failover-closed", closed.algorithm(), closed.limits(), FailureMode.FAIL_CLOSED);
+    try (RedisStore store =
+        RedisStore.builder()
+            .clusterNodes(cluster.seedList())
+            .decisionTimeout(BUDGET)
+            .socketTimeout(Duration.ofMillis(200))
+            .connectTimeout(Duration.ofMillis(200))
+            .breakerOpenDuration(Duration.ofMillis(500))
+            .poolMaxTotal(8)
+            .build()) {
       // Given keys whose master we know, and a script loaded on that master only
       long ready = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (!(store.decide(open, "k", 1).isVerified() & store.decide(closedNamed, "k", 1).isVerified())) {
-        assertThat(System.nanoTime()).as("verified decisions within 5 s of start").isLessThan(ready);
+      while (!(store.decide(open, "k", 1).isVerified()
+          & store.decide(closedNamed, "k", 1).isVerified())) {
+        assertThat(System.nanoTime())
+            .as("verified decisions within 5 s of start")
+            .isLessThan(ready);
         Pause.millis(20);
       }
       RedisServer master = cluster.masterOf(store.redisKey(open, "k", 0));
@@ -52,12 +63,18 @@ class ClusterFailoverTest {
       assertThat(replicas).isNotEmpty();
       String sha = Scripts.decide(Algorithm.TOKEN_BUCKET).sha();
       for (RedisServer replica : replicas) {
-        assertThat(replica.call("SCRIPT", "EXISTS", sha)).as("SCRIPT LOAD is not replicated").isEqualTo(List.of(0L));
+        assertThat(replica.call("SCRIPT", "EXISTS", sha))
+            .as("SCRIPT LOAD is not replicated")
+            .isEqualTo(List.of(0L));
       }
       long killedAt;
       List<Load.Sample> samples;
       AtomicInteger turn = new AtomicInteger();
-      try (Load load = new Load(4, 20_000, () -> store.decide(turn.incrementAndGet() % 2 == 0 ? open : closedNamed, "k", 1))) {
+      try (Load load =
+          new Load(
+              4,
+              20_000,
+              () -> store.decide(turn.incrementAndGet() % 2 == 0 ? open : closedNamed, "k", 1))) {
         Pause.millis(300);
         // When the master dies
         master.kill();
@@ -70,17 +87,23 @@ class ClusterFailoverTest {
         samples = load.samples();
         assertThat(load.thrown).as("no exception reaches the caller").isEmpty();
       }
-      assertThat(verifiedAfter(samples, killedAt, 20)).as("verified decisions after the failover").isTrue();
+      assertThat(verifiedAfter(samples, killedAt, 20))
+          .as("verified decisions after the failover")
+          .isTrue();
       // And while it failed over, each policy's failure mode decided
-      List<Load.Sample> unverified = samples.stream().filter(s -> !s.decision().isVerified()).toList();
-      assertThat(unverified).isNotEmpty().allSatisfy(s -> {
-        Decision d = s.decision();
-        if (d.policy().equals("failover-open")) {
-          assertThat(d.isAllowed()).isTrue();
-        } else {
-          assertThat(d.outcome()).isEqualTo(Decision.Outcome.UNAVAILABLE);
-        }
-      });
+      List<Load.Sample> unverified =
+          samples.stream().filter(s -> !s.decision().isVerified()).toList();
+      assertThat(unverified)
+          .isNotEmpty()
+          .allSatisfy(
+              s -> {
+                Decision d = s.decision();
+                if (d.policy().equals("failover-open")) {
+                  assertThat(d.isAllowed()).isTrue();
+                } else {
+                  assertThat(d.outcome()).isEqualTo(Decision.Outcome.UNAVAILABLE);
+                }
+              });
       // And no decision waited past the budget at the 99th percentile
       assertThat(Duration.ofNanos(Load.percentile(samples, 0.99))).isLessThan(BUDGET);
       cluster.awaitHealthy(Duration.ofSeconds(10));
@@ -89,6 +112,7 @@ class ClusterFailoverTest {
   }
 
   private static boolean verifiedAfter(List<Load.Sample> samples, long instant, int count) {
-    return samples.stream().filter(s -> s.endedAt() > instant && s.decision().isVerified()).count() >= count;
+    return samples.stream().filter(s -> s.endedAt() > instant && s.decision().isVerified()).count()
+        >= count;
   }
 }

@@ -42,22 +42,32 @@ class ClusterNodeBreakerTest {
 
   @Test
   void keysOnHealthyMastersSeeNoFallbackWhileAnotherMasterIsDown() throws Exception {
-    Policy policy = Policy.tokenBucket("node-breaker", Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000))
-        .withFailureMode(FailureMode.FAIL_CLOSED);
-    try (RedisStore store = RedisStore.builder().clusterNodes(cluster.seedList()).decisionTimeout(BUDGET)
-        .socketTimeout(Duration.ofMillis(200)).connectTimeout(Duration.ofMillis(200))
-        .breakerOpenDuration(OPEN).poolMaxTotal(8).build()) {
+    Policy policy =
+        Policy.tokenBucket("node-breaker", Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    try (RedisStore store =
+        RedisStore.builder()
+            .clusterNodes(cluster.seedList())
+            .decisionTimeout(BUDGET)
+            .socketTimeout(Duration.ofMillis(200))
+            .connectTimeout(Duration.ofMillis(200))
+            .breakerOpenDuration(OPEN)
+            .poolMaxTotal(8)
+            .build()) {
       // Given one client key on each of the three masters
       Map<Integer, String> keyByMaster = new LinkedHashMap<>();
       for (int i = 0; keyByMaster.size() < 3; i++) {
-        keyByMaster.putIfAbsent(cluster.masterOf(store.redisKey(policy, "user-" + i, 0)).port(), "user-" + i);
+        keyByMaster.putIfAbsent(
+            cluster.masterOf(store.redisKey(policy, "user-" + i, 0)).port(), "user-" + i);
       }
       List<String> keys = new ArrayList<>(keyByMaster.values());
       String doomed = keys.get(0);
       List<String> healthy = keys.subList(1, 3);
       long ready = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       while (!keys.stream().allMatch(k -> store.decide(policy, k, 1).isVerified())) {
-        assertThat(System.nanoTime()).as("verified decisions within 5 s of start").isLessThan(ready);
+        assertThat(System.nanoTime())
+            .as("verified decisions within 5 s of start")
+            .isLessThan(ready);
         Pause.millis(20);
       }
       RedisServer master = cluster.masterOf(store.redisKey(policy, doomed, 0));
@@ -68,7 +78,11 @@ class ClusterNodeBreakerTest {
       List<Load.Sample> onHealthy;
       AtomicInteger turn = new AtomicInteger();
       try (Load doomedLoad = new Load(3, 30_000, () -> store.decide(policy, doomed, 1));
-          Load healthyLoad = new Load(3, 30_000, () -> store.decide(policy, healthy.get(turn.incrementAndGet() % 2), 1))) {
+          Load healthyLoad =
+              new Load(
+                  3,
+                  30_000,
+                  () -> store.decide(policy, healthy.get(turn.incrementAndGet() % 2), 1))) {
         Pause.millis(300);
         // When the master of the first key dies
         master.kill();
@@ -81,7 +95,8 @@ class ClusterNodeBreakerTest {
         }
         promotedAt = System.nanoTime();
         // Then decisions on its slots reach the new master soon after
-        while (System.nanoTime() < deadline && firstVerified(doomedLoad.samples(), promotedAt) == 0) {
+        while (System.nanoTime() < deadline
+            && firstVerified(doomedLoad.samples(), promotedAt) == 0) {
           Pause.millis(20);
         }
         Pause.millis(300);
@@ -92,31 +107,53 @@ class ClusterNodeBreakerTest {
       }
       long resumed = firstVerified(onDoomed, promotedAt);
       assertThat(resumed).as("a verified decision on the failed-over slots").isNotZero();
-      assertThat(Duration.ofNanos(resumed - promotedAt)).as("new owner used after promotion").isLessThan(
-          Duration.ofSeconds(2));
+      assertThat(Duration.ofNanos(resumed - promotedAt))
+          .as("new owner used after promotion")
+          .isLessThan(Duration.ofSeconds(2));
       // And the dead master's key followed its failure mode in between
-      assertThat(onDoomed).anySatisfy(s -> {
-        assertThat(s.decision().outcome()).isEqualTo(Decision.Outcome.UNAVAILABLE);
-        assertThat(s.endedAt()).isGreaterThan(killedAt);
-      });
+      assertThat(onDoomed)
+          .anySatisfy(
+              s -> {
+                assertThat(s.decision().outcome()).isEqualTo(Decision.Outcome.UNAVAILABLE);
+                assertThat(s.endedAt()).isGreaterThan(killedAt);
+              });
       // And the dead master's breaker opened after its own failures: other masters' successes did
       // not reset its count, so few decisions waited out the budget (the first failures, and one
       // probe per open duration, per thread at most)
-      long slow = onDoomed.stream().filter(s -> s.endedAt() > killedAt && s.endedAt() < promotedAt
-          && s.latencyNanos() >= BUDGET.toNanos() * 4 / 5).count();
+      long slow =
+          onDoomed.stream()
+              .filter(
+                  s ->
+                      s.endedAt() > killedAt
+                          && s.endedAt() < promotedAt
+                          && s.latencyNanos() >= BUDGET.toNanos() * 4 / 5)
+              .count();
       long probes = (promotedAt - killedAt) / OPEN.toNanos() + 1;
-      assertThat(slow).as("decisions on the dead master that waited for it").isLessThanOrEqualTo(5 + 3 + probes);
+      assertThat(slow)
+          .as("decisions on the dead master that waited for it")
+          .isLessThanOrEqualTo(5 + 3 + probes);
       // And keys on the healthy masters were never refused by a breaker: with one breaker for the
       // whole cluster, they fell back at once for as long as the dead master's breaker was open.
       // On this shared machine a rare decision may miss its budget while the cores are starved
-      // (all load threads at the same instant); such a decision waited for Redis, so it must be rare
+      // (all load threads at the same instant); such a decision waited for Redis, so it must be
+      // rare
       // and have taken the whole budget.
-      assertThat(onHealthy.stream().filter(s -> s.endedAt() > killedAt && s.endedAt() < promotedAt).count())
-          .as("decisions on healthy masters while the other was down").isGreaterThan(100);
-      List<Load.Sample> fellBack = onHealthy.stream().filter(s -> !s.decision().isVerified()).toList();
-      assertThat(fellBack).as("fallbacks on healthy masters").hasSizeLessThanOrEqualTo(onHealthy.size() / 100)
-          .allSatisfy(s -> assertThat(Duration.ofNanos(s.latencyNanos())).as("tried Redis until the budget ran out")
-              .isGreaterThanOrEqualTo(BUDGET));
+      assertThat(
+              onHealthy.stream()
+                  .filter(s -> s.endedAt() > killedAt && s.endedAt() < promotedAt)
+                  .count())
+          .as("decisions on healthy masters while the other was down")
+          .isGreaterThan(100);
+      List<Load.Sample> fellBack =
+          onHealthy.stream().filter(s -> !s.decision().isVerified()).toList();
+      assertThat(fellBack)
+          .as("fallbacks on healthy masters")
+          .hasSizeLessThanOrEqualTo(onHealthy.size() / 100)
+          .allSatisfy(
+              s ->
+                  assertThat(Duration.ofNanos(s.latencyNanos()))
+                      .as("tried Redis until the budget ran out")
+                      .isGreaterThanOrEqualTo(BUDGET));
       assertThat(Duration.ofNanos(Load.percentile(onHealthy, 0.99))).isLessThan(BUDGET);
       assertThat(Duration.ofNanos(Load.percentile(onDoomed, 0.99))).isLessThan(BUDGET);
     }
@@ -124,7 +161,10 @@ class ClusterNodeBreakerTest {
 
   /** When the first verified decision after {@code instant} ended, or 0. */
   private static long firstVerified(List<Load.Sample> samples, long instant) {
-    return samples.stream().filter(s -> s.endedAt() > instant && s.decision().isVerified())
-        .mapToLong(Load.Sample::endedAt).min().orElse(0);
+    return samples.stream()
+        .filter(s -> s.endedAt() > instant && s.decision().isVerified())
+        .mapToLong(Load.Sample::endedAt)
+        .min()
+        .orElse(0);
   }
 }

@@ -9,7 +9,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
-/** Threads deciding in a loop, bounded in time, recording each decision, its latency and any throwable. */
+/**
+ * Threads deciding in a loop, bounded in time, recording each decision, its latency and any
+ * throwable.
+ */
 final class Load implements AutoCloseable {
 
   /** One decision: when it ended (nanoTime), how long it took, and what it was. */
@@ -23,20 +26,23 @@ final class Load implements AutoCloseable {
   Load(int threadCount, long maxMillis, Supplier<Decision> decide) {
     long deadline = System.nanoTime() + maxMillis * 1_000_000L;
     for (int t = 0; t < threadCount; t++) {
-      Thread thread = new Thread(() -> {
-        while (!stop.get() && System.nanoTime() < deadline) {
-          long start = System.nanoTime();
-          try {
-            Decision d = decide.get();
-            long end = System.nanoTime();
-            samples.add(new Sample(end, end - start, d));
-          } catch (Throwable e) {
-            thrown.add(e);
-          }
-          // A short pause keeps 2 cores usable for the servers being killed and started.
-          Pause.millis(1);
-        }
-      }, "load-" + t);
+      Thread thread =
+          new Thread(
+              () -> {
+                while (!stop.get() && System.nanoTime() < deadline) {
+                  long start = System.nanoTime();
+                  try {
+                    Decision d = decide.get();
+                    long end = System.nanoTime();
+                    samples.add(new Sample(end, end - start, d));
+                  } catch (Throwable e) {
+                    thrown.add(e);
+                  }
+                  // A short pause keeps 2 cores usable for the servers being killed and started.
+                  Pause.millis(1);
+                }
+              },
+              "load-" + t);
       thread.setDaemon(true);
       threads.add(thread);
       thread.start();
@@ -50,7 +56,9 @@ final class Load implements AutoCloseable {
   static long percentile(List<Sample> samples, double p) {
     long[] latencies = samples.stream().mapToLong(Sample::latencyNanos).toArray();
     Arrays.sort(latencies);
-    return latencies.length == 0 ? 0 : latencies[(int) Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)];
+    return latencies.length == 0
+        ? 0
+        : latencies[(int) Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)];
   }
 
   @Override

@@ -23,14 +23,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ManyNodesTest {
 
   @Test
-  void fourNodesWithSixteenThreadsEachAdmitExactlyTheCapacityOfOneKey(RedisServer server) throws Exception {
+  void fourNodesWithSixteenThreadsEachAdmitExactlyTheCapacityOfOneKey(RedisServer server)
+      throws Exception {
     // Given 4 stores with their own pools, standing for 4 application nodes, sharing one Redis
     String prefix = "nodes:" + UUID.randomUUID() + ":";
     Policy policy = Policy.tokenBucket("hot", Limit.bucket(1, Duration.ofDays(1), 500));
     List<RedisStore> nodes = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      nodes.add(RedisStore.builder().url(server.url()).keyPrefix(prefix).poolMaxTotal(16)
-          .decisionTimeout(Duration.ofSeconds(2)).socketTimeout(Duration.ofSeconds(2)).build());
+      nodes.add(
+          RedisStore.builder()
+              .url(server.url())
+              .keyPrefix(prefix)
+              .poolMaxTotal(16)
+              .decisionTimeout(Duration.ofSeconds(2))
+              .socketTimeout(Duration.ofSeconds(2))
+              .build());
     }
     ExecutorService threads = Executors.newFixedThreadPool(64);
     try {
@@ -38,17 +45,19 @@ class ManyNodesTest {
       List<Future<int[]>> results = new ArrayList<>();
       for (RedisStore node : nodes) {
         for (int t = 0; t < 16; t++) {
-          results.add(threads.submit(() -> {
-            start.await();
-            int admitted = 0;
-            int unverified = 0;
-            for (int i = 0; i < 15; i++) {
-              Decision d = node.decide(policy, "one-key", 1);
-              admitted += d.isAllowed() ? 1 : 0;
-              unverified += d.isVerified() ? 0 : 1;
-            }
-            return new int[] {admitted, unverified};
-          }));
+          results.add(
+              threads.submit(
+                  () -> {
+                    start.await();
+                    int admitted = 0;
+                    int unverified = 0;
+                    for (int i = 0; i < 15; i++) {
+                      Decision d = node.decide(policy, "one-key", 1);
+                      admitted += d.isAllowed() ? 1 : 0;
+                      unverified += d.isVerified() ? 0 : 1;
+                    }
+                    return new int[] {admitted, unverified};
+                  }));
         }
       }
       // When 960 requests race for 500 permits

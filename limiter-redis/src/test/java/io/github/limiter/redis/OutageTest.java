@@ -15,7 +15,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A standalone Redis killed, frozen and restarted under load; each test has a server of its own. */
+/**
+ * A standalone Redis killed, frozen and restarted under load; each test has a server of its own.
+ */
 class OutageTest {
 
   private static final Duration BUDGET = Duration.ofMillis(100);
@@ -27,14 +29,15 @@ class OutageTest {
   @BeforeEach
   void start() {
     server = RedisServer.start("outage");
-    store = RedisStore.builder()
-        .url(server.url())
-        .decisionTimeout(BUDGET)
-        .socketTimeout(Duration.ofMillis(80))
-        .breakerFailureThreshold(5)
-        .breakerOpenDuration(Duration.ofMillis(300))
-        .localNodes(2)
-        .build();
+    store =
+        RedisStore.builder()
+            .url(server.url())
+            .decisionTimeout(BUDGET)
+            .socketTimeout(Duration.ofMillis(80))
+            .breakerFailureThreshold(5)
+            .breakerOpenDuration(Duration.ofMillis(300))
+            .localNodes(2)
+            .build();
   }
 
   @AfterEach
@@ -44,7 +47,8 @@ class OutageTest {
   }
 
   private static Policy policy(FailureMode mode) {
-    return Policy.tokenBucket("outage-" + mode.configName(), Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000))
+    return Policy.tokenBucket(
+            "outage-" + mode.configName(), Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000))
         .withFailureMode(mode);
   }
 
@@ -89,16 +93,25 @@ class OutageTest {
     // Then no decision waited longer than the budget at the 99th percentile
     assertThat(Load.percentile(samples, 0.99)).as("p99 latency in ns").isLessThan(BUDGET_NANOS);
     // And every decision while Redis was dead was an unverified admission
-    List<Load.Sample> during = samples.stream()
-        .filter(s -> s.endedAt() > killedAt + 20_000_000L && s.endedAt() < restartingAt).toList();
-    assertThat(during).isNotEmpty().allSatisfy(s -> {
-      assertThat(s.decision().isAllowed()).isTrue();
-      assertThat(s.decision().isVerified()).isFalse();
-    });
+    List<Load.Sample> during =
+        samples.stream()
+            .filter(s -> s.endedAt() > killedAt + 20_000_000L && s.endedAt() < restartingAt)
+            .toList();
+    assertThat(during)
+        .isNotEmpty()
+        .allSatisfy(
+            s -> {
+              assertThat(s.decision().isAllowed()).isTrue();
+              assertThat(s.decision().isVerified()).isFalse();
+            });
     // And Redis decides again within 5 s of its restart, with the same store
     assertThat(verifiedAfter(samples, restartedAt)).isTrue();
-    long firstVerified = samples.stream().filter(s -> s.endedAt() > restartedAt && s.decision().isVerified())
-        .mapToLong(Load.Sample::endedAt).min().orElseThrow();
+    long firstVerified =
+        samples.stream()
+            .filter(s -> s.endedAt() > restartedAt && s.decision().isVerified())
+            .mapToLong(Load.Sample::endedAt)
+            .min()
+            .orElseThrow();
     assertThat(Duration.ofNanos(firstVerified - restartedAt)).isLessThan(Duration.ofSeconds(5));
     assertThat(store.health().up()).isTrue();
     assertThat(store.health().breaker()).isEqualTo("closed");
@@ -120,13 +133,16 @@ class OutageTest {
       samples = load.samples();
       assertThat(load.thrown).isEmpty();
     }
-    assertThat(samples).hasSizeGreaterThan(100).allSatisfy(s -> {
-      Decision d = s.decision();
-      assertThat(d.outcome()).isEqualTo(Decision.Outcome.UNAVAILABLE);
-      assertThat(d.isVerified()).isFalse();
-      assertThat(d.retryAfter()).get().satisfies(r -> assertThat(r).isPositive());
-      assertThat(s.latencyNanos()).isLessThan(BUDGET_NANOS + 30_000_000L);
-    });
+    assertThat(samples)
+        .hasSizeGreaterThan(100)
+        .allSatisfy(
+            s -> {
+              Decision d = s.decision();
+              assertThat(d.outcome()).isEqualTo(Decision.Outcome.UNAVAILABLE);
+              assertThat(d.isVerified()).isFalse();
+              assertThat(d.retryAfter()).get().satisfies(r -> assertThat(r).isPositive());
+              assertThat(s.latencyNanos()).isLessThan(BUDGET_NANOS + 30_000_000L);
+            });
     assertThat(samples.get(0).endedAt()).isGreaterThan(killedAt);
     assertThat(Load.percentile(samples, 0.99)).isLessThan(BUDGET_NANOS);
   }
@@ -134,7 +150,9 @@ class OutageTest {
   @Test
   void localModeDecidesInMemoryWithTheLimitSharedByTheNodes() {
     // 10 per hour over 2 nodes: each node admits 5 on its own
-    Policy policy = Policy.fixedWindow("outage-local", Limit.of(10, Duration.ofHours(1))).withFailureMode(FailureMode.LOCAL);
+    Policy policy =
+        Policy.fixedWindow("outage-local", Limit.of(10, Duration.ofHours(1)))
+            .withFailureMode(FailureMode.LOCAL);
     awaitVerified(policy, Duration.ofSeconds(2));
     server.kill();
     int admitted = 0;

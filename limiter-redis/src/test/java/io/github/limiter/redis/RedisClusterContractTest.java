@@ -22,7 +22,8 @@ class RedisClusterContractTest extends RateLimitStoreContract {
 
   @Override
   protected RateLimitStore createStore(NanoClock clock) {
-    return RedisStandaloneContractTest.forContract(RedisStore.builder().clusterNodes(cluster.seedList()), clock)
+    return RedisStandaloneContractTest.forContract(
+            RedisStore.builder().clusterNodes(cluster.seedList()), clock)
         .poolMaxTotal(8)
         .socketTimeout(Duration.ofSeconds(1))
         .build();

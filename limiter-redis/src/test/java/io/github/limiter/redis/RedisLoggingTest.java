@@ -22,23 +22,25 @@ import org.junit.jupiter.api.Test;
 /** What the store logs through java.util.logging when Redis is out of reach (issue 17, item 7). */
 class RedisLoggingTest {
 
-  private static final Policy POLICY = Policy.tokenBucket("logged",
-      Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000)).withFailureMode(FailureMode.FAIL_OPEN);
+  private static final Policy POLICY =
+      Policy.tokenBucket("logged", Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000))
+          .withFailureMode(FailureMode.FAIL_OPEN);
 
   private final Logger logger = Logger.getLogger(RedisStore.class.getName());
   private final ConcurrentLinkedQueue<LogRecord> records = new ConcurrentLinkedQueue<>();
-  private final Handler capture = new Handler() {
-    @Override
-    public void publish(LogRecord record) {
-      records.add(record);
-    }
+  private final Handler capture =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          records.add(record);
+        }
 
-    @Override
-    public void flush() {}
+        @Override
+        public void flush() {}
 
-    @Override
-    public void close() {}
-  };
+        @Override
+        public void close() {}
+      };
 
   @BeforeEach
   void listen() {
@@ -54,8 +56,11 @@ class RedisLoggingTest {
     Predicate<LogRecord> wanted = r -> r.getLevel().equals(level) && r.getMessage().contains(text);
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (records.stream().noneMatch(wanted)) {
-      assertThat(System.nanoTime()).as("a %s line containing '%s' within 5 s; got %s", level, text,
-          records.stream().map(LogRecord::getMessage).toList()).isLessThan(deadline);
+      assertThat(System.nanoTime())
+          .as(
+              "a %s line containing '%s' within 5 s; got %s",
+              level, text, records.stream().map(LogRecord::getMessage).toList())
+          .isLessThan(deadline);
       meanwhile.run();
       Pause.millis(10);
     }
@@ -77,9 +82,14 @@ class RedisLoggingTest {
   @Test
   void theBreakerLogsWhenItOpensWhileOpenAndWhenItCloses() {
     RedisServer server = RedisServer.start("logging");
-    try (RedisStore store = RedisStore.builder().url(server.url()).decisionTimeout(Duration.ofMillis(100))
-        .breakerFailureThreshold(3).breakerOpenDuration(Duration.ofMillis(300)).logInterval(Duration.ofMillis(200))
-        .build()) {
+    try (RedisStore store =
+        RedisStore.builder()
+            .url(server.url())
+            .decisionTimeout(Duration.ofMillis(100))
+            .breakerFailureThreshold(3)
+            .breakerOpenDuration(Duration.ofMillis(300))
+            .logInterval(Duration.ofMillis(200))
+            .build()) {
       Runnable decide = () -> store.decide(POLICY, "k", 1);
       while (!store.decide(POLICY, "k", 1).isVerified()) {
         Pause.millis(10);
@@ -88,18 +98,22 @@ class RedisLoggingTest {
       // When Redis dies
       server.kill();
       // Then one line says the breaker opened, with the cause
-      List<LogRecord> opened = awaitRecord(Level.WARNING, "opened after 3 consecutive failures", decide);
+      List<LogRecord> opened =
+          awaitRecord(Level.WARNING, "opened after 3 consecutive failures", decide);
       assertThat(opened).hasSize(1);
       assertThat(opened.get(0).getMessage()).contains(node).contains("Last failure: ");
       // And while it stays open, a summary counts the decisions that fell back
       List<LogRecord> summary = awaitRecord(Level.WARNING, "still open", decide);
-      assertThat(summary.get(0).getMessage()).containsPattern("still open: [1-9][0-9]* decisions fell back");
+      assertThat(summary.get(0).getMessage())
+          .containsPattern("still open: [1-9][0-9]* decisions fell back");
       // When Redis is back
       server.restart();
       // Then one line says the breaker closed
       List<LogRecord> closed = awaitRecord(Level.INFO, "closed", decide);
       assertThat(closed).hasSize(1);
-      assertThat(closed.get(0).getMessage()).contains(node).containsPattern("[1-9][0-9]* decisions fell back");
+      assertThat(closed.get(0).getMessage())
+          .contains(node)
+          .containsPattern("[1-9][0-9]* decisions fell back");
       assertThat(records).noneMatch(r -> r.getMessage().contains("at start-up"));
     } finally {
       server.close();

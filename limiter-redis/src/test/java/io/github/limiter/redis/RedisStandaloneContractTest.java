@@ -23,8 +23,8 @@ class RedisStandaloneContractTest extends RateLimitStoreContract {
   }
 
   /**
-   * A store for the contract: caller time from {@code clock}, generous timeouts, and a prefix of its
-   * own, so that each test starts from empty keys on a shared server.
+   * A store for the contract: caller time from {@code clock}, generous timeouts, and a prefix of
+   * its own, so that each test starts from empty keys on a shared server.
    */
   static RedisStoreBuilder forContract(RedisStoreBuilder builder, NanoClock clock) {
     return builder
@@ -35,7 +35,9 @@ class RedisStandaloneContractTest extends RateLimitStoreContract {
 
   @Override
   protected RateLimitStore createStore(NanoClock clock) {
-    return forContract(RedisStore.builder().url(server.url()), clock).socketTimeout(Duration.ofSeconds(2)).build();
+    return forContract(RedisStore.builder().url(server.url()), clock)
+        .socketTimeout(Duration.ofSeconds(2))
+        .build();
   }
 
   @Override

@@ -33,8 +33,12 @@ class ScriptCommandsTest {
   @BeforeAll
   static void start() {
     server = RedisServer.start("script-commands");
-    store = RedisStore.builder().url(server.url()).decisionTimeout(Duration.ofSeconds(2))
-        .socketTimeout(Duration.ofSeconds(2)).build();
+    store =
+        RedisStore.builder()
+            .url(server.url())
+            .decisionTimeout(Duration.ofSeconds(2))
+            .socketTimeout(Duration.ofSeconds(2))
+            .build();
   }
 
   @AfterAll
@@ -43,58 +47,88 @@ class ScriptCommandsTest {
     server.close();
   }
 
-  /** Calls per command that scripts ran while {@code action} ran; the script calls themselves left out. */
+  /**
+   * Calls per command that scripts ran while {@code action} ran; the script calls themselves left
+   * out.
+   */
   private static Map<String, Long> commandsDuring(Runnable action) {
     server.call("CONFIG", "RESETSTAT");
     action.run();
     Map<String, Long> calls = new TreeMap<>();
-    server.commandStats().forEach((command, stats) -> {
-      if (!command.matches("evalsha|eval|config.*|info")) {
-        calls.put(command, stats.calls());
-      }
-    });
+    server
+        .commandStats()
+        .forEach(
+            (command, stats) -> {
+              if (!command.matches("evalsha|eval|config.*|info")) {
+                calls.put(command, stats.calls());
+              }
+            });
     return calls;
   }
 
   @ParameterizedTest
-  @EnumSource(value = Algorithm.class, names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
+  @EnumSource(
+      value = Algorithm.class,
+      names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
   void aRejectedFirstRequestWritesItsKeysWithoutAskingWhetherTheyExist(Algorithm algorithm) {
     // Given two limits that start below full, the first of which rejects a first request
     boolean token = algorithm == Algorithm.TOKEN_BUCKET;
-    Policy policy = new Policy("commands-first-" + algorithm.configName(), algorithm, List.of(
-        Limit.bucket(2, Duration.ofHours(1), 4).withInitial(token ? 0 : 4),
-        Limit.bucket(10, Duration.ofHours(1), 10).withInitial(token ? 5 : 3)), FailureMode.FAIL_CLOSED);
+    Policy policy =
+        new Policy(
+            "commands-first-" + algorithm.configName(),
+            algorithm,
+            List.of(
+                Limit.bucket(2, Duration.ofHours(1), 4).withInitial(token ? 0 : 4),
+                Limit.bucket(10, Duration.ofHours(1), 10).withInitial(token ? 5 : 3)),
+            FailureMode.FAIL_CLOSED);
     store.decide(policy, "warm-up", 1);
     // When a new key's first request is rejected (two permits: a full leaky bucket admits one a
     // microsecond later)
-    Map<String, Long> first = commandsDuring(
-        () -> assertThat(store.decide(policy, "new", 2).outcome()).isEqualTo(Decision.Outcome.LIMITED));
+    Map<String, Long> first =
+        commandsDuring(
+            () ->
+                assertThat(store.decide(policy, "new", 2).outcome())
+                    .isEqualTo(Decision.Outcome.LIMITED));
     // Then the script read both keys with one MGET and wrote each once, with no command of its own
     // to learn that they were missing
     assertThat(first).isEqualTo(Map.of("time", 1L, "mget", 1L, "set", 2L));
     // And a second rejection of the key, which now exists, only reads
-    Map<String, Long> again = commandsDuring(
-        () -> assertThat(store.decide(policy, "new", 2).outcome()).isEqualTo(Decision.Outcome.LIMITED));
+    Map<String, Long> again =
+        commandsDuring(
+            () ->
+                assertThat(store.decide(policy, "new", 2).outcome())
+                    .isEqualTo(Decision.Outcome.LIMITED));
     assertThat(again).isEqualTo(Map.of("time", 1L, "mget", 1L));
   }
 
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void aRejectionOfAFreshKeyAndARefundOfAMissingOneOnlyRead(Algorithm algorithm) {
-    List<Limit> limits = algorithm.isBucket()
-        ? List.of(Limit.bucket(1, Duration.ofHours(1), 3), Limit.bucket(1, Duration.ofHours(1), 5))
-        : List.of(Limit.of(3, Duration.ofHours(1)), Limit.of(5, Duration.ofHours(1)));
-    Policy policy = new Policy("commands-fresh-" + algorithm.configName(), algorithm, limits, FailureMode.FAIL_CLOSED);
+    List<Limit> limits =
+        algorithm.isBucket()
+            ? List.of(
+                Limit.bucket(1, Duration.ofHours(1), 3), Limit.bucket(1, Duration.ofHours(1), 5))
+            : List.of(Limit.of(3, Duration.ofHours(1)), Limit.of(5, Duration.ofHours(1)));
+    Policy policy =
+        new Policy(
+            "commands-fresh-" + algorithm.configName(), algorithm, limits, FailureMode.FAIL_CLOSED);
     store.decide(policy, "warm-up", 1);
     // When a new key asks for more than it can ever have, and a key never seen gets a refund
-    Map<String, Long> calls = commandsDuring(() -> {
-      assertThat(store.decide(policy, "new", 4).outcome()).isEqualTo(Decision.Outcome.EXCEEDS_CAPACITY);
-      store.refund(policy, "never-seen", 1);
-    });
+    Map<String, Long> calls =
+        commandsDuring(
+            () -> {
+              assertThat(store.decide(policy, "new", 4).outcome())
+                  .isEqualTo(Decision.Outcome.EXCEEDS_CAPACITY);
+              store.refund(policy, "never-seen", 1);
+            });
     // Then nothing was written: the keys' states are fresh, and stay missing
     assertThat(calls).isNotEmpty();
     assertThat(calls.keySet()).as("commands run by %s", algorithm).isSubsetOf(READS);
-    assertThat(server.call("EXISTS", store.redisKey(policy, "new", 0), store.redisKey(policy, "never-seen", 0)))
+    assertThat(
+            server.call(
+                "EXISTS",
+                store.redisKey(policy, "new", 0),
+                store.redisKey(policy, "never-seen", 0)))
         .isEqualTo(0L);
   }
 }

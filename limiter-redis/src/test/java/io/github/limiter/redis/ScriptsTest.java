@@ -21,10 +21,16 @@ class ScriptsTest {
       Map<String, String> sections = Scripts.sections(name, Scripts.resource(name));
       String decide = unindented(Scripts.decide(algorithm).source());
       String refund = unindented(Scripts.refund(algorithm).source());
-      assertThat(sections).as(name).containsKeys("head", "fetch", "load", "wait", "admit", "refund", "reset", "write");
-      sections.forEach((section, text) -> assertThat(decide + refund).as(name + " --@ " + section)
-          .contains(unindented(text).strip()));
-      // The state is read and written by the same text in both scripts: nothing kept in step by hand.
+      assertThat(sections)
+          .as(name)
+          .containsKeys("head", "fetch", "load", "wait", "admit", "refund", "reset", "write");
+      sections.forEach(
+          (section, text) ->
+              assertThat(decide + refund)
+                  .as(name + " --@ " + section)
+                  .contains(unindented(text).strip()));
+      // The state is read and written by the same text in both scripts: nothing kept in step by
+      // hand.
       for (String shared : new String[] {"head", "fetch", "load", "reset", "write"}) {
         String text = unindented(sections.get(shared)).strip();
         assertThat(decide).as(name + " decide --@ " + shared).contains(text);
@@ -32,25 +38,32 @@ class ScriptsTest {
       }
       assertThat(decide).as(name).doesNotContainPattern(MARKER_LINE);
       assertThat(refund).as(name).doesNotContainPattern(MARKER_LINE);
-      assertThat(Scripts.class.getResource("lua/" + name + "-decide.lua")).as(name + "-decide.lua").isNull();
+      assertThat(Scripts.class.getResource("lua/" + name + "-decide.lua"))
+          .as(name + "-decide.lua")
+          .isNull();
     }
   }
 
   @Test
   void hotScriptsCreateNoClosures() {
-    // Closures are allocated on every call; only the counter's exact large-number helpers need them.
+    // Closures are allocated on every call; only the counter's exact large-number helpers need
+    // them.
     for (Algorithm algorithm : Algorithm.values()) {
       if (algorithm != Algorithm.SLIDING_WINDOW_COUNTER) {
-        assertThat(Scripts.decide(algorithm).source()).as(algorithm.configName()).doesNotContain("function");
+        assertThat(Scripts.decide(algorithm).source())
+            .as(algorithm.configName())
+            .doesNotContain("function");
       }
     }
   }
 
   @Test
   void aSourceWithCodeOutsideItsSectionsIsRejected() {
-    assertThatThrownBy(() -> Scripts.sections("broken", "-- fine\nlocal lost = 1\n--@ load\nlocal x = 1\n"))
+    assertThatThrownBy(
+            () -> Scripts.sections("broken", "-- fine\nlocal lost = 1\n--@ load\nlocal x = 1\n"))
         .hasMessageContaining("broken.lua has code before its first section: local lost = 1");
-    assertThatThrownBy(() -> Scripts.sections("twice", "--@ load\nlocal x = 1\n--@ load\nlocal y = 2\n"))
+    assertThatThrownBy(
+            () -> Scripts.sections("twice", "--@ load\nlocal x = 1\n--@ load\nlocal y = 2\n"))
         .hasMessageContaining("twice.lua defines section load twice");
   }
 

@@ -47,21 +47,32 @@ class ServerTimeAndExpiryTest {
     try (RedisStore store = store()) {
       assertThat(store.timeSource()).isEqualTo(RateLimitStore.TimeSource.SERVER);
       for (Algorithm algorithm : Algorithm.values()) {
-        Limit limit = algorithm.isBucket() ? Limit.bucket(1, Duration.ofHours(1), 3) : Limit.of(3, Duration.ofHours(1));
-        Policy policy = new Policy("server-" + algorithm.configName(), algorithm, List.of(limit), FailureMode.FAIL_CLOSED);
+        Limit limit =
+            algorithm.isBucket()
+                ? Limit.bucket(1, Duration.ofHours(1), 3)
+                : Limit.of(3, Duration.ofHours(1));
+        Policy policy =
+            new Policy(
+                "server-" + algorithm.configName(),
+                algorithm,
+                List.of(limit),
+                FailureMode.FAIL_CLOSED);
         for (int i = 0; i < 3; i++) {
           Decision d = store.decide(policy, "k", 1);
           assertThat(d.isAllowed()).as("%s admission %d", algorithm, i).isTrue();
           assertThat(d.isVerified()).isTrue();
           // The leaky bucket rounds its room up: a microsecond of draining already counts
           long expected = algorithm == Algorithm.LEAKY_BUCKET && i > 0 ? 3 - i : 2 - i;
-          assertThat(d.remaining()).as("%s remaining after %d", algorithm, i + 1).isEqualTo(expected);
+          assertThat(d.remaining())
+              .as("%s remaining after %d", algorithm, i + 1)
+              .isEqualTo(expected);
         }
         // Two permits: the leaky bucket has drained a few microseconds meanwhile, enough for one
         Decision rejected = store.decide(policy, "k", 2);
         assertThat(rejected.outcome()).as("%s", algorithm).isEqualTo(Decision.Outcome.LIMITED);
         // At most two windows: the sliding counter waits for this window's count to decay
-        assertThat(rejected.retryAfter()).get()
+        assertThat(rejected.retryAfter())
+            .get()
             .satisfies(d -> assertThat(d).isPositive().isLessThanOrEqualTo(Duration.ofHours(2)));
       }
     }
@@ -69,15 +80,20 @@ class ServerTimeAndExpiryTest {
 
   @Test
   void everyKeyExpiresSoonAfterItIsFreshAgain() {
-    try (RedisStore store = store(); Jedis jedis = jedis()) {
+    try (RedisStore store = store();
+        Jedis jedis = jedis()) {
       jedis.flushAll();
       // Given state for every algorithm, with one and with two limits, fresh again within 3 s: long
       // enough that no key expires before it is counted, even on a loaded machine
       for (Algorithm algorithm : Algorithm.values()) {
-        List<Limit> limits = algorithm.isBucket()
-            ? List.of(Limit.bucket(10, Duration.ofSeconds(1), 3), Limit.bucket(20, Duration.ofSeconds(3), 5))
-            : List.of(Limit.of(3, Duration.ofSeconds(1)), Limit.of(5, Duration.ofMillis(1500)));
-        Policy policy = new Policy("ttl-" + algorithm.configName(), algorithm, limits, FailureMode.FAIL_CLOSED);
+        List<Limit> limits =
+            algorithm.isBucket()
+                ? List.of(
+                    Limit.bucket(10, Duration.ofSeconds(1), 3),
+                    Limit.bucket(20, Duration.ofSeconds(3), 5))
+                : List.of(Limit.of(3, Duration.ofSeconds(1)), Limit.of(5, Duration.ofMillis(1500)));
+        Policy policy =
+            new Policy("ttl-" + algorithm.configName(), algorithm, limits, FailureMode.FAIL_CLOSED);
         for (String key : List.of("a", "b", "c")) {
           for (int i = 0; i < 4; i++) {
             store.decide(policy, key, 1);
@@ -93,8 +109,10 @@ class ServerTimeAndExpiryTest {
         long pttl = jedis.pttl(name);
         // 0: due this very millisecond; -2: gone already, as a loaded machine can take this long.
         // Never -1, a key without expiry.
-        assertThat(pttl).as("PTTL of %s", name).satisfiesAnyOf(
-            ttl -> assertThat(ttl).isBetween(0L, 3002L), ttl -> assertThat(ttl).isEqualTo(-2L));
+        assertThat(pttl)
+            .as("PTTL of %s", name)
+            .satisfiesAnyOf(
+                ttl -> assertThat(ttl).isBetween(0L, 3002L), ttl -> assertThat(ttl).isEqualTo(-2L));
       }
       // And after that time, nothing is left
       long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
@@ -107,9 +125,11 @@ class ServerTimeAndExpiryTest {
 
   @Test
   void noScriptAfterScriptFlushIsRecoveredTransparently() {
-    Policy policy = Policy.tokenBucket("noscript", Limit.bucket(1, Duration.ofHours(1), 100))
-        .withFailureMode(FailureMode.FAIL_CLOSED);
-    try (RedisStore store = store(); Jedis jedis = jedis()) {
+    Policy policy =
+        Policy.tokenBucket("noscript", Limit.bucket(1, Duration.ofHours(1), 100))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    try (RedisStore store = store();
+        Jedis jedis = jedis()) {
       assertThat(store.decide(policy, "k", 1).remaining()).isEqualTo(99);
       String sha = Scripts.decide(Algorithm.TOKEN_BUCKET).sha();
       assertThat(jedis.scriptExists(sha)).isTrue();

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
  */
 class StaleConnectionTest {
 
-  private static final Policy FAIL_CLOSED = Policy.tokenBucket("stale",
-      Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000)).withFailureMode(FailureMode.FAIL_CLOSED);
+  private static final Policy FAIL_CLOSED =
+      Policy.tokenBucket("stale", Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000))
+          .withFailureMode(FailureMode.FAIL_CLOSED);
 
   private static RedisServer server;
 
@@ -36,10 +37,17 @@ class StaleConnectionTest {
     server.close();
   }
 
-  /** The idle check is far off, so that only the retry on a fresh connection can save the decisions. */
+  /**
+   * The idle check is far off, so that only the retry on a fresh connection can save the decisions.
+   */
   private static RedisStore store(Duration idleCheck) {
-    return RedisStore.builder().url(server.url()).decisionTimeout(Duration.ofMillis(250))
-        .breakerFailureThreshold(5).idleCheckInterval(idleCheck).poolMaxTotal(8).build();
+    return RedisStore.builder()
+        .url(server.url())
+        .decisionTimeout(Duration.ofMillis(250))
+        .breakerFailureThreshold(5)
+        .idleCheckInterval(idleCheck)
+        .poolMaxTotal(8)
+        .build();
   }
 
   /** Fills the pool: concurrent callers each hold a connection. */
@@ -47,7 +55,9 @@ class StaleConnectionTest {
     try (Load load = new Load(8, 500, () -> store.decide(FAIL_CLOSED, "warm", 1))) {
       Pause.millis(500);
     }
-    assertThat(((DirectTransport) store.transport()).idleConnections()).as("pooled connections").isGreaterThan(1);
+    assertThat(((DirectTransport) store.transport()).idleConnections())
+        .as("pooled connections")
+        .isGreaterThan(1);
   }
 
   private static void assertNoFallback(RedisStore store) throws InterruptedException {
@@ -63,7 +73,9 @@ class StaleConnectionTest {
       samples = load.samples();
       assertThat(load.thrown).isEmpty();
     }
-    assertThat(samples).isNotEmpty().allSatisfy(s -> assertThat(s.decision().isVerified()).isTrue());
+    assertThat(samples)
+        .isNotEmpty()
+        .allSatisfy(s -> assertThat(s.decision().isVerified()).isTrue());
     assertThat(store.health().up()).isTrue();
   }
 
@@ -103,7 +115,9 @@ class StaleConnectionTest {
       // Then the idle check finds them closed and drops them
       long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
       while (transport.idleConnections() > 0) {
-        assertThat(System.nanoTime()).as("stale connections dropped within 2 s").isLessThan(deadline);
+        assertThat(System.nanoTime())
+            .as("stale connections dropped within 2 s")
+            .isLessThan(deadline);
         Pause.millis(20);
       }
       assertNoFallback(store);

@@ -3,12 +3,12 @@ package io.github.limiter.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.limiter.ConfigException;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.ConfigException;
-import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.redis.Pause;
 import io.github.limiter.tck.redis.RedisServer;
 import io.github.limiter.tck.redis.TlsCertificates;
@@ -22,12 +22,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * TLS to a real redis-server that speaks TLS only ({@code --port 0 --tls-port}), with a
- * certificate for 127.0.0.1 from a certificate authority made by openssl for this test.
+ * TLS to a real redis-server that speaks TLS only ({@code --port 0 --tls-port}), with a certificate
+ * for 127.0.0.1 from a certificate authority made by openssl for this test.
  */
 class TlsTest {
 
-  private static final Policy POLICY = Policy.fixedWindow("tls", Limit.of(2, Duration.ofHours(1))).withFailureMode(io.github.limiter.FailureMode.FAIL_OPEN);
+  private static final Policy POLICY =
+      Policy.fixedWindow("tls", Limit.of(2, Duration.ofHours(1)))
+          .withFailureMode(io.github.limiter.FailureMode.FAIL_OPEN);
 
   private static TlsCertificates certificates;
   private static RedisServer server;
@@ -58,7 +60,9 @@ class TlsTest {
     return config;
   }
 
-  /** Whether a decision is Redis's own within {@code within}: connections open in the background. */
+  /**
+   * Whether a decision is Redis's own within {@code within}: connections open in the background.
+   */
   private static boolean verified(RateLimitStore store, String key, Duration within) {
     long deadline = System.nanoTime() + within.toNanos();
     while (System.nanoTime() - deadline < 0) {
@@ -73,7 +77,8 @@ class TlsTest {
   @Test
   void aRedissUrlWithTheTrustStoreDecidesThroughTls() {
     assertThat(server.url()).startsWith("rediss://127.0.0.1:");
-    try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(trusting(server.url())))) {
+    try (RateLimitStore store =
+        new RedisStoreFactory().create(ConfigLookup.of(trusting(server.url())))) {
       // The server has no plain port, so a verified decision went through TLS
       assertThat(verified(store, "a", Duration.ofSeconds(3))).isTrue();
       Decision second = store.decide(POLICY, "a", 1);
@@ -83,14 +88,16 @@ class TlsTest {
       assertThat(third.isVerified()).isTrue();
       assertThat(third.outcome()).isEqualTo(Decision.Outcome.LIMITED);
       assertThat(store.health().up()).isTrue();
-      assertThat(server.call("EXISTS", ((RedisStore) store).redisKey(POLICY, "a", 0))).isEqualTo(1L);
+      assertThat(server.call("EXISTS", ((RedisStore) store).redisKey(POLICY, "a", 0)))
+          .isEqualTo(1L);
     }
   }
 
   @Test
   void aTrustStoreTurnsTlsOnForARedisUrl() {
     String plainScheme = "redis://127.0.0.1:" + server.port();
-    try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(trusting(plainScheme)))) {
+    try (RateLimitStore store =
+        new RedisStoreFactory().create(ConfigLookup.of(trusting(plainScheme)))) {
       assertThat(verified(store, "b", Duration.ofSeconds(3))).isTrue();
     }
   }
@@ -98,7 +105,8 @@ class TlsTest {
   @Test
   void withoutTheTrustStoreTheServerIsNotTrustedAndThePolicyFailsOpen() {
     // The JVM's default trust store does not know this test's certificate authority
-    try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(config(server.url())))) {
+    try (RateLimitStore store =
+        new RedisStoreFactory().create(ConfigLookup.of(config(server.url())))) {
       assertThat(verified(store, "c", Duration.ofSeconds(1))).isFalse();
       Decision d = store.decide(POLICY, "c", 1);
       assertThat(d.isAllowed()).isTrue();
@@ -116,16 +124,23 @@ class TlsTest {
       assertThat(store.health().lastError()).isPresent();
     }
   }
-  /** Mutual TLS: a server that requires a client certificate decides only for a client that presents one. */
+
+  /**
+   * Mutual TLS: a server that requires a client certificate decides only for a client that presents
+   * one.
+   */
   @Test
   void aServerThatRequiresClientCertificatesDecidesWithTheKeyStore() {
-    try (RedisServer mutual = RedisServer.startTls("mtls", certificates, "--tls-auth-clients", "yes")) {
-      Map<String, String> withKey = withKeystore(trusting(mutual.url()), certificates.keystore(),
-          certificates.keystorePassword());
+    try (RedisServer mutual =
+        RedisServer.startTls("mtls", certificates, "--tls-auth-clients", "yes")) {
+      Map<String, String> withKey =
+          withKeystore(
+              trusting(mutual.url()), certificates.keystore(), certificates.keystorePassword());
       try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(withKey))) {
         assertThat(verified(store, "e", Duration.ofSeconds(3))).isTrue();
       }
-      try (RateLimitStore store = new RedisStoreFactory().create(ConfigLookup.of(trusting(mutual.url())))) {
+      try (RateLimitStore store =
+          new RedisStoreFactory().create(ConfigLookup.of(trusting(mutual.url())))) {
         assertThat(verified(store, "f", Duration.ofSeconds(1))).isFalse();
         assertThat(store.health().lastError()).isPresent();
       }
@@ -136,25 +151,33 @@ class TlsTest {
   @Test
   void aKeyStoreThatCannotServeFailsAtStartUp() {
     assertStartUpFails(withKeystore(trusting(server.url()), certificates.keystore(), "wrong"))
-        .hasMessageStartingWith("limiter.redis.tls.keystore: cannot read the key store with"
-            + " limiter.redis.tls.keystore-password")
+        .hasMessageStartingWith(
+            "limiter.redis.tls.keystore: cannot read the key store with"
+                + " limiter.redis.tls.keystore-password")
         .hasMessageContaining(certificates.keystore().toString());
-    assertStartUpFails(withKeystore(trusting(server.url()), certificates.truststore(), certificates.truststorePassword()))
+    assertStartUpFails(
+            withKeystore(
+                trusting(server.url()),
+                certificates.truststore(),
+                certificates.truststorePassword()))
         .hasMessageStartingWith("limiter.redis.tls.keystore: the key store holds no private key");
     Map<String, String> noCertificate = config(server.url());
     noCertificate.put("limiter.redis.tls.truststore", certificates.keystore().toString());
     noCertificate.put("limiter.redis.tls.truststore-password", certificates.keystorePassword());
     assertStartUpFails(noCertificate)
-        .hasMessageStartingWith("limiter.redis.tls.truststore: the trust store holds no trusted certificate");
+        .hasMessageStartingWith(
+            "limiter.redis.tls.truststore: the trust store holds no trusted certificate");
   }
 
-  private static Map<String, String> withKeystore(Map<String, String> config, Path keystore, String password) {
+  private static Map<String, String> withKeystore(
+      Map<String, String> config, Path keystore, String password) {
     config.put("limiter.redis.tls.keystore", keystore.toString());
     config.put("limiter.redis.tls.keystore-password", password);
     return config;
   }
 
-  private static AbstractThrowableAssert<?, ? extends Throwable> assertStartUpFails(Map<String, String> config) {
+  private static AbstractThrowableAssert<?, ? extends Throwable> assertStartUpFails(
+      Map<String, String> config) {
     return assertThatThrownBy(() -> new RedisStoreFactory().create(ConfigLookup.of(config)))
         .isInstanceOf(ConfigException.class);
   }

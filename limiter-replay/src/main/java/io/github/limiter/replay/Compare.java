@@ -11,26 +11,50 @@ final class Compare {
   private Compare() {}
 
   static void run(Replay.Options options, Trace trace, PrintStream out) {
-    long span = options.with(Algorithm.FIXED_WINDOW, options.limit, options.window, null, null)
-        .policy().limits().get(0).periodNanos();
+    long span =
+        options
+            .with(Algorithm.FIXED_WINDOW, options.limit, options.window, null, null)
+            .policy()
+            .limits()
+            .get(0)
+            .periodNanos();
     List<Summary> summaries = new ArrayList<>();
     List<Engine.Run> runs = new ArrayList<>();
     for (Algorithm algorithm : Algorithm.values()) {
-      Engine.Run run = options.with(algorithm, options.limit, options.window, options.rate, options.capacity)
-          .run(trace);
+      Engine.Run run =
+          options
+              .with(algorithm, options.limit, options.window, options.rate, options.capacity)
+              .run(trace);
       runs.add(run);
       summaries.add(Summary.of(algorithm, trace, run, span));
     }
-    out.println("compare: " + trace.size() + " requests from " + trace.keyNames().length + " key"
-        + (trace.keyNames().length == 1 ? "" : "s") + "; windows --limit " + options.limit + " --window "
-        + options.window + ", buckets --rate " + options.rate + " --capacity " + options.capacity
-        + (options.initial == null ? "" : " --initial " + options.initial)
-        + (options.doubleArithmetic ? "; arithmetic=double" : ""));
+    out.println(
+        "compare: "
+            + trace.size()
+            + " requests from "
+            + trace.keyNames().length
+            + " key"
+            + (trace.keyNames().length == 1 ? "" : "s")
+            + "; windows --limit "
+            + options.limit
+            + " --window "
+            + options.window
+            + ", buckets --rate "
+            + options.rate
+            + " --capacity "
+            + options.capacity
+            + (options.initial == null ? "" : " --initial " + options.initial)
+            + (options.doubleArithmetic ? "; arithmetic=double" : ""));
     table(summaries, options.window).print(out);
     for (Summary s : summaries) {
       if (s.departures() != null) {
-        out.println(s.algorithm() + " departures from " + Replay.seconds(s.departures()[0]) + " s to "
-            + Replay.seconds(s.departures()[1]) + " s");
+        out.println(
+            s.algorithm()
+                + " departures from "
+                + Replay.seconds(s.departures()[0])
+                + " s to "
+                + Replay.seconds(s.departures()[1])
+                + " s");
       }
     }
     if (options.report != null) {
@@ -40,14 +64,32 @@ final class Compare {
   }
 
   static TextTable table(List<Summary> summaries, String window) {
-    TextTable table = new TextTable("algorithm", "requests", "admitted", "rejected", "rejected%", "keys hit",
-        "worst key", "most in " + window + " s", "delay p50", "delay p99", "delay max");
+    TextTable table =
+        new TextTable(
+            "algorithm",
+            "requests",
+            "admitted",
+            "rejected",
+            "rejected%",
+            "keys hit",
+            "worst key",
+            "most in " + window + " s",
+            "delay p50",
+            "delay p99",
+            "delay max");
     for (Summary s : summaries) {
       long[] d = s.delays();
-      table.row(s.algorithm().configName(), Long.toString(s.requests()), Long.toString(s.admitted()),
-          Long.toString(s.rejected()), TextTable.percent(s.rejectionRate()), s.keysHit() + "/" + s.keys(),
-          TextTable.percent(s.worstKey()), Long.toString(s.mostInSpan()),
-          d == null ? "-" : Replay.seconds(d[0]) + " s", d == null ? "-" : Replay.seconds(d[1]) + " s",
+      table.row(
+          s.algorithm().configName(),
+          Long.toString(s.requests()),
+          Long.toString(s.admitted()),
+          Long.toString(s.rejected()),
+          TextTable.percent(s.rejectionRate()),
+          s.keysHit() + "/" + s.keys(),
+          TextTable.percent(s.worstKey()),
+          Long.toString(s.mostInSpan()),
+          d == null ? "-" : Replay.seconds(d[0]) + " s",
+          d == null ? "-" : Replay.seconds(d[1]) + " s",
           d == null ? "-" : Replay.seconds(d[2]) + " s");
     }
     return table;

@@ -39,9 +39,10 @@ final class DoubleArithmetic {
             s[1] = 0;
             s[0] = w;
           }
-          double estimate = options.algorithm == io.github.limiter.Algorithm.FIXED_WINDOW
-              ? s[1]
-              : s[2] * (1 - (t - w * window) / window) + s[1];
+          double estimate =
+              options.algorithm == io.github.limiter.Algorithm.FIXED_WINDOW
+                  ? s[1]
+                  : s[2] * (1 - (t - w * window) / window) + s[1];
           allowed[i] = estimate < limit;
           if (allowed[i]) {
             s[1]++;

@@ -6,10 +6,11 @@ import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.redis.RedisStore;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.redis.RedisStore;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -20,10 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.io.InputStream;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -32,7 +32,8 @@ import java.util.UUID;
  */
 public final class Replay {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: java -jar limiter-replay.jar --algorithm ALG [params] [--decisions] [TRACE]
              java -jar limiter-replay.jar compare --limit N --window S --rate R --capacity B [options] [TRACE]
              java -jar limiter-replay.jar sweep --algorithm ALG GRID [--target-rejection P%] [options] [TRACE]
@@ -75,9 +76,10 @@ public final class Replay {
     try {
       Options options = Options.parse(args);
       Trace trace;
-      try (BufferedReader reader = options.trace == null
-          ? new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
-          : Files.newBufferedReader(options.trace, StandardCharsets.UTF_8)) {
+      try (BufferedReader reader =
+          options.trace == null
+              ? new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
+              : Files.newBufferedReader(options.trace, StandardCharsets.UTF_8)) {
         trace = Trace.read(reader, options.format, options.strict);
       } catch (NoSuchFileException e) {
         throw new ReplayException("TRACE: no such file '" + options.trace + "'");
@@ -101,7 +103,8 @@ public final class Replay {
 
   private static void replay(Options options, Trace trace, PrintStream out) {
     Policy policy = options.policy();
-    Engine.Run run = options.store.equals("redis") ? decide(options, policy, trace) : options.run(trace);
+    Engine.Run run =
+        options.store.equals("redis") ? decide(options, policy, trace) : options.run(trace);
     boolean[] allowed = run.allowed();
     long[] departures = run.departures();
     Map<String, long[]> perKey = new TreeMap<>();
@@ -124,12 +127,24 @@ public final class Replay {
       }
     }
     if (!options.decisions) {
-      out.println("algorithm=" + policy.algorithm() + " " + options.describe()
-          + (options.doubleArithmetic ? " arithmetic=double" : ""));
+      out.println(
+          "algorithm="
+              + policy.algorithm()
+              + " "
+              + options.describe()
+              + (options.doubleArithmetic ? " arithmetic=double" : ""));
       if (perKey.size() > 1) {
-        perKey.forEach((key, counts) ->
-            out.println("key=" + key + " requests=" + (counts[0] + counts[1]) + " allowed=" + counts[0]
-                + " rejected=" + counts[1]));
+        perKey.forEach(
+            (key, counts) ->
+                out.println(
+                    "key="
+                        + key
+                        + " requests="
+                        + (counts[0] + counts[1])
+                        + " allowed="
+                        + counts[0]
+                        + " rejected="
+                        + counts[1]));
       }
       if (policy.algorithm() == Algorithm.LEAKY_BUCKET && admitted > 0) {
         long first = Long.MAX_VALUE;
@@ -143,7 +158,13 @@ public final class Replay {
         out.println("departures from " + seconds(first) + " s to " + seconds(last) + " s");
       }
     }
-    out.println("requests=" + allowed.length + " allowed=" + admitted + " rejected=" + (allowed.length - admitted));
+    out.println(
+        "requests="
+            + allowed.length
+            + " allowed="
+            + admitted
+            + " rejected="
+            + (allowed.length - admitted));
   }
 
   /** Drives a Redis store with the trace's own time, which starts the store at 0. */
@@ -158,8 +179,8 @@ public final class Replay {
         now[0] = trace.nanos()[i];
         Decision decision = limiter.decide(policy, trace.keyNames()[trace.keys()[i]], 1);
         if (decision.outcome() == Decision.Outcome.UNAVAILABLE) {
-          throw new ReplayException("the store cannot decide: "
-              + store.health().lastError().orElse("unavailable"));
+          throw new ReplayException(
+              "the store cannot decide: " + store.health().lastError().orElse("unavailable"));
         }
         allowed[i] = decision.isAllowed();
         departures[i] = now[0] + decision.delayNanos();
@@ -169,7 +190,10 @@ public final class Replay {
   }
 
   static String seconds(long nanos) {
-    return BigDecimal.valueOf(nanos).movePointLeft(9).setScale(3, RoundingMode.HALF_UP).toPlainString();
+    return BigDecimal.valueOf(nanos)
+        .movePointLeft(9)
+        .setScale(3, RoundingMode.HALF_UP)
+        .toPlainString();
   }
 
   /** The command line. */
@@ -187,8 +211,10 @@ public final class Replay {
     Trace.Format format = Trace.Format.SECONDS;
     boolean strict;
     Path trace;
+
     /** "replay" for the one-algorithm command, or "compare" or "sweep". */
     String command = "replay";
+
     Path report;
     int steps = 10;
     double targetRejection = 0.001;
@@ -231,7 +257,8 @@ public final class Replay {
               throw new ReplayException("unknown option '" + arg + "'");
             }
             if (o.trace != null) {
-              throw new ReplayException("only one TRACE, but got '" + o.trace + "' and '" + arg + "'");
+              throw new ReplayException(
+                  "only one TRACE, but got '" + o.trace + "' and '" + arg + "'");
             }
             o.trace = Path.of(arg);
           }
@@ -240,7 +267,8 @@ public final class Replay {
       switch (o.command) {
         case "compare" -> {
           if (o.algorithm != null) {
-            throw new ReplayException("compare runs all five algorithms: drop --algorithm, or use sweep");
+            throw new ReplayException(
+                "compare runs all five algorithms: drop --algorithm, or use sweep");
           }
           for (Algorithm a : Algorithm.values()) {
             o.with(a, o.limit, o.window, o.rate, o.capacity); // validates the parameters now
@@ -258,7 +286,8 @@ public final class Replay {
           }
           o.policy(); // validates the parameters now
           if (o.report != null) {
-            throw new ReplayException("--report draws compare and sweep: use compare, or sweep with one setting");
+            throw new ReplayException(
+                "--report draws compare and sweep: use compare, or sweep with one setting");
           }
         }
       }
@@ -266,8 +295,11 @@ public final class Replay {
         throw new ReplayException(sweepOnly + " is for sweep");
       }
       if (!o.command.equals("replay") && (o.decisions || !o.store.equals("memory"))) {
-        throw new ReplayException(o.command + " replays in memory and prints a table: "
-            + (o.decisions ? "--decisions" : "--store") + " is for the one-algorithm command");
+        throw new ReplayException(
+            o.command
+                + " replays in memory and prints a table: "
+                + (o.decisions ? "--decisions" : "--store")
+                + " is for the one-algorithm command");
       }
       switch (o.store) {
         case "memory" -> {
@@ -280,10 +312,12 @@ public final class Replay {
             throw new ReplayException("--store redis needs --redis-url redis://host:port");
           }
           if (o.doubleArithmetic) {
-            throw new ReplayException("--arithmetic double replays in the tool itself, not in a store");
+            throw new ReplayException(
+                "--arithmetic double replays in the tool itself, not in a store");
           }
         }
-        default -> throw new ReplayException("--store: expected memory or redis, was '" + o.store + "'");
+        default ->
+            throw new ReplayException("--store: expected memory or redis, was '" + o.store + "'");
       }
       return o;
     }
@@ -319,9 +353,13 @@ public final class Replay {
     RateLimitStore redisStore(NanoClock traceClock) {
       try {
         // A prefix of its own, so that a replay never sees the state of an earlier one.
-        return RedisStore.builder().url(redisUrl).callerClock(traceClock)
+        return RedisStore.builder()
+            .url(redisUrl)
+            .callerClock(traceClock)
             .keyPrefix("limiter-replay:" + UUID.randomUUID() + ":")
-            .decisionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(5)).build();
+            .decisionTimeout(Duration.ofSeconds(5))
+            .socketTimeout(Duration.ofSeconds(5))
+            .build();
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new ReplayException("--redis-url: " + e.getMessage());
       }
@@ -336,11 +374,13 @@ public final class Replay {
         if (initial != null) {
           long x = nonNegativeInteger("--initial", initial);
           if (x > burst) {
-            throw new ReplayException("--initial must be at most --capacity " + burst + ", was '" + initial + "'");
+            throw new ReplayException(
+                "--initial must be at most --capacity " + burst + ", was '" + initial + "'");
           }
           limit = limit.withInitial(x);
         }
-        return new Policy("replay", algorithm, List.of(limit), io.github.limiter.FailureMode.FAIL_CLOSED);
+        return new Policy(
+            "replay", algorithm, List.of(limit), io.github.limiter.FailureMode.FAIL_CLOSED);
       }
       forbid("--rate", rate);
       forbid("--capacity", capacity);
@@ -348,7 +388,11 @@ public final class Replay {
       long n = positiveInteger("--limit", require("--limit", limit));
       Duration w = duration("--window", require("--window", window));
       try {
-        return new Policy("replay", algorithm, List.of(Limit.of(n, w)), io.github.limiter.FailureMode.FAIL_CLOSED);
+        return new Policy(
+            "replay",
+            algorithm,
+            List.of(Limit.of(n, w)),
+            io.github.limiter.FailureMode.FAIL_CLOSED);
       } catch (IllegalArgumentException e) {
         throw new ReplayException("--limit/--window: " + e.getMessage());
       }
@@ -356,7 +400,11 @@ public final class Replay {
 
     String describe() {
       return algorithm.isBucket()
-          ? "rate=" + rate + "/s capacity=" + capacity + (initial == null ? "" : " initial=" + initial)
+          ? "rate="
+              + rate
+              + "/s capacity="
+              + capacity
+              + (initial == null ? "" : " initial=" + initial)
           : "limit=" + limit + " window=" + window + "s";
     }
 
@@ -389,7 +437,8 @@ public final class Replay {
         throw new ReplayException(option + " must be positive seconds, was '" + text + "'");
       }
       try {
-        return Duration.ofNanos(seconds.movePointRight(9).setScale(0, RoundingMode.HALF_EVEN).longValueExact());
+        return Duration.ofNanos(
+            seconds.movePointRight(9).setScale(0, RoundingMode.HALF_EVEN).longValueExact());
       } catch (ArithmeticException e) {
         throw new ReplayException(option + ": out of range, was '" + text + "'");
       }
@@ -456,7 +505,9 @@ public final class Replay {
         case "seconds" -> Trace.Format.SECONDS;
         case "clf" -> Trace.Format.CLF;
         case "combined" -> Trace.Format.COMBINED;
-        default -> throw new ReplayException("--format: expected seconds, clf or combined, was '" + text + "'");
+        default ->
+            throw new ReplayException(
+                "--format: expected seconds, clf or combined, was '" + text + "'");
       };
     }
 
@@ -469,7 +520,8 @@ public final class Replay {
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw new ReplayException("--steps: expected a whole number from 2 to 100, was '" + text + "'");
+      throw new ReplayException(
+          "--steps: expected a whole number from 2 to 100, was '" + text + "'");
     }
 
     /** A share such as 0.1% (or 0.001), from 0 to 100%. */
@@ -484,14 +536,16 @@ public final class Replay {
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw new ReplayException(option + ": expected a share from 0% to 100% such as 0.1%, was '" + text + "'");
+      throw new ReplayException(
+          option + ": expected a share from 0% to 100% such as 0.1%, was '" + text + "'");
     }
 
     private static boolean parseArithmetic(String text) {
       return switch (text) {
         case "exact" -> false;
         case "double" -> true;
-        default -> throw new ReplayException("--arithmetic: expected exact or double, was '" + text + "'");
+        default ->
+            throw new ReplayException("--arithmetic: expected exact or double, was '" + text + "'");
       };
     }
   }

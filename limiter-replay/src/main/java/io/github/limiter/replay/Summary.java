@@ -16,11 +16,23 @@ import java.util.Arrays;
  * @param mostInSpan the most requests admitted in any span of {@code spanNanos}, over all keys: the
  *     burst the downstream sees (the article's "up to 2N" for a fixed window)
  * @param mostFrom where the first such span starts, in nanoseconds
- * @param delays for the leaky bucket, the departure delay's p50, p99 and max in nanoseconds; else null
- * @param departures for the leaky bucket, the first and the last departure in nanoseconds; else null
+ * @param delays for the leaky bucket, the departure delay's p50, p99 and max in nanoseconds; else
+ *     null
+ * @param departures for the leaky bucket, the first and the last departure in nanoseconds; else
+ *     null
  */
-record Summary(Algorithm algorithm, long requests, long admitted, int keys, int keysHit, double worstKey,
-    long spanNanos, long mostInSpan, long mostFrom, long[] delays, long[] departures) {
+record Summary(
+    Algorithm algorithm,
+    long requests,
+    long admitted,
+    int keys,
+    int keysHit,
+    double worstKey,
+    long spanNanos,
+    long mostInSpan,
+    long mostFrom,
+    long[] delays,
+    long[] departures) {
 
   long rejected() {
     return requests - admitted;
@@ -55,7 +67,9 @@ record Summary(Algorithm algorithm, long requests, long admitted, int keys, int 
     }
     long most = 0;
     long mostFrom = 0;
-    for (int from = 0, to = 0, inSpan = 0; to < allowed.length; to++) { // admitted in [nanos[from], +span)
+    for (int from = 0, to = 0, inSpan = 0;
+        to < allowed.length;
+        to++) { // admitted in [nanos[from], +span)
       if (!allowed[to]) {
         continue;
       }
@@ -88,7 +102,17 @@ record Summary(Algorithm algorithm, long requests, long admitted, int keys, int 
       delays = new long[] {percentile(d, 50), percentile(d, 99), d[d.length - 1]};
       departures = new long[] {first, last};
     }
-    return new Summary(algorithm, allowed.length, admitted, perKey.length, hit, worst, spanNanos, most, mostFrom, delays,
+    return new Summary(
+        algorithm,
+        allowed.length,
+        admitted,
+        perKey.length,
+        hit,
+        worst,
+        spanNanos,
+        most,
+        mostFrom,
+        delays,
         departures);
   }
 

@@ -1,6 +1,5 @@
 package io.github.limiter.replay;
 
-import io.github.limiter.Algorithm;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -35,8 +34,16 @@ final class Sweep {
    * @param burst the most it admits at once: capacity, or limit
    * @param behavingKeys keys whose own average rate is at most {@code rate}
    */
-  record Point(int xi, int yi, Replay.Options options, double rate, long burst, Summary summary,
-      int behavingKeys, long behavingRequests, long behavingRejected) {
+  record Point(
+      int xi,
+      int yi,
+      Replay.Options options,
+      double rate,
+      long burst,
+      Summary summary,
+      int behavingKeys,
+      long behavingRequests,
+      long behavingRejected) {
 
     double behavingRejection() {
       return behavingRequests == 0 ? 0 : (double) behavingRejected / behavingRequests;
@@ -44,9 +51,18 @@ final class Sweep {
   }
 
   static Grid grid(Replay.Options o) {
-    Grid grid = o.algorithm.isBucket()
-        ? new Grid("--rate", axis("--rate", o.rate, false, o.steps), "--capacity", axis("--capacity", o.capacity, true, o.steps))
-        : new Grid("--limit", axis("--limit", o.limit, true, o.steps), "--window", axis("--window", o.window, false, o.steps));
+    Grid grid =
+        o.algorithm.isBucket()
+            ? new Grid(
+                "--rate",
+                axis("--rate", o.rate, false, o.steps),
+                "--capacity",
+                axis("--capacity", o.capacity, true, o.steps))
+            : new Grid(
+                "--limit",
+                axis("--limit", o.limit, true, o.steps),
+                "--window",
+                axis("--window", o.window, false, o.steps));
     for (String x : grid.xs) {
       for (String y : grid.ys) {
         setting(o, grid, x, y); // validates each value
@@ -64,7 +80,8 @@ final class Sweep {
   /** A value, a list 'a,b,c', or a range 'A..B' of {@code steps} values evenly spaced. */
   static List<String> axis(String option, String text, boolean whole, int steps) {
     if (text == null) {
-      throw new ReplayException(option + " is required for this algorithm: a value, a list a,b,c or a range A..B");
+      throw new ReplayException(
+          option + " is required for this algorithm: a value, a list a,b,c or a range A..B");
     }
     Set<String> values = new LinkedHashSet<>();
     try {
@@ -75,9 +92,11 @@ final class Sweep {
         if (ends.length != 2 || from.compareTo(to) >= 0) {
           throw new NumberFormatException();
         }
-        BigDecimal step = to.subtract(from).divide(BigDecimal.valueOf(steps - 1), 12, RoundingMode.HALF_EVEN);
+        BigDecimal step =
+            to.subtract(from).divide(BigDecimal.valueOf(steps - 1), 12, RoundingMode.HALF_EVEN);
         for (int i = 0; i < steps; i++) {
-          values.add(round(i == steps - 1 ? to : from.add(step.multiply(BigDecimal.valueOf(i))), whole));
+          values.add(
+              round(i == steps - 1 ? to : from.add(step.multiply(BigDecimal.valueOf(i))), whole));
         }
       } else {
         for (String value : text.split(",", -1)) {
@@ -85,7 +104,11 @@ final class Sweep {
         }
       }
     } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-      throw new ReplayException(option + ": expected a number, a list a,b,c or a range A..B with A < B, was '" + text + "'");
+      throw new ReplayException(
+          option
+              + ": expected a number, a list a,b,c or a range A..B with A < B, was '"
+              + text
+              + "'");
     }
     return List.copyOf(values);
   }
@@ -107,37 +130,82 @@ final class Sweep {
       }
     }
     // Replay is pure CPU and every setting is independent: one setting per core at a time.
-    List<Point> points = IntStream.range(0, cells.size()).parallel().mapToObj(c -> {
-      int[] cell = cells.get(c);
-      Replay.Options setting = setting(options, grid, grid.xs.get(cell[0]), grid.ys.get(cell[1]));
-      io.github.limiter.Limit limit = setting.policy().limits().get(0);
-      return point(cell[0], cell[1], setting, limit.permits() * 1e9 / limit.periodNanos(),
-          options.algorithm.isBucket() ? limit.burst() : limit.permits(), trace, keyRates,
-          span > 0 ? span : limit.periodNanos());
-    }).toList();
+    List<Point> points =
+        IntStream.range(0, cells.size())
+            .parallel()
+            .mapToObj(
+                c -> {
+                  int[] cell = cells.get(c);
+                  Replay.Options setting =
+                      setting(options, grid, grid.xs.get(cell[0]), grid.ys.get(cell[1]));
+                  io.github.limiter.Limit limit = setting.policy().limits().get(0);
+                  return point(
+                      cell[0],
+                      cell[1],
+                      setting,
+                      limit.permits() * 1e9 / limit.periodNanos(),
+                      options.algorithm.isBucket() ? limit.burst() : limit.permits(),
+                      trace,
+                      keyRates,
+                      span > 0 ? span : limit.periodNanos());
+                })
+            .toList();
     Point best = recommend(points, options.targetRejection);
 
-    out.println("sweep " + options.algorithm + ": " + trace.size() + " requests from " + trace.keyNames().length
-        + " key" + (trace.keyNames().length == 1 ? "" : "s") + "; " + grid.xs.size() * grid.ys.size()
-        + " settings; target: at most " + TextTable.percent(options.targetRejection)
-        + " rejected for the behaving keys (own average rate at most the limit's)"
-        + (options.doubleArithmetic ? "; arithmetic=double" : ""));
-    TextTable table = new TextTable(grid.xName.substring(2), grid.yName.substring(2), "rejected%", "worst key",
-        "behaving keys", "behaving rejected%", "");
+    out.println(
+        "sweep "
+            + options.algorithm
+            + ": "
+            + trace.size()
+            + " requests from "
+            + trace.keyNames().length
+            + " key"
+            + (trace.keyNames().length == 1 ? "" : "s")
+            + "; "
+            + grid.xs.size() * grid.ys.size()
+            + " settings; target: at most "
+            + TextTable.percent(options.targetRejection)
+            + " rejected for the behaving keys (own average rate at most the limit's)"
+            + (options.doubleArithmetic ? "; arithmetic=double" : ""));
+    TextTable table =
+        new TextTable(
+            grid.xName.substring(2),
+            grid.yName.substring(2),
+            "rejected%",
+            "worst key",
+            "behaving keys",
+            "behaving rejected%",
+            "");
     for (Point p : points) {
-      table.row(grid.xs.get(p.xi), grid.ys.get(p.yi), TextTable.percent(p.summary.rejectionRate()),
-          TextTable.percent(p.summary.worstKey()), p.behavingKeys + "/" + trace.keyNames().length,
-          p.behavingKeys == 0 ? "-" : TextTable.percent(p.behavingRejection()), p == best ? "<- recommended" : "");
+      table.row(
+          grid.xs.get(p.xi),
+          grid.ys.get(p.yi),
+          TextTable.percent(p.summary.rejectionRate()),
+          TextTable.percent(p.summary.worstKey()),
+          p.behavingKeys + "/" + trace.keyNames().length,
+          p.behavingKeys == 0 ? "-" : TextTable.percent(p.behavingRejection()),
+          p == best ? "<- recommended" : "");
     }
     table.print(out);
     if (best == null) {
-      out.println("recommended: none: no setting keeps the behaving keys at or under "
-          + TextTable.percent(options.targetRejection) + " rejected; try higher values");
+      out.println(
+          "recommended: none: no setting keeps the behaving keys at or under "
+              + TextTable.percent(options.targetRejection)
+              + " rejected; try higher values");
     } else {
-      out.println("recommended: " + describe(grid, best) + ": the behaving keys (" + best.behavingKeys + " of "
-          + trace.keyNames().length + ") " + TextTable.percent(best.behavingRejection()) + " rejected; all requests "
-          + TextTable.percent(best.summary.rejectionRate()) + " rejected; worst key "
-          + TextTable.percent(best.summary.worstKey()));
+      out.println(
+          "recommended: "
+              + describe(grid, best)
+              + ": the behaving keys ("
+              + best.behavingKeys
+              + " of "
+              + trace.keyNames().length
+              + ") "
+              + TextTable.percent(best.behavingRejection())
+              + " rejected; all requests "
+              + TextTable.percent(best.summary.rejectionRate())
+              + " rejected; worst key "
+              + TextTable.percent(best.summary.worstKey()));
     }
     if (options.report != null) {
       Point shown = best != null ? best : points.get(points.size() - 1);
@@ -145,7 +213,16 @@ final class Sweep {
       for (int k = 0; k < keyRates.length; k++) {
         behaving[k] = keyRates[k] <= shown.rate;
       }
-      Report.sweep(options, trace, grid, points, best, shown, shown.options.run(trace), describe(grid, shown), behaving);
+      Report.sweep(
+          options,
+          trace,
+          grid,
+          points,
+          best,
+          shown,
+          shown.options.run(trace),
+          describe(grid, shown),
+          behaving);
       out.println("report: " + options.report);
     }
   }
@@ -162,8 +239,15 @@ final class Sweep {
         .orElse(null);
   }
 
-  private static Point point(int xi, int yi, Replay.Options setting, double rate, long burst, Trace trace,
-      double[] keyRates, long span) {
+  private static Point point(
+      int xi,
+      int yi,
+      Replay.Options setting,
+      double rate,
+      long burst,
+      Trace trace,
+      double[] keyRates,
+      long span) {
     Engine.Run run = setting.run(trace);
     int[] keys = trace.keys();
     boolean[] allowed = run.allowed();
@@ -183,8 +267,16 @@ final class Sweep {
         behaving++;
       }
     }
-    return new Point(xi, yi, setting, rate, burst, Summary.of(setting.algorithm, trace, run, span), behaving,
-        requests, rejected);
+    return new Point(
+        xi,
+        yi,
+        setting,
+        rate,
+        burst,
+        Summary.of(setting.algorithm, trace, run, span),
+        behaving,
+        requests,
+        rejected);
   }
 
   /** Each key's own average rate: its requests over its active span, at least one second. */

@@ -55,9 +55,10 @@ record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<S
   }
 
   /**
-   * Reads a trace. A timestamp trace must be clean: its first bad line is an error. An access log is
-   * read as a real one is written: unparseable lines are skipped and lines logged out of time order
-   * are put back in it, and {@link #notes} says how many and why; {@code strict} makes both errors.
+   * Reads a trace. A timestamp trace must be clean: its first bad line is an error. An access log
+   * is read as a real one is written: unparseable lines are skipped and lines logged out of time
+   * order are put back in it, and {@link #notes} says how many and why; {@code strict} makes both
+   * errors.
    */
   static Trace read(BufferedReader reader, Format format, boolean strict) throws IOException {
     Builder trace = new Builder();
@@ -78,7 +79,11 @@ record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<S
       if (format.isAccessLog()) {
         Matcher matcher = CLF.matcher(line);
         if (!matcher.matches()) {
-          skip(skipped, strict, number, "not in Common/Combined Log Format 'host ident user [dd/MMM/yyyy:HH:mm:ss Z] ...'");
+          skip(
+              skipped,
+              strict,
+              number,
+              "not in Common/Combined Log Format 'host ident user [dd/MMM/yyyy:HH:mm:ss Z] ...'");
           continue;
         }
         String time = matcher.group(2);
@@ -88,7 +93,11 @@ record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<S
             Math.multiplyExact(lastTime, 1_000_000_000L);
             lastTimeText = time;
           } catch (DateTimeParseException | ArithmeticException e) {
-            skip(skipped, strict, number, "a time that is not dd/MMM/yyyy:HH:mm:ss Z, such as '" + time + "'");
+            skip(
+                skipped,
+                strict,
+                number,
+                "a time that is not dd/MMM/yyyy:HH:mm:ss Z, such as '" + time + "'");
             continue;
           }
         }
@@ -98,7 +107,8 @@ record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<S
       } else {
         String[] fields = line.trim().split("\\s+");
         if (fields.length > 2) {
-          throw new ReplayException("line " + number + ": expected '<seconds> [key]', was '" + line.trim() + "'");
+          throw new ReplayException(
+              "line " + number + ": expected '<seconds> [key]', was '" + line.trim() + "'");
         }
         text = fields[0];
         nanos = toNanos(fields[0], number);
@@ -106,8 +116,13 @@ record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<S
       }
       if (trace.size > 0 && nanos < trace.nanos[trace.size - 1]) {
         if (strict || !format.isAccessLog()) {
-          throw new ReplayException("line " + number + ": timestamp " + text + " goes back before "
-              + trace.texts[trace.size - 1]);
+          throw new ReplayException(
+              "line "
+                  + number
+                  + ": timestamp "
+                  + text
+                  + " goes back before "
+                  + trace.texts[trace.size - 1]);
         }
         if (outOfOrder++ == 0) {
           firstOutOfOrder = number;
@@ -116,11 +131,26 @@ record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<S
       trace.add(text, nanos, key);
     }
     List<String> notes = new ArrayList<>();
-    skipped.forEach((why, s) -> notes.add("skipped " + s.count + " line" + (s.count == 1 ? "" : "s")
-        + " (first: line " + s.first + "): " + why));
+    skipped.forEach(
+        (why, s) ->
+            notes.add(
+                "skipped "
+                    + s.count
+                    + " line"
+                    + (s.count == 1 ? "" : "s")
+                    + " (first: line "
+                    + s.first
+                    + "): "
+                    + why));
     if (outOfOrder > 0) {
-      notes.add("put " + outOfOrder + " line" + (outOfOrder == 1 ? "" : "s")
-          + " logged out of time order back in order (first: line " + firstOutOfOrder + ")");
+      notes.add(
+          "put "
+              + outOfOrder
+              + " line"
+              + (outOfOrder == 1 ? "" : "s")
+              + " logged out of time order back in order (first: line "
+              + firstOutOfOrder
+              + ")");
     }
     if (!notes.isEmpty()) {
       notes.add("--strict makes these errors");
@@ -128,17 +158,24 @@ record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<S
     return trace.build(outOfOrder > 0, notes);
   }
 
-  /** Seconds as written, to the nearest nanosecond: exact decimal arithmetic, no binary rounding. */
+  /**
+   * Seconds as written, to the nearest nanosecond: exact decimal arithmetic, no binary rounding.
+   */
   static long toNanos(String seconds, int number) {
     try {
       BigDecimal value = new BigDecimal(seconds);
       if (value.signum() < 0) {
-        throw new ReplayException("line " + number + ": timestamp must not be negative, was '" + seconds + "'");
+        throw new ReplayException(
+            "line " + number + ": timestamp must not be negative, was '" + seconds + "'");
       }
       return value.multiply(NANOS_PER_SECOND).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
     } catch (NumberFormatException | ArithmeticException e) {
       throw new ReplayException(
-          "line " + number + ": expected a timestamp in seconds such as 5.02, was '" + seconds + "'");
+          "line "
+              + number
+              + ": expected a timestamp in seconds such as 5.02, was '"
+              + seconds
+              + "'");
     }
   }
 

@@ -64,7 +64,8 @@ final class AccessLogGenerator {
       out.write(k < legitKeys ? legit(k) : ABUSER);
       out.write(" - - [");
       out.write(time);
-      out.write("] \"GET /api/items?page=" + (i % 7) + " HTTP/1.1\" 200 512 \"-\" \"generator/1.0\"\n");
+      out.write(
+          "] \"GET /api/items?page=" + (i % 7) + " HTTP/1.1\" 200 512 \"-\" \"generator/1.0\"\n");
     }
     return n;
   }
@@ -79,7 +80,8 @@ final class AccessLogGenerator {
       System.exit(2);
     }
     try (BufferedWriter out = Files.newBufferedWriter(Path.of(args[3]), StandardCharsets.UTF_8)) {
-      int lines = write(out, Integer.parseInt(args[0]), Integer.parseInt(args[1]), Long.parseLong(args[2]));
+      int lines =
+          write(out, Integer.parseInt(args[0]), Integer.parseInt(args[1]), Long.parseLong(args[2]));
       System.err.println("wrote " + lines + " lines to " + args[3]);
     }
   }

@@ -30,22 +30,26 @@ class ArticleTablesTest {
 
     @Test
     void fixedWindowAdmits178Of184() {
-      assertThat(summary(TRACE, "fixed-window", WINDOW)).endsWith("requests=184 allowed=178 rejected=6");
+      assertThat(summary(TRACE, "fixed-window", WINDOW))
+          .endsWith("requests=184 allowed=178 rejected=6");
     }
 
     @Test
     void slidingWindowCounterAdmits178() {
-      assertThat(summary(TRACE, "sliding-window-counter", WINDOW)).endsWith("requests=184 allowed=178 rejected=6");
+      assertThat(summary(TRACE, "sliding-window-counter", WINDOW))
+          .endsWith("requests=184 allowed=178 rejected=6");
     }
 
     @Test
     void tokenBucketAdmitsAll184() {
-      assertThat(summary(TRACE, "token-bucket", BUCKET)).endsWith("requests=184 allowed=184 rejected=0");
+      assertThat(summary(TRACE, "token-bucket", BUCKET))
+          .endsWith("requests=184 allowed=184 rejected=0");
     }
 
     @Test
     void leakyBucketAdmitsAll184() {
-      assertThat(summary(TRACE, "leaky-bucket", BUCKET)).endsWith("requests=184 allowed=184 rejected=0");
+      assertThat(summary(TRACE, "leaky-bucket", BUCKET))
+          .endsWith("requests=184 allowed=184 rejected=0");
     }
   }
 
@@ -55,13 +59,16 @@ class ArticleTablesTest {
 
     @Test
     void windowsAdmitTheirCeilingOf10() {
-      assertThat(summary(TRACE, "fixed-window", WINDOW)).endsWith("requests=30 allowed=10 rejected=20");
-      assertThat(summary(TRACE, "sliding-window-counter", WINDOW)).endsWith("requests=30 allowed=10 rejected=20");
+      assertThat(summary(TRACE, "fixed-window", WINDOW))
+          .endsWith("requests=30 allowed=10 rejected=20");
+      assertThat(summary(TRACE, "sliding-window-counter", WINDOW))
+          .endsWith("requests=30 allowed=10 rejected=20");
     }
 
     @Test
     void tokenBucketSpendsItsCapacityOf20() {
-      assertThat(summary(TRACE, "token-bucket", BUCKET)).endsWith("requests=30 allowed=20 rejected=10");
+      assertThat(summary(TRACE, "token-bucket", BUCKET))
+          .endsWith("requests=30 allowed=20 rejected=10");
     }
 
     @Test
@@ -69,8 +76,10 @@ class ArticleTablesTest {
       String summary = summary(TRACE, "leaky-bucket", BUCKET);
       assertThat(summary).contains("departures from 5.100 s to 7.100 s");
       assertThat(summary).endsWith("requests=30 allowed=21 rejected=9");
-      List<String> allowed = decisions(TRACE, "leaky-bucket", BUCKET).stream()
-          .filter(line -> line.contains(" ALLOW ")).toList();
+      List<String> allowed =
+          decisions(TRACE, "leaky-bucket", BUCKET).stream()
+              .filter(line -> line.contains(" ALLOW "))
+              .toList();
       assertThat(allowed).hasSize(21);
       // Output is smoothed to the leak rate: departures exactly 1/r = 100 ms apart.
       for (int i = 1; i < allowed.size(); i++) {
@@ -91,7 +100,8 @@ class ArticleTablesTest {
 
     @Test
     void slidingWindowCounterHoldsItTo11() {
-      assertThat(admittedInAttack(decisions(TRACE, "sliding-window-counter", WINDOW))).isEqualTo(11);
+      assertThat(admittedInAttack(decisions(TRACE, "sliding-window-counter", WINDOW)))
+          .isEqualTo(11);
     }
 
     @Test
@@ -102,16 +112,21 @@ class ArticleTablesTest {
     /**
      * The article reports 12. Its reference arithmetic runs on doubles, where 0.3 − 0.2 =
      * 0.09999999999999998: the bucket is a hair short of a token at 0.3 s, rejects that request,
-     * and carries the token into the attack. In exact arithmetic the steady state leaves no
-     * surplus and the bucket admits its 10 refilled tokens plus the 1.9 earned during the attack.
+     * and carries the token into the attack. In exact arithmetic the steady state leaves no surplus
+     * and the bucket admits its 10 refilled tokens plus the 1.9 earned during the attack.
      */
     @Test
     void tokenBucketInSteadyStateAdmits11Exactly_andTheArticles12IsDoubleRounding() {
       String[] steady = {"--rate", "10", "--capacity", "20", "--initial", "0"};
       assertThat(admittedInAttack(decisions(TRACE, "token-bucket", steady))).isEqualTo(11);
 
-      List<String> article = run(concat(new String[] {"--arithmetic", "double", "--decisions"},
-          "token-bucket", steady, TRACE));
+      List<String> article =
+          run(
+              concat(
+                  new String[] {"--arithmetic", "double", "--decisions"},
+                  "token-bucket",
+                  steady,
+                  TRACE));
       assertThat(admittedInAttack(article)).isEqualTo(12);
       assertThat(article).contains("0.3 REJECT");
       assertThat(decisions(TRACE, "token-bucket", steady)).contains("0.3 ALLOW");
@@ -120,10 +135,22 @@ class ArticleTablesTest {
     @Test
     void theArticlesDoubleArithmeticAgreesWithTheEngineOnEveryOtherFigure() {
       for (String algorithm : List.of("fixed-window", "sliding-window-counter")) {
-        assertThat(run(concat(new String[] {"--arithmetic", "double", "--decisions"}, algorithm, WINDOW, TRACE)))
+        assertThat(
+                run(
+                    concat(
+                        new String[] {"--arithmetic", "double", "--decisions"},
+                        algorithm,
+                        WINDOW,
+                        TRACE)))
             .isEqualTo(decisions(TRACE, algorithm, WINDOW));
       }
-      assertThat(run(concat(new String[] {"--arithmetic", "double", "--decisions"}, "leaky-bucket", BUCKET, TRACE)))
+      assertThat(
+              run(
+                  concat(
+                      new String[] {"--arithmetic", "double", "--decisions"},
+                      "leaky-bucket",
+                      BUCKET,
+                      TRACE)))
           .isEqualTo(decisions(TRACE, "leaky-bucket", BUCKET));
     }
   }
@@ -131,7 +158,10 @@ class ArticleTablesTest {
   /** Requests at 3.90 s ≤ t &lt; 4.10 s that were admitted. */
   static long admittedInAttack(List<String> decisions) {
     assertThat(decisions.stream().filter(ArticleTablesTest::inAttack).count()).isEqualTo(20);
-    return decisions.stream().filter(ArticleTablesTest::inAttack).filter(line -> line.contains("ALLOW")).count();
+    return decisions.stream()
+        .filter(ArticleTablesTest::inAttack)
+        .filter(line -> line.contains("ALLOW"))
+        .count();
   }
 
   private static boolean inAttack(String line) {
@@ -171,10 +201,17 @@ class ArticleTablesTest {
   static List<String> run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Replay.run(args, new ByteArrayInputStream(new byte[0]),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    int status =
+        Replay.run(
+            args,
+            new ByteArrayInputStream(new byte[0]),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
-    List<String> lines = Stream.of(out.toString(StandardCharsets.UTF_8).split("\n")).filter(l -> !l.isEmpty()).toList();
+    List<String> lines =
+        Stream.of(out.toString(StandardCharsets.UTF_8).split("\n"))
+            .filter(l -> !l.isEmpty())
+            .toList();
     // With --decisions: one line per request, then the closing summary line, dropped here.
     return List.of(args).contains("--decisions") ? lines.subList(0, lines.size() - 1) : lines;
   }

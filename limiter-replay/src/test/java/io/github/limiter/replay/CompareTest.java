@@ -13,11 +13,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code compare} prints every figure of the article's section 6 in one table per trace, with the
- * article's parameters: windows {@code --limit 10 --window 1}, buckets {@code --rate 10 --capacity 20}.
+ * article's parameters: windows {@code --limit 10 --window 1}, buckets {@code --rate 10 --capacity
+ * 20}.
  */
 class CompareTest {
 
-  static final String[] PARAMS = {"--limit", "10", "--window", "1", "--rate", "10", "--capacity", "20"};
+  static final String[] PARAMS = {
+    "--limit", "10", "--window", "1", "--rate", "10", "--capacity", "20"
+  };
 
   /** The table's rows by algorithm, each a map from column header to cell. */
   static Map<String, Map<String, String>> table(List<String> lines) {
@@ -36,8 +39,13 @@ class CompareTest {
       }
       rows.put(cells[0], row);
     }
-    assertThat(rows.keySet()).containsExactly("fixed-window", "sliding-window-counter", "sliding-window-log",
-        "token-bucket", "leaky-bucket");
+    assertThat(rows.keySet())
+        .containsExactly(
+            "fixed-window",
+            "sliding-window-counter",
+            "sliding-window-log",
+            "token-bucket",
+            "leaky-bucket");
     return rows;
   }
 
@@ -111,7 +119,8 @@ class CompareTest {
     /** The attack is the busiest second of the trace, so "most in 1 s" is the article's figure. */
     @Test
     void theBurstAcrossTheBoundaryIs20_11_11_20() {
-      Map<String, Map<String, String>> table = table(compare("pattern-c-boundary.txt", "--initial", "0"));
+      Map<String, Map<String, String>> table =
+          table(compare("pattern-c-boundary.txt", "--initial", "0"));
       assertThat(cell(table, "fixed-window", "most in 1 s")).isEqualTo("20");
       assertThat(cell(table, "sliding-window-counter", "most in 1 s")).isEqualTo("11");
       assertThat(cell(table, "token-bucket", "most in 1 s")).isEqualTo("11");
@@ -130,24 +139,46 @@ class CompareTest {
     }
   }
 
-  /** Every row agrees with the one-algorithm command, the contract the article's tables are tested on. */
+  /**
+   * Every row agrees with the one-algorithm command, the contract the article's tables are tested
+   * on.
+   */
   @Test
   void everyRowMatchesTheOneAlgorithmCommand() {
-    for (String trace : List.of("pattern-a-poisson.txt", "pattern-b-burst.txt", "pattern-c-boundary.txt")) {
+    for (String trace :
+        List.of("pattern-a-poisson.txt", "pattern-b-burst.txt", "pattern-c-boundary.txt")) {
       Map<String, Map<String, String>> table = table(compare(trace));
       for (String algorithm : table.keySet()) {
-        String[] params = algorithm.endsWith("bucket") ? ArticleTablesTest.BUCKET : ArticleTablesTest.WINDOW;
+        String[] params =
+            algorithm.endsWith("bucket") ? ArticleTablesTest.BUCKET : ArticleTablesTest.WINDOW;
         String summary = ArticleTablesTest.summary(trace, algorithm, params);
-        assertThat(summary).as(trace + " " + algorithm).endsWith("requests=" + cell(table, algorithm, "requests")
-            + " allowed=" + cell(table, algorithm, "admitted") + " rejected=" + cell(table, algorithm, "rejected"));
+        assertThat(summary)
+            .as(trace + " " + algorithm)
+            .endsWith(
+                "requests="
+                    + cell(table, algorithm, "requests")
+                    + " allowed="
+                    + cell(table, algorithm, "admitted")
+                    + " rejected="
+                    + cell(table, algorithm, "rejected"));
       }
     }
   }
 
   @Test
   void keysAreCountedApart() {
-    BadInputTest.Result result = BadInputTest.run("0 a\n0 a\n0 a\n0 b\n0.5 c\n", "compare", "--limit", "2",
-        "--window", "1", "--rate", "1", "--capacity", "2");
+    BadInputTest.Result result =
+        BadInputTest.run(
+            "0 a\n0 a\n0 a\n0 b\n0.5 c\n",
+            "compare",
+            "--limit",
+            "2",
+            "--window",
+            "1",
+            "--rate",
+            "1",
+            "--capacity",
+            "2");
     assertThat(result.status()).as(result.err()).isZero();
     Map<String, Map<String, String>> table = table(List.of(result.out().split("\n")));
     assertThat(cell(table, "fixed-window", "rejected")).isEqualTo("1");

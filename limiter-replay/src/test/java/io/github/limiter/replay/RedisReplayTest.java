@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.tck.redis.RedisServer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import java.util.Arrays;
 
 /**
  * The article's tables through a real redis-server, with the trace's time passed to the scripts:
@@ -29,20 +29,44 @@ class RedisReplayTest {
     server.close();
   }
 
-  static final List<String[]> CASES = List.of(
-      new String[] {"pattern-a-poisson.txt", "fixed-window", "--limit", "10", "--window", "1"},
-      new String[] {"pattern-a-poisson.txt", "sliding-window-counter", "--limit", "10", "--window", "1"},
-      new String[] {"pattern-a-poisson.txt", "sliding-window-log", "--limit", "10", "--window", "1"},
-      new String[] {"pattern-a-poisson.txt", "token-bucket", "--rate", "10", "--capacity", "20"},
-      new String[] {"pattern-a-poisson.txt", "leaky-bucket", "--rate", "10", "--capacity", "20"},
-      new String[] {"pattern-b-burst.txt", "fixed-window", "--limit", "10", "--window", "1"},
-      new String[] {"pattern-b-burst.txt", "sliding-window-counter", "--limit", "10", "--window", "1"},
-      new String[] {"pattern-b-burst.txt", "token-bucket", "--rate", "10", "--capacity", "20"},
-      new String[] {"pattern-b-burst.txt", "leaky-bucket", "--rate", "10", "--capacity", "20"},
-      new String[] {"pattern-c-boundary.txt", "fixed-window", "--limit", "10", "--window", "1"},
-      new String[] {"pattern-c-boundary.txt", "sliding-window-counter", "--limit", "10", "--window", "1"},
-      new String[] {"pattern-c-boundary.txt", "token-bucket", "--rate", "10", "--capacity", "20", "--initial", "0"},
-      new String[] {"pattern-c-boundary.txt", "leaky-bucket", "--rate", "10", "--capacity", "20"});
+  static final List<String[]> CASES =
+      List.of(
+          new String[] {"pattern-a-poisson.txt", "fixed-window", "--limit", "10", "--window", "1"},
+          new String[] {
+            "pattern-a-poisson.txt", "sliding-window-counter", "--limit", "10", "--window", "1"
+          },
+          new String[] {
+            "pattern-a-poisson.txt", "sliding-window-log", "--limit", "10", "--window", "1"
+          },
+          new String[] {
+            "pattern-a-poisson.txt", "token-bucket", "--rate", "10", "--capacity", "20"
+          },
+          new String[] {
+            "pattern-a-poisson.txt", "leaky-bucket", "--rate", "10", "--capacity", "20"
+          },
+          new String[] {"pattern-b-burst.txt", "fixed-window", "--limit", "10", "--window", "1"},
+          new String[] {
+            "pattern-b-burst.txt", "sliding-window-counter", "--limit", "10", "--window", "1"
+          },
+          new String[] {"pattern-b-burst.txt", "token-bucket", "--rate", "10", "--capacity", "20"},
+          new String[] {"pattern-b-burst.txt", "leaky-bucket", "--rate", "10", "--capacity", "20"},
+          new String[] {"pattern-c-boundary.txt", "fixed-window", "--limit", "10", "--window", "1"},
+          new String[] {
+            "pattern-c-boundary.txt", "sliding-window-counter", "--limit", "10", "--window", "1"
+          },
+          new String[] {
+            "pattern-c-boundary.txt",
+            "token-bucket",
+            "--rate",
+            "10",
+            "--capacity",
+            "20",
+            "--initial",
+            "0"
+          },
+          new String[] {
+            "pattern-c-boundary.txt", "leaky-bucket", "--rate", "10", "--capacity", "20"
+          });
 
   @Test
   void everyTableDecidesThroughRedisExactlyAsInMemory_withOneScriptCallPerDecision() {
@@ -51,8 +75,10 @@ class RedisReplayTest {
     for (String[] c : CASES) {
       String[] params = Arrays.copyOfRange(c, 2, c.length);
       List<String> memory = ArticleTablesTest.decisions(c[0], c[1], params);
-      List<String> redis = ArticleTablesTest.run(withRedis(
-          ArticleTablesTest.concat(new String[] {"--decisions"}, c[1], params, c[0])));
+      List<String> redis =
+          ArticleTablesTest.run(
+              withRedis(
+                  ArticleTablesTest.concat(new String[] {"--decisions"}, c[1], params, c[0])));
       assertThat(redis).as(String.join(" ", c)).isEqualTo(memory);
       decisions += memory.size();
     }
@@ -61,11 +87,24 @@ class RedisReplayTest {
 
   @Test
   void theFiguresHoldThroughRedis() {
-    List<String> burst = ArticleTablesTest.run(withRedis(ArticleTablesTest.concat(new String[0], "leaky-bucket",
-        new String[] {"--rate", "10", "--capacity", "20"}, "pattern-b-burst.txt")));
-    assertThat(burst).contains("departures from 5.100 s to 7.100 s", "requests=30 allowed=21 rejected=9");
-    List<String> attack = ArticleTablesTest.run(withRedis(ArticleTablesTest.concat(new String[] {"--decisions"},
-        "sliding-window-counter", new String[] {"--limit", "10", "--window", "1"}, "pattern-c-boundary.txt")));
+    List<String> burst =
+        ArticleTablesTest.run(
+            withRedis(
+                ArticleTablesTest.concat(
+                    new String[0],
+                    "leaky-bucket",
+                    new String[] {"--rate", "10", "--capacity", "20"},
+                    "pattern-b-burst.txt")));
+    assertThat(burst)
+        .contains("departures from 5.100 s to 7.100 s", "requests=30 allowed=21 rejected=9");
+    List<String> attack =
+        ArticleTablesTest.run(
+            withRedis(
+                ArticleTablesTest.concat(
+                    new String[] {"--decisions"},
+                    "sliding-window-counter",
+                    new String[] {"--limit", "10", "--window", "1"},
+                    "pattern-c-boundary.txt")));
     assertThat(ArticleTablesTest.admittedInAttack(attack)).isEqualTo(11);
   }
 

@@ -19,43 +19,66 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The HTML report rendered by a real headless Chromium (Debian's {@code chromium}, which
- * {@code .ci/run} installs): the test reads the DOM as the browser built it, checks one lane per
- * algorithm and that every lane draws exactly the table's counts, and keeps a screenshot in
- * {@code target/} to look at.
+ * The HTML report rendered by a real headless Chromium (Debian's {@code chromium}, which {@code
+ * .ci/run} installs): the test reads the DOM as the browser built it, checks one lane per algorithm
+ * and that every lane draws exactly the table's counts, and keeps a screenshot in {@code target/}
+ * to look at.
  */
 class ReportInBrowserTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theCompareReportDrawsOneLanePerAlgorithm_withTheTablesCounts() throws Exception {
     Path report = dir.resolve("compare.html");
-    List<String> out = ArticleTablesTest.run("compare", "--limit", "10", "--window", "1", "--rate", "10",
-        "--capacity", "20", "--report", report.toString(),
-        ArticleTablesTest.tracePath("pattern-b-burst.txt").toString());
+    List<String> out =
+        ArticleTablesTest.run(
+            "compare",
+            "--limit",
+            "10",
+            "--window",
+            "1",
+            "--rate",
+            "10",
+            "--capacity",
+            "20",
+            "--report",
+            report.toString(),
+            ArticleTablesTest.tracePath("pattern-b-burst.txt").toString());
     Map<String, Map<String, String>> printed = CompareTest.table(out);
 
     String dom = render(report, "replay-report-compare.png");
 
     // self-contained: nothing to run, nothing to fetch (the SVG namespace is a name, not a fetch)
-    assertThat(dom).doesNotContain("<script").doesNotContain("<link").doesNotContain("url(")
+    assertThat(dom)
+        .doesNotContain("<script")
+        .doesNotContain("<link")
+        .doesNotContain("url(")
         .doesNotContainPattern("\\s(src|href)=");
     Map<String, long[]> lanes = lanes(dom, "lane", "data-algorithm");
-    assertThat(lanes.keySet()).containsExactly("fixed-window", "sliding-window-counter", "sliding-window-log",
-        "token-bucket", "leaky-bucket");
+    assertThat(lanes.keySet())
+        .containsExactly(
+            "fixed-window",
+            "sliding-window-counter",
+            "sliding-window-log",
+            "token-bucket",
+            "leaky-bucket");
     Map<String, long[]> rows = rows(dom);
     for (String algorithm : lanes.keySet()) {
       long[] drawn = lanes.get(algorithm);
       assertThat(drawn).as(algorithm).containsExactly(rows.get(algorithm));
-      assertThat(drawn[0]).as(algorithm).isEqualTo(Long.parseLong(printed.get(algorithm).get("admitted")));
-      assertThat(drawn[1]).as(algorithm).isEqualTo(Long.parseLong(printed.get(algorithm).get("rejected")));
+      assertThat(drawn[0])
+          .as(algorithm)
+          .isEqualTo(Long.parseLong(printed.get(algorithm).get("admitted")));
+      assertThat(drawn[1])
+          .as(algorithm)
+          .isEqualTo(Long.parseLong(printed.get(algorithm).get("rejected")));
     }
     assertThat(lanes.get("token-bucket")).containsExactly(20, 10);
     assertThat(sum(group(dom, "arrivals", ""), "request")).isEqualTo(30);
     // every admitted request leaves the leaky bucket once
-    assertThat(sum(group(dom, "departures", "data-algorithm=\"leaky-bucket\""), "departed")).isEqualTo(21);
+    assertThat(sum(group(dom, "departures", "data-algorithm=\"leaky-bucket\""), "departed"))
+        .isEqualTo(21);
   }
 
   @Test
@@ -65,34 +88,58 @@ class ReportInBrowserTest {
       AccessLogGenerator.write(w, 20, 120, 42);
     }
     Path report = dir.resolve("sweep.html");
-    List<String> out = ArticleTablesTest.run("sweep", "--algorithm", "token-bucket", "--rate", "2..20",
-        "--capacity", "5..50", "--format", "combined", "--report", report.toString(), log.toString());
+    List<String> out =
+        ArticleTablesTest.run(
+            "sweep",
+            "--algorithm",
+            "token-bucket",
+            "--rate",
+            "2..20",
+            "--capacity",
+            "5..50",
+            "--format",
+            "combined",
+            "--report",
+            report.toString(),
+            log.toString());
     assertThat(out).anyMatch(l -> l.startsWith("recommended: --rate 6 --capacity 20:"));
 
     String dom = render(report, "replay-report-sweep.png");
 
     assertThat(dom).doesNotContain("<script");
     for (String kind : List.of("all", "behaving")) {
-      String map = between(dom, "<svg[^>]*class=\"heatmap\"[^>]*data-kind=\"" + kind + "\"", "</svg>");
+      String map =
+          between(dom, "<svg[^>]*class=\"heatmap\"[^>]*data-kind=\"" + kind + "\"", "</svg>");
       assertThat(count(map, "class=\"cell\"")).isEqualTo(100);
       assertThat(count(map, "class=\"recommended\"")).isEqualTo(1);
       // the mark sits on the cell of --rate 6 --capacity 20
-      Matcher cell = Pattern.compile("data-x=\"6\" data-y=\"20\"[^>]* x=\"(\\d+)\" y=\"(\\d+)\"").matcher(map);
+      Matcher cell =
+          Pattern.compile("data-x=\"6\" data-y=\"20\"[^>]* x=\"(\\d+)\" y=\"(\\d+)\"").matcher(map);
       assertThat(cell.find()).isTrue();
-      assertThat(map).contains("class=\"recommended\" x=\"" + (Integer.parseInt(cell.group(1)) + 2) + "\" y=\""
-          + (Integer.parseInt(cell.group(2)) + 2) + "\"");
+      assertThat(map)
+          .contains(
+              "class=\"recommended\" x=\""
+                  + (Integer.parseInt(cell.group(1)) + 2)
+                  + "\" y=\""
+                  + (Integer.parseInt(cell.group(2)) + 2)
+                  + "\"");
     }
     Map<String, long[]> lanes = lanes(dom, "lane", "data-algorithm");
     assertThat(lanes.keySet()).containsExactly("token-bucket");
-    Matcher best = Pattern.compile("<tr class=\"best\"[^>]*><td>6</td><td>20</td><td class=\"requests\">\\d+</td>"
-        + "<td class=\"admitted\">(\\d+)</td><td class=\"rejected\">(\\d+)</td>").matcher(dom);
+    Matcher best =
+        Pattern.compile(
+                "<tr class=\"best\"[^>]*><td>6</td><td>20</td><td class=\"requests\">\\d+</td>"
+                    + "<td class=\"admitted\">(\\d+)</td><td class=\"rejected\">(\\d+)</td>")
+            .matcher(dom);
     assertThat(best.find()).isTrue();
     assertThat(lanes.get("token-bucket"))
         .containsExactly(Long.parseLong(best.group(1)), Long.parseLong(best.group(2)));
     Map<String, long[]> parts = lanes(dom, "lane-part", "data-keys");
     assertThat(parts.get("behaving")[1]).isZero();
-    assertThat(parts.get("behaving")[0] + parts.get("other")[0]).isEqualTo(lanes.get("token-bucket")[0]);
-    assertThat(parts.get("behaving")[1] + parts.get("other")[1]).isEqualTo(lanes.get("token-bucket")[1]);
+    assertThat(parts.get("behaving")[0] + parts.get("other")[0])
+        .isEqualTo(lanes.get("token-bucket")[0]);
+    assertThat(parts.get("behaving")[1] + parts.get("other")[1])
+        .isEqualTo(lanes.get("token-bucket")[1]);
   }
 
   /** Renders the page in headless Chromium: returns the DOM it built, and keeps a screenshot. */
@@ -104,17 +151,31 @@ class ReportInBrowserTest {
     return chromium(page, "--dump-dom");
   }
 
-  private static String chromium(Path page, String... args) throws IOException, InterruptedException {
+  private static String chromium(Path page, String... args)
+      throws IOException, InterruptedException {
     String binary = chromiumBinary();
     Path profile = Files.createTempDirectory("chromium-profile");
-    List<String> command = new ArrayList<>(List.of(binary, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--user-data-dir=" + profile));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                binary,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + profile));
     command.addAll(List.of(args));
     command.add(page.toUri().toString());
     Path stdout = Files.createTempFile("chromium", ".out");
-    Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process process =
+        new ProcessBuilder(command)
+            .redirectOutput(stdout.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("chromium did not finish in 120 s: " + command);
@@ -124,13 +185,17 @@ class ReportInBrowserTest {
   }
 
   /** Debian's chromium on the PATH: required, never skipped; .ci/run installs it. */
-  /** {@code $CHROMIUM}, else the first Chromium or Chrome on the PATH (Debian, Ubuntu and Google names). */
+  /**
+   * {@code $CHROMIUM}, else the first Chromium or Chrome on the PATH (Debian, Ubuntu and Google
+   * names).
+   */
   static String chromiumBinary() {
     String configured = System.getenv("CHROMIUM");
     if (configured != null && !configured.isBlank()) {
       return configured;
     }
-    for (String name : List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) {
+    for (String name :
+        List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) {
       for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
         Path candidate = Path.of(entry, name);
         if (Files.isExecutable(candidate)) {
@@ -138,17 +203,22 @@ class ReportInBrowserTest {
         }
       }
     }
-    throw new AssertionError("this test renders the report in a real headless browser, and found none: install"
-        + " Chromium (Debian: apt-get install chromium, as .ci/run does) or set CHROMIUM to a Chromium or Chrome"
-        + " binary");
+    throw new AssertionError(
+        "this test renders the report in a real headless browser, and found none: install"
+            + " Chromium (Debian: apt-get install chromium, as .ci/run does) or set CHROMIUM to a Chromium or Chrome"
+            + " binary");
   }
 
-
-  /** Per group of the given class, keyed by the attribute: the admitted and rejected counts drawn. */
+  /**
+   * Per group of the given class, keyed by the attribute: the admitted and rejected counts drawn.
+   */
   static Map<String, long[]> lanes(String dom, String cssClass, String attribute) {
     Map<String, long[]> lanes = new LinkedHashMap<>();
-    Matcher g = Pattern.compile("<g class=\"" + cssClass + "\" " + attribute + "=\"([^\"]+)\">(.*?)</g>",
-        Pattern.DOTALL).matcher(dom);
+    Matcher g =
+        Pattern.compile(
+                "<g class=\"" + cssClass + "\" " + attribute + "=\"([^\"]+)\">(.*?)</g>",
+                Pattern.DOTALL)
+            .matcher(dom);
     while (g.find()) {
       lanes.put(g.group(1), new long[] {sum(g.group(2), "admitted"), sum(g.group(2), "rejected")});
     }
@@ -158,10 +228,14 @@ class ReportInBrowserTest {
   /** The table's admitted and rejected per algorithm. */
   static Map<String, long[]> rows(String dom) {
     Map<String, long[]> rows = new LinkedHashMap<>();
-    Matcher row = Pattern.compile("<tr data-algorithm=\"([^\"]+)\">.*?<td class=\"admitted\">(\\d+)</td>"
-        + "<td class=\"rejected\">(\\d+)</td>").matcher(dom);
+    Matcher row =
+        Pattern.compile(
+                "<tr data-algorithm=\"([^\"]+)\">.*?<td class=\"admitted\">(\\d+)</td>"
+                    + "<td class=\"rejected\">(\\d+)</td>")
+            .matcher(dom);
     while (row.find()) {
-      rows.put(row.group(1), new long[] {Long.parseLong(row.group(2)), Long.parseLong(row.group(3))});
+      rows.put(
+          row.group(1), new long[] {Long.parseLong(row.group(2)), Long.parseLong(row.group(3))});
     }
     return rows;
   }
@@ -181,7 +255,8 @@ class ReportInBrowserTest {
   }
 
   static String group(String dom, String cssClass, String attribute) {
-    return between(dom, "<g class=\"" + cssClass + "\"[^>]*" + Pattern.quote(attribute) + "[^>]*>", "</g>");
+    return between(
+        dom, "<g class=\"" + cssClass + "\"[^>]*" + Pattern.quote(attribute) + "[^>]*>", "</g>");
   }
 
   static String between(String dom, String start, String end) {

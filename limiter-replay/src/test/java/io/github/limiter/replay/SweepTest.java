@@ -16,18 +16,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code sweep} on an access log whose right answer is known by construction: 20 legitimate keys at
- * a steady 5 requests/s with Poisson jitter, and one abuser at 100 requests/s. On the grid
- * {@code --rate 2..20 --capacity 5..50} (rates 2, 4, ..., 20; capacities 5, 10, ..., 50), the
- * tightest rate that lets the legitimate keys through is 6, the first above their 5/s; the
- * capacity is the smallest that absorbs their jitter. The check uses the one-algorithm command's
- * per-key counts, not the sweep's own figures.
+ * a steady 5 requests/s with Poisson jitter, and one abuser at 100 requests/s. On the grid {@code
+ * --rate 2..20 --capacity 5..50} (rates 2, 4, ..., 20; capacities 5, 10, ..., 50), the tightest
+ * rate that lets the legitimate keys through is 6, the first above their 5/s; the capacity is the
+ * smallest that absorbs their jitter. The check uses the one-algorithm command's per-key counts,
+ * not the sweep's own figures.
  */
 class SweepTest {
 
   static final double TARGET = 0.001;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   static Path log(long seed) throws IOException {
     Path log = dir.resolve("access-" + seed + ".log");
@@ -42,12 +41,26 @@ class SweepTest {
   void recommendsTheTightestSettingThatAdmitsTheLegitimateKeysAndRejectsMostOfTheAbuser(long seed)
       throws IOException {
     Path log = log(seed);
-    BadInputTest.Result result = BadInputTest.run("", "sweep", "--algorithm", "token-bucket", "--rate", "2..20",
-        "--capacity", "5..50", "--target-rejection", "0.1%", "--format", "combined", log.toString());
+    BadInputTest.Result result =
+        BadInputTest.run(
+            "",
+            "sweep",
+            "--algorithm",
+            "token-bucket",
+            "--rate",
+            "2..20",
+            "--capacity",
+            "5..50",
+            "--target-rejection",
+            "0.1%",
+            "--format",
+            "combined",
+            log.toString());
     assertThat(result.status()).as(result.err()).isZero();
     assertThat(result.err()).isEmpty();
     assertThat(result.out().lines().filter(l -> l.matches("\\d+ +\\d+ .*"))).hasSize(100);
-    Matcher recommended = Pattern.compile("recommended: --rate (\\S+) --capacity (\\S+):").matcher(result.out());
+    Matcher recommended =
+        Pattern.compile("recommended: --rate (\\S+) --capacity (\\S+):").matcher(result.out());
     assertThat(recommended.find()).as(result.out()).isTrue();
     int rate = Integer.parseInt(recommended.group(1));
     int capacity = Integer.parseInt(recommended.group(2));
@@ -66,8 +79,18 @@ class SweepTest {
 
   /** Per-key counts from the one-algorithm command. */
   static Counts counts(Path log, int rate, int capacity) {
-    BadInputTest.Result result = BadInputTest.run("", "--algorithm", "token-bucket", "--rate", Integer.toString(rate),
-        "--capacity", Integer.toString(capacity), "--format", "combined", log.toString());
+    BadInputTest.Result result =
+        BadInputTest.run(
+            "",
+            "--algorithm",
+            "token-bucket",
+            "--rate",
+            Integer.toString(rate),
+            "--capacity",
+            Integer.toString(capacity),
+            "--format",
+            "combined",
+            log.toString());
     assertThat(result.status()).as(result.err()).isZero();
     long[] c = new long[4];
     Pattern line = Pattern.compile("key=(\\S+) requests=(\\d+) allowed=\\d+ rejected=(\\d+)");

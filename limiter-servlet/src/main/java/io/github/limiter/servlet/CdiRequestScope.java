@@ -8,7 +8,8 @@ import java.io.IOException;
 
 /**
  * Activates a request context through the portable {@link RequestContextController} where none is
- * active, and ends it after the body. Loaded only once the CDI API is known to be on the class path.
+ * active, and ends it after the body. Loaded only once the CDI API is known to be on the class
+ * path.
  */
 final class CdiRequestScope implements RequestScope {
 
@@ -18,7 +19,10 @@ final class CdiRequestScope implements RequestScope {
     this.controllers = controllers;
   }
 
-  /** The scope of the running CDI container; {@link RequestScope#NONE} if none runs for this application. */
+  /**
+   * The scope of the running CDI container; {@link RequestScope#NONE} if none runs for this
+   * application.
+   */
   static RequestScope find() {
     try {
       return new CdiRequestScope(CDI.current().select(RequestContextController.class));
@@ -29,7 +33,8 @@ final class CdiRequestScope implements RequestScope {
 
   @Override
   public void around(Body body) throws IOException, ServletException {
-    // A controller is dependent and remembers whether it activated: one per request, destroyed after.
+    // A controller is dependent and remembers whether it activated: one per request, destroyed
+    // after.
     RequestContextController controller = controllers.get();
     boolean activated = controller.activate();
     try {

@@ -1,11 +1,11 @@
 package io.github.limiter.servlet;
 
-import java.time.Duration;
-import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.Decision;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.OutcomeObserver;
+import io.github.limiter.internal.log.RateLimitedLog;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +13,10 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** The filter's counters per policy, kept as an observer of the admission step; they back {@link RateLimitFilter.Stats}. */
+/**
+ * The filter's counters per policy, kept as an observer of the admission step; they back {@link
+ * RateLimitFilter.Stats}.
+ */
 final class Counters implements OutcomeObserver {
 
   /** One policy's counters, and its dry-run log. */
@@ -44,8 +47,15 @@ final class Counters implements OutcomeObserver {
       Decision decision = outcome.decision(i);
       if (dryRun != null) {
         of.dryRunRejected.increment();
-        of.dryRunLog.log(Level.INFO, "doFilter", "Rate limit policy '" + name + "' is in dry run and would have rejected a"
-            + " request (" + dryRun.outcome() + "); it passed");
+        of.dryRunLog.log(
+            Level.INFO,
+            "doFilter",
+            "Rate limit policy '"
+                + name
+                + "' is in dry run and would have rejected a"
+                + " request ("
+                + dryRun.outcome()
+                + "); it passed");
       } else if (i == outcome.rejectedAt()) {
         of.rejected.increment();
       } else if (decision != null && decision.isAllowed() && outcome.allowed()) {
@@ -64,7 +74,9 @@ final class Counters implements OutcomeObserver {
   /** The counts of {@code policy}, or null if no policy has that name. */
   RateLimitFilter.Stats.Counts counts(String policy) {
     Of of = byPolicy.get(policy);
-    return of == null ? null : new RateLimitFilter.Stats.Counts(of.admitted.sum(), of.rejected.sum(),
-        of.dryRunRejected.sum(), of.delayed.sum());
+    return of == null
+        ? null
+        : new RateLimitFilter.Stats.Counts(
+            of.admitted.sum(), of.rejected.sum(), of.dryRunRejected.sum(), of.delayed.sum());
   }
 }

@@ -1,17 +1,9 @@
 package io.github.limiter.servlet;
 
-import java.time.Duration;
-import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
-import io.github.limiter.internal.config.KeySource;
-import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.config.PolicyConfig;
-import io.github.limiter.internal.http.ChargedPolicies;
-import io.github.limiter.internal.http.ClientAddress;
-import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.KeyFunction;
@@ -21,14 +13,22 @@ import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.Routes;
 import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.http.ChargedPolicies;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
+import io.github.limiter.internal.render.ResponseRenderer;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -50,8 +50,10 @@ final class Engine {
 
   private final Limiter limiter;
   private final boolean ownsLimiter;
+
   /** Shows the store to the readiness check until the engine closes. */
   private final OpenStores.Handle openStore;
+
   private final Admission admission;
   private final ResponseRenderer renderer;
   private final Routes routes;
@@ -59,8 +61,10 @@ final class Engine {
   private final Shaper shaper;
   private final ClassLoader loader;
   private final String name;
+
   /** Found on the first hold, on a request thread, where CDI.current() surely answers. */
   private volatile RequestScope requestScope;
+
   private final String resumeAttribute;
   private final RateLimitedLog asyncLog;
 
@@ -68,12 +72,24 @@ final class Engine {
    * Builds the rules first (they may fail on config), then opens the limiter and binds them to it;
    * the engine closes the limiter if it {@code ownsLimiter}.
    */
-  Engine(LimiterConfig config, ClassLoader loader, String name, Logger logger, Supplier<Shaper.Scheduler> scheduler,
-      Supplier<Limiter> openLimiter, boolean ownsLimiter) {
+  Engine(
+      LimiterConfig config,
+      ClassLoader loader,
+      String name,
+      Logger logger,
+      Supplier<Shaper.Scheduler> scheduler,
+      Supplier<Limiter> openLimiter,
+      boolean ownsLimiter) {
     this.counters = new Counters(config.policies().keySet(), logger);
     Recorder metrics = RecorderFactory.load(config.metrics(), loader);
-    this.admission = new Admission(new ClientAddress(config.http()), true, false, counters,
-        AdmissionMetrics.of(metrics, config.store(), new NearLimit(config.events().nearLimit())));
+    this.admission =
+        new Admission(
+            new ClientAddress(config.http()),
+            true,
+            false,
+            counters,
+            AdmissionMetrics.of(
+                metrics, config.store(), new NearLimit(config.events().nearLimit())));
     Map<String, Rule> rules = rules(config, loader);
     Limiter limiter = openLimiter.get();
     this.limiter = limiter;
@@ -81,29 +97,45 @@ final class Engine {
     this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
     this.renderer = new ResponseRenderer(config.http());
     Map<String, PolicyLimiter> bound = new HashMap<>();
-    this.routes = new Routes(config.routes(), rules,
-        list -> PolicySet.of(list, policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy))));
-    this.shaper = rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay()) ? new Shaper(scheduler.get()) : null;
+    this.routes =
+        new Routes(
+            config.routes(),
+            rules,
+            list ->
+                PolicySet.of(
+                    list,
+                    policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy))));
+    this.shaper =
+        rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
+            ? new Shaper(scheduler.get())
+            : null;
     this.loader = loader;
     this.name = name;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
     this.asyncLog = new RateLimitedLog(logger, RateLimitFilter.class, Duration.ofSeconds(60));
   }
 
-  /** One rule per routed policy; its resolver, if it names one, is looked up now, so a wrong name fails here. */
+  /**
+   * One rule per routed policy; its resolver, if it names one, is looked up now, so a wrong name
+   * fails here.
+   */
   private Map<String, Rule> rules(LimiterConfig config, ClassLoader loader) {
     Set<String> routed = routedPolicies(config);
     KeyResolvers[] resolvers = new KeyResolvers[1];
     Map<String, Rule> rules = new LinkedHashMap<>();
     for (PolicyConfig policy : config.policies().values()) {
       if (!routed.contains(policy.name())) {
-        continue; // on no route, the filter never keys it: its resolver is the other adapters' business
+        continue; // on no route, the filter never keys it: its resolver is the other adapters'
+        // business
       }
       KeySource source = policy.key();
       KeyResolver resolver = null;
       if (source.kind() == KeySource.Kind.RESOLVER) {
-        resolvers[0] = resolvers[0] != null ? resolvers[0] : KeyResolvers.find(cdiBeans(loader), loader);
-        resolver = resolvers[0].get(LimiterConfig.POLICY_PREFIX + policy.name() + ".key", source.argument());
+        resolvers[0] =
+            resolvers[0] != null ? resolvers[0] : KeyResolvers.find(cdiBeans(loader), loader);
+        resolver =
+            resolvers[0].get(
+                LimiterConfig.POLICY_PREFIX + policy.name() + ".key", source.argument());
       }
       KeyResolver found = resolver;
       KeyFunction key = admission.keyFunction(source, () -> found);
@@ -123,8 +155,8 @@ final class Engine {
     Set<String> routed = routedPolicies(config);
     for (PolicyConfig policy : config.policies().values()) {
       if (policy.key().kind() == KeySource.Kind.RESOLVER && routed.contains(policy.name())) {
-        KeyResolvers.find(List.of(), loader).get(LimiterConfig.POLICY_PREFIX + policy.name() + ".key",
-            policy.key().argument());
+        KeyResolvers.find(List.of(), loader)
+            .get(LimiterConfig.POLICY_PREFIX + policy.name() + ".key", policy.key().argument());
       }
     }
   }
@@ -190,12 +222,21 @@ final class Engine {
         shaper.hold(request, response, outcome.waitNanos());
         return;
       }
-      String passes = "RateLimitFilter '" + name + "' lets a leaky-bucket request on " + request.getRequestURI()
-          + " pass without its shaping wait: ";
-      asyncLog.log(Level.WARNING, "doFilter", request.isAsyncStarted() ? passes + "the request is async already"
-          : passes + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
-              + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
-              + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");
+      String passes =
+          "RateLimitFilter '"
+              + name
+              + "' lets a leaky-bucket request on "
+              + request.getRequestURI()
+              + " pass without its shaping wait: ";
+      asyncLog.log(
+          Level.WARNING,
+          "doFilter",
+          request.isAsyncStarted()
+              ? passes + "the request is async already"
+              : passes
+                  + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
+                  + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
+                  + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");
     }
     pass(charged, request, response, chain);
   }
@@ -217,9 +258,15 @@ final class Engine {
     return true;
   }
 
-  /** Continues the chain in a scope where {@code charged} count as charged, for the CDI interceptor. */
-  private static void pass(List<String> charged, HttpServletRequest request, HttpServletResponse response,
-      FilterChain chain) throws IOException, ServletException {
+  /**
+   * Continues the chain in a scope where {@code charged} count as charged, for the CDI interceptor.
+   */
+  private static void pass(
+      List<String> charged,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      FilterChain chain)
+      throws IOException, ServletException {
     ChargedPolicies.Scope scope = ChargedPolicies.open(charged);
     try {
       chain.doFilter(request, response);
@@ -237,27 +284,31 @@ final class Engine {
     return routes.match(path, request.getMethod());
   }
 
-  private void reject(Policy policy, Outcome outcome, HttpServletResponse response) throws IOException {
+  private void reject(Policy policy, Outcome outcome, HttpServletResponse response)
+      throws IOException {
     if (response.isCommitted()) {
       return;
     }
-    renderer.reject(policy, outcome.rejection(), new ResponseRenderer.RejectionSink() {
-      @Override
-      public void status(int status) {
-        response.setStatus(status);
-      }
+    renderer.reject(
+        policy,
+        outcome.rejection(),
+        new ResponseRenderer.RejectionSink() {
+          @Override
+          public void status(int status) {
+            response.setStatus(status);
+          }
 
-      @Override
-      public void header(String name, String value) {
-        response.setHeader(name, value);
-      }
+          @Override
+          public void header(String name, String value) {
+            response.setHeader(name, value);
+          }
 
-      @Override
-      public void body(String contentType, byte[] body) throws IOException {
-        response.setContentType(contentType);
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
-      }
-    });
+          @Override
+          public void body(String contentType, byte[] body) throws IOException {
+            response.setContentType(contentType);
+            response.setContentLength(body.length);
+            response.getOutputStream().write(body);
+          }
+        });
   }
 }

@@ -1,11 +1,11 @@
 package io.github.limiter.servlet;
 
-import io.github.limiter.Limiter;
 import io.github.limiter.ConfigException;
-import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.Limiter;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.internal.store.Stores;
+import io.github.limiter.microprofile.MicroProfileConfigLookup;
+import io.github.limiter.spi.ConfigLookup;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -31,20 +31,22 @@ import java.util.logging.Logger;
  * Rate limits HTTP requests: each request that matches a {@code limiter.route.*} is decided under
  * that route's policies, all or nothing; a rejection is written as the configured 429 (or 503 when
  * the store cannot decide) with {@code Retry-After} and a problem+json body, and every response
- * under a policy carries the {@code RateLimit} headers. Requests that match no route pass untouched.
+ * under a policy carries the {@code RateLimit} headers. Requests that match no route pass
+ * untouched.
  *
  * <p>Configuration is the one key scheme of {@link LimiterConfig}: filter init-params, layered over
  * MicroProfile Config when the application has it (init-params win). {@code
  * limiter.http.forwarded-header} ({@code x-forwarded-for}, the default, or {@code forwarded}) names
  * the header that the proxies in {@code limiter.http.trusted-proxies} write. Only that header is
- * believed, so a client cannot slip in the other one. Invalid configuration fails {@link #init} with a {@link
- * ServletException} whose message names the key and the value, so the deployment fails.
+ * believed, so a client cannot slip in the other one. Invalid configuration fails {@link #init}
+ * with a {@link ServletException} whose message names the key and the value, so the deployment
+ * fails.
  *
  * <p>Use it declared in {@code web.xml}, as a {@code @WebFilter} subclass, or added
- * programmatically, with {@link #RateLimitFilter(ConfigLookup, Limiter)} for a ready
- * configuration and limiter. Map it with {@code async-supported} and the {@code REQUEST} and
- * {@code ASYNC} dispatcher types: leaky-bucket shaping holds requests asynchronously and resumes
- * them with an async dispatch.
+ * programmatically, with {@link #RateLimitFilter(ConfigLookup, Limiter)} for a ready configuration
+ * and limiter. Map it with {@code async-supported} and the {@code REQUEST} and {@code ASYNC}
+ * dispatcher types: leaky-bucket shaping holds requests asynchronously and resumes them with an
+ * async dispatch.
  */
 public class RateLimitFilter implements Filter {
 
@@ -58,7 +60,10 @@ public class RateLimitFilter implements Filter {
   private ServletContext context;
   private String statsAttribute;
 
-  /** A filter configured from init-params and MicroProfile Config, for web.xml and {@code @WebFilter}. */
+  /**
+   * A filter configured from init-params and MicroProfile Config, for web.xml and
+   * {@code @WebFilter}.
+   */
   public RateLimitFilter() {
     this.presetConfig = null;
     this.presetLimiter = null;
@@ -83,7 +88,10 @@ public class RateLimitFilter implements Filter {
     this.scheduler = scheduler;
   }
 
-  /** The name of the servlet-context attribute that holds the {@link Stats} of the filter called {@code filterName}. */
+  /**
+   * The name of the servlet-context attribute that holds the {@link Stats} of the filter called
+   * {@code filterName}.
+   */
   public static String statsAttribute(String filterName) {
     return RateLimitFilter.class.getName() + ".stats." + filterName;
   }
@@ -96,7 +104,8 @@ public class RateLimitFilter implements Filter {
     if (loader == null) {
       loader = Thread.currentThread().getContextClassLoader();
     }
-    Supplier<Shaper.Scheduler> shaping = scheduler != null ? scheduler : () -> Shaper.Scheduler.daemon(name);
+    Supplier<Shaper.Scheduler> shaping =
+        scheduler != null ? scheduler : () -> Shaper.Scheduler.daemon(name);
     try {
       Engine built;
       if (presetConfig != null) {
@@ -111,24 +120,33 @@ public class RateLimitFilter implements Filter {
       this.statsAttribute = statsAttribute(name);
       context.setAttribute(statsAttribute, stats);
     } catch (ConfigException e) {
-      throw new ServletException("RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
+      throw new ServletException(
+          "RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
     } catch (RuntimeException e) {
       // E.g. a store that cannot start: the deployment fails here too, not at the first request.
       throw new ServletException("RateLimitFilter '" + name + "': cannot start: " + e, e);
     }
   }
 
-  private static Engine fromConfig(ConfigLookup lookup, ClassLoader loader, String name,
-      Supplier<Shaper.Scheduler> shaping) {
+  private static Engine fromConfig(
+      ConfigLookup lookup, ClassLoader loader, String name, Supplier<Shaper.Scheduler> shaping) {
     LimiterConfig config = LimiterConfig.from(lookup);
     warnIfNoRoutes(config, name);
     // The engine opens the store last, so that a configuration error leaves nothing to close.
-    return new Engine(config, loader, name, LOG, shaping, () -> Limiter.of(Stores.create(config.store(), lookup, loader)), true);
+    return new Engine(
+        config,
+        loader,
+        name,
+        LOG,
+        shaping,
+        () -> Limiter.of(Stores.create(config.store(), lookup, loader)),
+        true);
   }
 
   private static void warnIfNoRoutes(LimiterConfig config, String name) {
     if (config.routes().isEmpty()) {
-      LOG.warning("RateLimitFilter '" + name + "' has no limiter.route.* to apply: it limits nothing");
+      LOG.warning(
+          "RateLimitFilter '" + name + "' has no limiter.route.* to apply: it limits nothing");
     }
   }
 
@@ -148,9 +166,11 @@ public class RateLimitFilter implements Filter {
    *
    * @return the configuration, or null when it cannot be known this early
    */
-  static LimiterConfig validate(String name, Map<String, String> params, ClassLoader loader) throws ServletException {
+  static LimiterConfig validate(String name, Map<String, String> params, ClassLoader loader)
+      throws ServletException {
     if (hasMicroProfileApi(loader) && !MicroProfileConfigLookup.isAvailable(loader)) {
-      // MicroProfile Config is not ready this early: part of the configuration is unknown, init checks it all.
+      // MicroProfile Config is not ready this early: part of the configuration is unknown, init
+      // checks it all.
       return null;
     }
     try {
@@ -160,7 +180,8 @@ public class RateLimitFilter implements Filter {
       Stores.check(config.store(), lookup, loader);
       return config;
     } catch (ConfigException e) {
-      throw new ServletException("RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
+      throw new ServletException(
+          "RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
     }
   }
 
@@ -180,20 +201,22 @@ public class RateLimitFilter implements Filter {
       return initParams;
     }
     ConfigLookup microProfile = MicroProfileConfigLookup.forClassLoader(loader);
-    return params.isEmpty() ? microProfile : new ConfigLookup() {
-      @Override
-      public Optional<String> get(String key) {
-        Optional<String> value = initParams.get(key);
-        return value.isPresent() ? value : microProfile.get(key);
-      }
+    return params.isEmpty()
+        ? microProfile
+        : new ConfigLookup() {
+          @Override
+          public Optional<String> get(String key) {
+            Optional<String> value = initParams.get(key);
+            return value.isPresent() ? value : microProfile.get(key);
+          }
 
-      @Override
-      public Iterable<String> names() {
-        Set<String> names = new LinkedHashSet<>(params.keySet());
-        microProfile.names().forEach(names::add);
-        return names;
-      }
-    };
+          @Override
+          public Iterable<String> names() {
+            Set<String> names = new LinkedHashSet<>(params.keySet());
+            microProfile.names().forEach(names::add);
+            return names;
+          }
+        };
   }
 
   @Override
@@ -273,7 +296,8 @@ public class RateLimitFilter implements Filter {
     public Counts counts(String policy) {
       Counts counts = counters.counts(policy);
       if (counts == null) {
-        throw new IllegalArgumentException("no policy named '" + policy + "'; configured are " + counters.policies());
+        throw new IllegalArgumentException(
+            "no policy named '" + policy + "'; configured are " + counters.policies());
       }
       return counts;
     }
@@ -282,7 +306,10 @@ public class RateLimitFilter implements Filter {
     public String toString() {
       StringBuilder text = new StringBuilder("Stats[");
       for (String policy : counters.policies()) {
-        text.append(text.length() > 6 ? ", " : "").append(policy).append('=').append(counts(policy));
+        text.append(text.length() > 6 ? ", " : "")
+            .append(policy)
+            .append('=')
+            .append(counts(policy));
       }
       return text.append(']').toString();
     }

@@ -20,9 +20,9 @@ import org.w3c.dom.NodeList;
  * Checks the configuration of every {@link RateLimitFilter} declared in {@code web.xml} or by
  * {@code @WebFilter} when the application starts, and fails the start if one is invalid. The
  * filter's own {@code init} checks the same, but some containers (Payara) only log a filter whose
- * init fails and serve the application without it; an initializer that throws fails the
- * deployment everywhere. It registers nothing and does nothing for applications without the
- * filter. Found through {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}.
+ * init fails and serve the application without it; an initializer that throws fails the deployment
+ * everywhere. It registers nothing and does nothing for applications without the filter. Found
+ * through {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}.
  */
 public final class RateLimitInitializer implements ServletContainerInitializer {
 
@@ -33,7 +33,8 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
       Class<?> type = rateLimitFilterClass(registration.getClassName(), loader);
       if (type != null) {
         String name = registration.getName();
-        LimiterConfig config = RateLimitFilter.validate(name, registration.getInitParameters(), loader);
+        LimiterConfig config =
+            RateLimitFilter.validate(name, registration.getInitParameters(), loader);
         if (config != null && Boolean.FALSE.equals(declaredAsyncSupported(context, name, type))) {
           requireNoShaping(name, config);
         }
@@ -45,19 +46,28 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
    * A filter that is not async-supported cannot hold a request without a thread, so its shaping
    * policies would let every request pass at once: fail instead, naming the filter and the policy.
    */
-  private static void requireNoShaping(String filter, LimiterConfig config) throws ServletException {
+  private static void requireNoShaping(String filter, LimiterConfig config)
+      throws ServletException {
     Set<String> routed = Engine.routedPolicies(config);
-    List<String> shaping = config.policies().values().stream()
-        .filter(p -> routed.contains(p.name()) && !p.shaping().nodelay() && !p.dryRun())
-        .map(PolicyConfig::name)
-        .toList();
+    List<String> shaping =
+        config.policies().values().stream()
+            .filter(p -> routed.contains(p.name()) && !p.shaping().nodelay() && !p.dryRun())
+            .map(PolicyConfig::name)
+            .toList();
     if (!shaping.isEmpty()) {
       String policy = shaping.get(0);
-      throw new ServletException("RateLimitFilter '" + filter + "' is not async-supported, but its policy '" + policy
-          + "' shapes (leaky-bucket without nodelay): a held request waits asynchronously. Declare the filter"
-          + " async-supported (<async-supported>true</async-supported> in web.xml, or @WebFilter(asyncSupported ="
-          + " true)) with the REQUEST and ASYNC dispatchers, or set " + LimiterConfig.POLICY_PREFIX + policy
-          + ".nodelay=true; shaping policies: " + shaping);
+      throw new ServletException(
+          "RateLimitFilter '"
+              + filter
+              + "' is not async-supported, but its policy '"
+              + policy
+              + "' shapes (leaky-bucket without nodelay): a held request waits asynchronously. Declare the filter"
+              + " async-supported (<async-supported>true</async-supported> in web.xml, or @WebFilter(asyncSupported ="
+              + " true)) with the REQUEST and ASYNC dispatchers, or set "
+              + LimiterConfig.POLICY_PREFIX
+              + policy
+              + ".nodelay=true; shaping policies: "
+              + shaping);
     }
   }
 
@@ -78,13 +88,18 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
       }
     }
     WebFilter annotation = type.getAnnotation(WebFilter.class);
-    if (annotation != null && name.equals(annotation.filterName().isEmpty() ? type.getName() : annotation.filterName())) {
+    if (annotation != null
+        && name.equals(
+            annotation.filterName().isEmpty() ? type.getName() : annotation.filterName())) {
       return annotation.asyncSupported();
     }
     return null;
   }
 
-  /** The {@code <filter>} named {@code name} in WEB-INF/web.xml; null if there is none, or no readable web.xml. */
+  /**
+   * The {@code <filter>} named {@code name} in WEB-INF/web.xml; null if there is none, or no
+   * readable web.xml.
+   */
   private static Element webXmlFilter(ServletContext context, String name) {
     try (InputStream in = context.getResourceAsStream("/WEB-INF/web.xml")) {
       if (in == null) {
@@ -95,7 +110,8 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
       factory.setExpandEntityReferences(false);
       factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
       factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-      NodeList filters = factory.newDocumentBuilder().parse(in).getElementsByTagNameNS("*", "filter");
+      NodeList filters =
+          factory.newDocumentBuilder().parse(in).getElementsByTagNameNS("*", "filter");
       for (int i = 0; i < filters.getLength(); i++) {
         Element filter = (Element) filters.item(i);
         if (name.equals(childText(filter, "filter-name"))) {

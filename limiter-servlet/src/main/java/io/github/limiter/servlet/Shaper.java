@@ -25,11 +25,14 @@ final class Shaper {
 
     /** One small daemon thread. */
     static Scheduler daemon(String name) {
-      ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
-        Thread thread = new Thread(task, "limiter-shaping-" + name);
-        thread.setDaemon(true);
-        return thread;
-      });
+      ScheduledThreadPoolExecutor executor =
+          new ScheduledThreadPoolExecutor(
+              1,
+              task -> {
+                Thread thread = new Thread(task, "limiter-shaping-" + name);
+                thread.setDaemon(true);
+                return thread;
+              });
       executor.setRemoveOnCancelPolicy(true);
       return new Scheduler() {
         @Override
@@ -45,7 +48,10 @@ final class Shaper {
     }
   }
 
-  /** The async timeout is the wait plus this margin, so that the container never times a waiting request out. */
+  /**
+   * The async timeout is the wait plus this margin, so that the container never times a waiting
+   * request out.
+   */
   private static final long TIMEOUT_MARGIN_MILLIS = 60_000;
 
   private final Scheduler scheduler;

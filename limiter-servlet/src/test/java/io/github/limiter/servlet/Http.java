@@ -14,22 +14,28 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-/** Real HTTP to a {@link TestServer}: java.net.http for well-formed requests, raw sockets for garbage. */
+/**
+ * Real HTTP to a {@link TestServer}: java.net.http for well-formed requests, raw sockets for
+ * garbage.
+ */
 final class Http {
 
-  static final HttpClient CLIENT = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5))
-      .build();
+  static final HttpClient CLIENT =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   private Http() {}
 
   /** GET {@code uri} with header name/value pairs. */
-  static HttpResponse<String> get(URI uri, String... headers) throws IOException, InterruptedException {
+  static HttpResponse<String> get(URI uri, String... headers)
+      throws IOException, InterruptedException {
     return CLIENT.send(request(uri, "GET", headers), HttpResponse.BodyHandlers.ofString());
   }
 
-  static HttpResponse<String> send(URI uri, String method, String... headers) throws IOException, InterruptedException {
+  static HttpResponse<String> send(URI uri, String method, String... headers)
+      throws IOException, InterruptedException {
     return CLIENT.send(request(uri, method, headers), HttpResponse.BodyHandlers.ofString());
   }
 
@@ -38,8 +44,10 @@ final class Http {
   }
 
   private static HttpRequest request(URI uri, String method, String... headers) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20))
-        .method(method, HttpRequest.BodyPublishers.noBody());
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(uri)
+            .timeout(Duration.ofSeconds(20))
+            .method(method, HttpRequest.BodyPublishers.noBody());
     for (int i = 0; i < headers.length; i += 2) {
       builder.header(headers[i], headers[i + 1]);
     }

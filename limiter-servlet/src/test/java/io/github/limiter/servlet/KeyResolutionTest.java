@@ -27,12 +27,14 @@ import org.junit.jupiter.api.Test;
 class KeyResolutionTest {
 
   private static Map<String, String> onePerMinute(String key, String... more) {
-    return Props.with(Props.of(
-        "limiter.policy.p.algorithm", "fixed-window",
-        "limiter.policy.p.limits", "1/1m",
-        "limiter.policy.p.key", key,
-        "limiter.route.all.pattern", "/*",
-        "limiter.route.all.policies", "p"), more);
+    return Props.with(
+        Props.of(
+            "limiter.policy.p.algorithm", "fixed-window",
+            "limiter.policy.p.limits", "1/1m",
+            "limiter.policy.p.key", key,
+            "limiter.route.all.pattern", "/*",
+            "limiter.route.all.policies", "p"),
+        more);
   }
 
   private static int status(TestServer server, String... headers) throws Exception {
@@ -43,7 +45,9 @@ class KeyResolutionTest {
   void untrustedPeerCannotChangeItsKeyWithForwardingHeaders() throws Exception {
     // No trusted proxies at all, and trusted proxies that exclude 127.0.0.1.
     for (String trusted : new String[] {"", "10.0.0.0/8, ::1/128"}) {
-      try (TestServer server = TestServer.withFilter(onePerMinute("remote-address", "limiter.http.trusted-proxies", trusted))) {
+      try (TestServer server =
+          TestServer.withFilter(
+              onePerMinute("remote-address", "limiter.http.trusted-proxies", trusted))) {
         assertThat(status(server)).isEqualTo(200);
         assertThat(status(server, "X-Forwarded-For", "203.0.113.1")).as(trusted).isEqualTo(429);
         assertThat(status(server, "X-Forwarded-For", "203.0.113.2, 10.0.0.1")).isEqualTo(429);
@@ -55,14 +59,17 @@ class KeyResolutionTest {
 
   @Test
   void trustedProxyIsWalkedRightToLeft() throws Exception {
-    Map<String, String> props = onePerMinute("remote-address", "limiter.http.trusted-proxies", "127.0.0.1/32, 10.0.0.0/8");
+    Map<String, String> props =
+        onePerMinute("remote-address", "limiter.http.trusted-proxies", "127.0.0.1/32, 10.0.0.0/8");
     try (TestServer server = TestServer.withFilter(props)) {
       assertThat(status(server, "X-Forwarded-For", "203.0.113.1")).isEqualTo(200);
       // The client prepends a fake hop: the rightmost untrusted hop is still 203.0.113.1.
       assertThat(status(server, "X-Forwarded-For", "198.51.100.9, 203.0.113.1")).isEqualTo(429);
       assertThat(status(server, "X-Forwarded-For", "203.0.113.1, 10.1.2.3")).isEqualTo(429);
       // Several header lines form one list.
-      assertThat(status(server, "X-Forwarded-For", "198.51.100.7", "X-Forwarded-For", "203.0.113.1")).isEqualTo(429);
+      assertThat(
+              status(server, "X-Forwarded-For", "198.51.100.7", "X-Forwarded-For", "203.0.113.1"))
+          .isEqualTo(429);
       assertThat(status(server, "X-Forwarded-For", "203.0.113.2:4711")).isEqualTo(200);
       assertThat(status(server, "X-Forwarded-For", "203.0.113.2")).isEqualTo(429);
       // The peer itself without headers.
@@ -81,13 +88,21 @@ class KeyResolutionTest {
 
   @Test
   void forwardedHeaderWhenConfigured() throws Exception {
-    Map<String, String> props = onePerMinute("remote-address",
-        "limiter.http.trusted-proxies", "127.0.0.1/32", "limiter.http.forwarded-header", "forwarded");
+    Map<String, String> props =
+        onePerMinute(
+            "remote-address",
+            "limiter.http.trusted-proxies",
+            "127.0.0.1/32",
+            "limiter.http.forwarded-header",
+            "forwarded");
     try (TestServer server = TestServer.withFilter(props)) {
-      assertThat(status(server, "Forwarded", "for=203.0.113.8;proto=http;by=127.0.0.1")).isEqualTo(200);
-      assertThat(status(server, "Forwarded", "for=198.51.100.1, For=\"203.0.113.8:999\"")).isEqualTo(429);
+      assertThat(status(server, "Forwarded", "for=203.0.113.8;proto=http;by=127.0.0.1"))
+          .isEqualTo(200);
+      assertThat(status(server, "Forwarded", "for=198.51.100.1, For=\"203.0.113.8:999\""))
+          .isEqualTo(429);
       assertThat(status(server, "Forwarded", "for=\"[2001:db8:cafe::17]:4711\"")).isEqualTo(200);
-      assertThat(status(server, "Forwarded", "for=\"[2001:db8:cafe::99]\"")).isEqualTo(429); // same /64
+      assertThat(status(server, "Forwarded", "for=\"[2001:db8:cafe::99]\""))
+          .isEqualTo(429); // same /64
       // X-Forwarded-For is ignored in this mode: the key is the peer.
       assertThat(status(server, "X-Forwarded-For", "203.0.113.77")).isEqualTo(200);
       assertThat(status(server)).isEqualTo(429);
@@ -97,10 +112,12 @@ class KeyResolutionTest {
 
   @Test
   void ipv6IsGroupedByPrefixAndMappedIpv4IsIpv4() throws Exception {
-    Map<String, String> props = onePerMinute("remote-address", "limiter.http.trusted-proxies", "127.0.0.1/32");
+    Map<String, String> props =
+        onePerMinute("remote-address", "limiter.http.trusted-proxies", "127.0.0.1/32");
     try (TestServer server = TestServer.withFilter(props)) {
       assertThat(status(server, "X-Forwarded-For", "2001:db8:1:2::1")).isEqualTo(200);
-      assertThat(status(server, "X-Forwarded-For", "2001:DB8:1:2:ffff:eeee:dddd:cccc")).isEqualTo(429);
+      assertThat(status(server, "X-Forwarded-For", "2001:DB8:1:2:ffff:eeee:dddd:cccc"))
+          .isEqualTo(429);
       assertThat(status(server, "X-Forwarded-For", "[2001:db8:1:2::5]:8080")).isEqualTo(429);
       assertThat(status(server, "X-Forwarded-For", "2001:db8:1:3::1")).isEqualTo(200);
       assertThat(status(server, "X-Forwarded-For", "::ffff:203.0.113.9")).isEqualTo(200);
@@ -108,7 +125,8 @@ class KeyResolutionTest {
       assertThat(status(server, "X-Forwarded-For", "fe80::1%eth0")).isEqualTo(200);
       assertThat(status(server, "X-Forwarded-For", "fe80::2%eth1")).isEqualTo(429);
     }
-    try (TestServer server = TestServer.withFilter(Props.with(props, "limiter.http.ipv6-prefix", "128"))) {
+    try (TestServer server =
+        TestServer.withFilter(Props.with(props, "limiter.http.ipv6-prefix", "128"))) {
       assertThat(status(server, "X-Forwarded-For", "2001:db8:1:2::1")).isEqualTo(200);
       assertThat(status(server, "X-Forwarded-For", "2001:db8:1:2::2")).isEqualTo(200);
       assertThat(status(server, "X-Forwarded-For", "2001:db8:1:2:0::1")).isEqualTo(429);
@@ -132,16 +150,23 @@ class KeyResolutionTest {
 
   @Test
   void missingKeyCanRejectOrAllow() throws Exception {
-    try (TestServer server = TestServer.withFilter(onePerMinute("header:X-Api-Key", "limiter.policy.p.on-missing-key", "reject"))) {
+    try (TestServer server =
+        TestServer.withFilter(
+            onePerMinute("header:X-Api-Key", "limiter.policy.p.on-missing-key", "reject"))) {
       HttpResponse<String> rejected = Http.get(server.uri("/"));
       assertThat(rejected.statusCode()).isEqualTo(429);
-      assertThat(rejected.headers().firstValue("Retry-After")).isEmpty(); // it never passes without a key
+      assertThat(rejected.headers().firstValue("Retry-After"))
+          .isEmpty(); // it never passes without a key
       assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
-      assertThat(rejected.body()).contains("urn:limiter:problem:missing-key").contains("policy 'p'");
+      assertThat(rejected.body())
+          .contains("urn:limiter:problem:missing-key")
+          .contains("policy 'p'");
       assertThat(server.stats().counts("p").rejected()).isEqualTo(1);
       assertThat(status(server, "X-Api-Key", "k")).isEqualTo(200);
     }
-    try (TestServer server = TestServer.withFilter(onePerMinute("header:X-Api-Key", "limiter.policy.p.on-missing-key", "allow"))) {
+    try (TestServer server =
+        TestServer.withFilter(
+            onePerMinute("header:X-Api-Key", "limiter.policy.p.on-missing-key", "allow"))) {
       for (int i = 0; i < 3; i++) {
         HttpResponse<String> allowed = Http.get(server.uri("/"));
         assertThat(allowed.statusCode()).isEqualTo(200);
@@ -154,8 +179,9 @@ class KeyResolutionTest {
 
   @Test
   void principalFromRealBasicAuthentication() throws Exception {
-    ServletContextHandler context = TestServer.context(TestServer.filter(onePerMinute("principal",
-        "limiter.route.all.pattern", "/secure/*")));
+    ServletContextHandler context =
+        TestServer.context(
+            TestServer.filter(onePerMinute("principal", "limiter.route.all.pattern", "/secure/*")));
     UserStore users = new UserStore();
     users.addUser("alice", Credential.getCredential("pw"), new String[] {"user"});
     users.addUser("bob", Credential.getCredential("pw"), new String[] {"user"});
@@ -170,23 +196,30 @@ class KeyResolutionTest {
     security.addConstraintMapping(mapping);
     context.setSecurityHandler(security);
     try (TestServer server = TestServer.start(context)) {
-      HttpResponse<String> alice = Http.get(server.uri("/secure/x"), "Authorization", basic("alice"));
+      HttpResponse<String> alice =
+          Http.get(server.uri("/secure/x"), "Authorization", basic("alice"));
       assertThat(alice.statusCode()).isEqualTo(200);
       assertThat(alice.body()).contains("user=alice");
-      assertThat(Http.get(server.uri("/secure/x"), "Authorization", basic("alice")).statusCode()).isEqualTo(429);
-      assertThat(Http.get(server.uri("/secure/x"), "Authorization", basic("bob")).statusCode()).isEqualTo(200);
+      assertThat(Http.get(server.uri("/secure/x"), "Authorization", basic("alice")).statusCode())
+          .isEqualTo(429);
+      assertThat(Http.get(server.uri("/secure/x"), "Authorization", basic("bob")).statusCode())
+          .isEqualTo(200);
       assertThat(Http.get(server.uri("/secure/x")).statusCode()).isEqualTo(401);
     }
   }
 
   private static String basic(String user) {
-    return "Basic " + Base64.getEncoder().encodeToString((user + ":pw").getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder().encodeToString((user + ":pw").getBytes(StandardCharsets.UTF_8));
   }
 
   @Test
   void constantKeyIsOneGlobalLimit() throws Exception {
-    Map<String, String> props = Props.with(onePerMinute("constant", "limiter.http.trusted-proxies", "127.0.0.1/32"),
-        "limiter.policy.p.limits", "2/1m");
+    Map<String, String> props =
+        Props.with(
+            onePerMinute("constant", "limiter.http.trusted-proxies", "127.0.0.1/32"),
+            "limiter.policy.p.limits",
+            "2/1m");
     try (TestServer server = TestServer.withFilter(props)) {
       assertThat(status(server, "X-Forwarded-For", "203.0.113.1")).isEqualTo(200);
       assertThat(status(server, "X-Forwarded-For", "203.0.113.2")).isEqualTo(200);
@@ -225,20 +258,33 @@ class KeyResolutionTest {
     }
   }
 
-  /** resolver:NAME must name a servlet KeyResolver only for policies the filter applies (on a route). */
+  /**
+   * resolver:NAME must name a servlet KeyResolver only for policies the filter applies (on a
+   * route).
+   */
   @Test
   void aResolverPolicyOnNoRouteIsLeftToTheOtherAdapters() throws Exception {
-    try (TestServer server = TestServer.withFilter(onePerMinute("header:X-Api-Key",
-        "limiter.policy.methods-only.algorithm", "fixed-window",
-        "limiter.policy.methods-only.limits", "1/1m",
-        "limiter.policy.methods-only.key", "resolver:only-a-cdi-interceptor-resolver"))) {
+    try (TestServer server =
+        TestServer.withFilter(
+            onePerMinute(
+                "header:X-Api-Key",
+                "limiter.policy.methods-only.algorithm",
+                "fixed-window",
+                "limiter.policy.methods-only.limits",
+                "1/1m",
+                "limiter.policy.methods-only.key",
+                "resolver:only-a-cdi-interceptor-resolver"))) {
       assertThat(status(server, "X-Api-Key", "k")).isEqualTo(200);
       assertThat(status(server, "X-Api-Key", "k")).isEqualTo(429);
-      assertThat(server.stats().counts("methods-only")).isEqualTo(new RateLimitFilter.Stats.Counts(0, 0, 0, 0));
+      assertThat(server.stats().counts("methods-only"))
+          .isEqualTo(new RateLimitFilter.Stats.Counts(0, 0, 0, 0));
     }
   }
 
-  /** The same class as a bean and as a service is one resolver; two classes under one name fail the deployment. */
+  /**
+   * The same class as a bean and as a service is one resolver; two classes under one name fail the
+   * deployment.
+   */
   @Test
   void resolverNamesMustBeUnique() throws Exception {
     Weld same = new Weld().disableDiscovery().addBeanClass(TenantResolver.class);
@@ -252,7 +298,8 @@ class KeyResolutionTest {
     try (WeldContainer container = clash.initialize()) {
       assertThat(container.isRunning()).isTrue();
       assertThatThrownBy(() -> TestServer.withFilter(onePerMinute("resolver:tenant")).close())
-          .hasStackTraceContaining("limiter.policy.p.key: more than one key resolver is named 'tenant'");
+          .hasStackTraceContaining(
+              "limiter.policy.p.key: more than one key resolver is named 'tenant'");
     }
   }
 

@@ -1,9 +1,9 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.ManualClock;
 import jakarta.servlet.ServletContext;
 import java.time.Duration;
@@ -51,11 +51,15 @@ final class ManualTime implements Shaper.Scheduler, AutoCloseable {
     due.forEach(task -> task.run.run());
   }
 
-  /** Registers a ready filter configured by {@code props}, deciding on this time: for {@link TestServer#context}. */
+  /**
+   * Registers a ready filter configured by {@code props}, deciding on this time: for {@link
+   * TestServer#context}.
+   */
   Consumer<ServletContext> filter(Map<String, String> props) {
     Limiter limiter = Limiter.of(InMemoryStore.builder().clock(clock).build());
     limiters.add(limiter);
-    return TestServer.filter(new RateLimitFilter(LimiterConfig.from(ConfigLookup.of(props)), limiter, () -> this));
+    return TestServer.filter(
+        new RateLimitFilter(LimiterConfig.from(ConfigLookup.of(props)), limiter, () -> this));
   }
 
   @Override

@@ -10,15 +10,16 @@ import java.security.Principal;
 
 /**
  * The protected application: answers {@code ok}, and tells how it was reached, so that tests can
- * see the dispatch type and the ChargedPolicies scope: {@code ok dispatch=ASYNC charged=[api]}
- * for the names listed in request header {@code X-Check-Charged}.
+ * see the dispatch type and the ChargedPolicies scope: {@code ok dispatch=ASYNC charged=[api]} for
+ * the names listed in request header {@code X-Check-Charged}.
  */
 public class OkServlet extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
 
   @Override
-  protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     StringBuilder body = new StringBuilder("ok dispatch=").append(request.getDispatcherType());
     String check = request.getHeader("X-Check-Charged");
     if (check != null) {

@@ -4,26 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.servlet.webfilter.AnnotatedRateLimitFilter;
+import io.github.limiter.spi.ConfigLookup;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.junit.jupiter.api.Test;
-import java.nio.file.StandardCopyOption;
 
 /** The three ways to register the filter, each in a real container. */
 class RegistrationTest {
 
   private static Path testClasses() throws Exception {
-    return Path.of(RegistrationTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return Path.of(
+        RegistrationTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 
   private static WebAppContext webapp(Path base, String name) throws Exception {
@@ -39,11 +40,15 @@ class RegistrationTest {
 
   @Test
   void declaredInWebXml() throws Exception {
-    try (TestServer server = TestServer.start(webapp(testClasses().resolve("webapps/xml"), "xml"))) {
+    try (TestServer server =
+        TestServer.start(webapp(testClasses().resolve("webapps/xml"), "xml"))) {
       assertThat(Http.get(server.uri("/api/a"), "X-Api-Key", "k").statusCode()).isEqualTo(200);
       HttpResponse<String> second = Http.get(server.uri("/api/a"), "X-Api-Key", "k");
       assertThat(second.statusCode()).isEqualTo(200);
-      assertThat(second.headers().firstValue("RateLimit")).get().asString().startsWith("\"api\";r=0;");
+      assertThat(second.headers().firstValue("RateLimit"))
+          .get()
+          .asString()
+          .startsWith("\"api\";r=0;");
       assertThat(Http.get(server.uri("/api/a"), "X-Api-Key", "k").statusCode()).isEqualTo(429);
       assertThat(Http.get(server.uri("/api/a"), "X-Api-Key", "other").statusCode()).isEqualTo(200);
       assertThat(Http.get(server.uri("/free")).headers().firstValue("RateLimit")).isEmpty();
@@ -58,7 +63,8 @@ class RegistrationTest {
         bodies.add(response.get().body());
       }
       assertThat(bodies).anyMatch(body -> body.contains("dispatch=ASYNC charged=[shaped]"));
-      assertThat(server.stats().counts("api")).isEqualTo(new RateLimitFilter.Stats.Counts(3, 1, 0, 0));
+      assertThat(server.stats().counts("api"))
+          .isEqualTo(new RateLimitFilter.Stats.Counts(3, 1, 0, 0));
     }
   }
 
@@ -68,9 +74,13 @@ class RegistrationTest {
     Path base = testClasses().resolveSibling("webapps-annotated");
     Path classFile = Path.of(AnnotatedRateLimitFilter.class.getName().replace('.', '/') + ".class");
     Files.createDirectories(base.resolve("WEB-INF/classes").resolve(classFile).getParent());
-    Files.copy(testClasses().resolve("webapps/annotated/WEB-INF/web.xml"), base.resolve("WEB-INF/web.xml"),
+    Files.copy(
+        testClasses().resolve("webapps/annotated/WEB-INF/web.xml"),
+        base.resolve("WEB-INF/web.xml"),
         StandardCopyOption.REPLACE_EXISTING);
-    Files.copy(testClasses().resolve(classFile), base.resolve("WEB-INF/classes").resolve(classFile),
+    Files.copy(
+        testClasses().resolve(classFile),
+        base.resolve("WEB-INF/classes").resolve(classFile),
         StandardCopyOption.REPLACE_EXISTING);
     WebAppContext webapp = webapp(base, "annotated");
     webapp.addConfiguration(new AnnotationConfiguration());
@@ -92,18 +102,25 @@ class RegistrationTest {
   @Test
   void initializerFailsABadDeclarationAtStartUp() throws Exception {
     WebAppContext webapp = webapp(testClasses().resolve("webapps/bad"), "bad");
-    webapp.addConfiguration(new AnnotationConfiguration()); // Jetty runs ServletContainerInitializers with it
+    webapp.addConfiguration(
+        new AnnotationConfiguration()); // Jetty runs ServletContainerInitializers with it
     assertThatThrownBy(() -> TestServer.start(webapp).close())
         .hasStackTraceContaining("RateLimitInitializer.onStartup")
         .hasStackTraceContaining("limiter.policy.api.limits")
         .hasStackTraceContaining("'10 per sec'");
   }
 
-  /** A web.xml whose filter shapes under {@code shaped}, declared with {@code filterOptions} (and no async-supported). */
-  private static WebAppContext shapingWebapp(String name, String filterOptions, String policyOptions) throws Exception {
+  /**
+   * A web.xml whose filter shapes under {@code shaped}, declared with {@code filterOptions} (and no
+   * async-supported).
+   */
+  private static WebAppContext shapingWebapp(
+      String name, String filterOptions, String policyOptions) throws Exception {
     Path base = testClasses().resolveSibling("webapps-" + name);
     Files.createDirectories(base.resolve("WEB-INF"));
-    Files.writeString(base.resolve("WEB-INF/web.xml"), """
+    Files.writeString(
+        base.resolve("WEB-INF/web.xml"),
+        """
         <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0" metadata-complete="true">
           <servlet>
             <servlet-name>ok</servlet-name>
@@ -123,9 +140,11 @@ class RegistrationTest {
           </filter>
           <filter-mapping><filter-name>shaper</filter-name><url-pattern>/*</url-pattern></filter-mapping>
         </web-app>
-        """.formatted(filterOptions, policyOptions));
+        """
+            .formatted(filterOptions, policyOptions));
     WebAppContext webapp = webapp(base, name);
-    webapp.addConfiguration(new AnnotationConfiguration()); // Jetty runs ServletContainerInitializers with it
+    webapp.addConfiguration(
+        new AnnotationConfiguration()); // Jetty runs ServletContainerInitializers with it
     return webapp;
   }
 
@@ -139,14 +158,18 @@ class RegistrationTest {
 
     assertThatThrownBy(() -> TestServer.start(webapp).close())
         .hasStackTraceContaining("RateLimitInitializer.onStartup")
-        .hasStackTraceContaining("RateLimitFilter 'shaper' is not async-supported, but its policy 'shaped' shapes")
+        .hasStackTraceContaining(
+            "RateLimitFilter 'shaper' is not async-supported, but its policy 'shaped' shapes")
         .hasStackTraceContaining("limiter.policy.shaped.nodelay=true");
   }
 
   @Test
   void aFilterThatIsNotAsyncSupportedStartsWhenNoPolicyShapes() throws Exception {
-    WebAppContext webapp = shapingWebapp("sync-nodelay", "<async-supported>false</async-supported>",
-        "<init-param><param-name>limiter.policy.shaped.nodelay</param-name><param-value>true</param-value></init-param>");
+    WebAppContext webapp =
+        shapingWebapp(
+            "sync-nodelay",
+            "<async-supported>false</async-supported>",
+            "<init-param><param-name>limiter.policy.shaped.nodelay</param-name><param-value>true</param-value></init-param>");
 
     try (TestServer server = TestServer.start(webapp)) {
       assertThat(Http.get(server.uri("/shaped/x")).statusCode()).isEqualTo(200);
@@ -155,7 +178,8 @@ class RegistrationTest {
 
   @Test
   void anAsyncSupportedShapingFilterStarts() throws Exception {
-    WebAppContext webapp = shapingWebapp("async-shaping", "<async-supported> true </async-supported>", "");
+    WebAppContext webapp =
+        shapingWebapp("async-shaping", "<async-supported> true </async-supported>", "");
 
     try (TestServer server = TestServer.start(webapp)) {
       assertThat(Http.get(server.uri("/shaped/x")).statusCode()).isEqualTo(200);
@@ -164,22 +188,29 @@ class RegistrationTest {
 
   @Test
   void addedProgrammaticallyWithAReadyConfigAndLimiter() throws Exception {
-    ConfigLookup config = ConfigLookup.of(Props.of(
-        "limiter.policy.api.algorithm", "sliding-window-log",
-        "limiter.policy.api.limits", "1/1m",
-        "limiter.route.api.pattern", "*.json",
-        "limiter.route.api.policies", "api"));
+    ConfigLookup config =
+        ConfigLookup.of(
+            Props.of(
+                "limiter.policy.api.algorithm", "sliding-window-log",
+                "limiter.policy.api.limits", "1/1m",
+                "limiter.route.api.pattern", "*.json",
+                "limiter.route.api.policies", "api"));
     try (Limiter limiter = Limiter.of(InMemoryStore.create())) {
       RateLimitFilter filter = new RateLimitFilter(config, limiter);
       try (TestServer server = TestServer.start(TestServer.context(TestServer.filter(filter)))) {
         assertThat(Http.get(server.uri("/a/b.json")).statusCode()).isEqualTo(200);
         assertThat(Http.get(server.uri("/c.json")).statusCode()).isEqualTo(429);
         assertThat(Http.get(server.uri("/c.html")).statusCode()).isEqualTo(200);
-        assertThat(filter.stats().counts("api")).isEqualTo(new RateLimitFilter.Stats.Counts(1, 1, 0, 0));
+        assertThat(filter.stats().counts("api"))
+            .isEqualTo(new RateLimitFilter.Stats.Counts(1, 1, 0, 0));
         assertThat(server.stats()).isSameAs(filter.stats());
       }
       // The filter did not close the limiter it was given.
-      assertThat(limiter.decide(LimiterConfig.from(config).policy("api").orElseThrow().policy(), "after").isAllowed()).isTrue();
+      assertThat(
+              limiter
+                  .decide(LimiterConfig.from(config).policy("api").orElseThrow().policy(), "after")
+                  .isAllowed())
+          .isTrue();
     }
   }
 }

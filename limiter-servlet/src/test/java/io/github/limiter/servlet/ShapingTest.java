@@ -5,19 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.Test;
-import java.util.Collections;
 import java.util.function.Consumer;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
 
 /**
  * Leaky-bucket shaping like nginx limit_req, over real HTTP, without a thread per waiting request.
@@ -28,11 +28,13 @@ class ShapingTest {
 
   /** Rate 10/s, capacity 20: nginx {@code limit_req zone=... burst=20} at 10r/s. */
   private static Map<String, String> leaky(String... more) {
-    return Props.with(Props.of(
-        "limiter.policy.shaped.algorithm", "leaky-bucket",
-        "limiter.policy.shaped.limits", "10/s burst=20",
-        "limiter.route.shaped.pattern", "/shaped/*",
-        "limiter.route.shaped.policies", "shaped"), more);
+    return Props.with(
+        Props.of(
+            "limiter.policy.shaped.algorithm", "leaky-bucket",
+            "limiter.policy.shaped.limits", "10/s burst=20",
+            "limiter.route.shaped.pattern", "/shaped/*",
+            "limiter.route.shaped.policies", "shaped"),
+        more);
   }
 
   /**
@@ -40,19 +42,26 @@ class ShapingTest {
    * one comes a nanosecond later, as on a real clock: the bucket holds burst + 1, since the first
    * request is already leaking when the last arrives.
    */
-  private static List<CompletableFuture<HttpResponse<String>>> burst(TestServer server, int count, ManualTime time) {
+  private static List<CompletableFuture<HttpResponse<String>>> burst(
+      TestServer server, int count, ManualTime time) {
     List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       if (i == count - 1) {
         int before = i;
-        awaitEvent("the first " + before + " decided", () -> server.stats().counts("shaped").admitted() == before, server);
+        awaitEvent(
+            "the first " + before + " decided",
+            () -> server.stats().counts("shaped").admitted() == before,
+            server);
         if (time != null) {
           time.advance(Duration.ofNanos(1));
         }
       }
       sent.add(Http.getAsync(server.uri("/shaped/x"), "X-Check-Charged", "shaped"));
     }
-    awaitEvent("all " + count + " decided", () -> server.stats().counts("shaped").admitted() == count, server);
+    awaitEvent(
+        "all " + count + " decided",
+        () -> server.stats().counts("shaped").admitted() == count,
+        server);
     return sent;
   }
 
@@ -60,7 +69,10 @@ class ShapingTest {
     return sent.stream().filter(CompletableFuture::isDone).count();
   }
 
-  /** Waits for something the test caused to happen (a response over HTTP): never for the algorithm's time. */
+  /**
+   * Waits for something the test caused to happen (a response over HTTP): never for the algorithm's
+   * time.
+   */
   private static void awaitEvent(String what, BooleanSupplier happened) {
     awaitEvent(what, happened, null);
   }
@@ -68,7 +80,9 @@ class ShapingTest {
   private static void awaitEvent(String what, BooleanSupplier happened, TestServer server) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (!happened.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as("waiting for " + what + (server == null ? "" : " " + server.stats())).isNegative();
+      assertThat(System.nanoTime() - deadline)
+          .as("waiting for " + what + (server == null ? "" : " " + server.stats()))
+          .isNegative();
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
     }
   }
@@ -77,7 +91,8 @@ class ShapingTest {
    * Moves the clock one {@code step} at a time: each step lets exactly one more held request go,
    * until none is held; returns the steps taken.
    */
-  private static int departOneByOne(ManualTime time, List<CompletableFuture<HttpResponse<String>>> sent, Duration step) {
+  private static int departOneByOne(
+      ManualTime time, List<CompletableFuture<HttpResponse<String>>> sent, Duration step) {
     int steps = 0;
     while (time.pending() > 0) {
       long before = done(sent);
@@ -103,18 +118,22 @@ class ShapingTest {
       awaitEvent("the first response", () -> done(sent) == 1);
       // Counted as decided a moment before the filter holds it: wait for the holds, under load too.
       awaitEvent("20 requests held", () -> time.pending() == 20);
-      // Mid-burst the pool is idle: a thread held per waiting request would keep all 8 busy for good.
+      // Mid-burst the pool is idle: a thread held per waiting request would keep all 8 busy for
+      // good.
       awaitEvent("an idle pool while 20 requests wait", () -> server.pool.getBusyThreads() <= 3);
       assertThat(Http.get(server.uri("/unshaped")).statusCode()).isEqualTo(200);
 
-      assertThat(departOneByOne(time, sent, Duration.ofMillis(100))).as("100 ms steps to the last departure").isEqualTo(20);
+      assertThat(departOneByOne(time, sent, Duration.ofMillis(100)))
+          .as("100 ms steps to the last departure")
+          .isEqualTo(20);
 
       List<HttpResponse<String>> responses = new ArrayList<>();
       for (CompletableFuture<HttpResponse<String>> response : sent) {
         responses.add(response.get(20, TimeUnit.SECONDS));
       }
       assertThat(responses).allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(200));
-      assertThat(responses.stream().filter(r -> r.body().contains("dispatch=ASYNC")).count()).isEqualTo(20);
+      assertThat(responses.stream().filter(r -> r.body().contains("dispatch=ASYNC")).count())
+          .isEqualTo(20);
       // The resumed request runs in the ChargedPolicies scope too.
       assertThat(responses).allSatisfy(r -> assertThat(r.body()).contains("charged=[shaped]"));
       assertThat(server.stats().counts("shaped").delayed()).isEqualTo(20);
@@ -124,7 +143,9 @@ class ShapingTest {
 
   @Test
   void nodelayPassesAtOnceButStillCounts() throws Exception {
-    Map<String, String> props = leaky("limiter.policy.shaped.nodelay", "true", "limiter.policy.shaped.limits", "1/s burst=5");
+    Map<String, String> props =
+        leaky(
+            "limiter.policy.shaped.nodelay", "true", "limiter.policy.shaped.limits", "1/s burst=5");
     try (ManualTime time = new ManualTime();
         TestServer server = TestServer.start(8, TestServer.context(time.filter(props)))) {
       List<CompletableFuture<HttpResponse<String>>> sent = burst(server, 6, time);
@@ -143,7 +164,11 @@ class ShapingTest {
   @Test
   void delayAfterPassesTheFirstAtOnce() throws Exception {
     try (ManualTime time = new ManualTime();
-        TestServer server = TestServer.start(8, TestServer.context(time.filter(leaky("limiter.policy.shaped.delay-after", "10"))))) {
+        TestServer server =
+            TestServer.start(
+                8,
+                TestServer.context(
+                    time.filter(leaky("limiter.policy.shaped.delay-after", "10"))))) {
       List<CompletableFuture<HttpResponse<String>>> sent = burst(server, 21, time);
       awaitEvent("the requests that pass at once", () -> done(sent) == 11);
       awaitEvent("10 requests held", () -> time.pending() == 10);
@@ -157,7 +182,12 @@ class ShapingTest {
   /** max-delay caps the wait. */
   @Test
   void maxDelayCapsTheWait() throws Exception {
-    Map<String, String> props = leaky("limiter.policy.shaped.limits", "1/1m burst=5", "limiter.policy.shaped.max-delay", "300ms");
+    Map<String, String> props =
+        leaky(
+            "limiter.policy.shaped.limits",
+            "1/1m burst=5",
+            "limiter.policy.shaped.max-delay",
+            "300ms");
     try (ManualTime time = new ManualTime();
         TestServer server = TestServer.start(8, TestServer.context(time.filter(props)))) {
       List<CompletableFuture<HttpResponse<String>>> sent = burst(server, 3, time);
@@ -174,10 +204,18 @@ class ShapingTest {
     }
   }
 
-  /** Stopping the server releases held requests and the real scheduler's thread, without waiting for their departures. */
+  /**
+   * Stopping the server releases held requests and the real scheduler's thread, without waiting for
+   * their departures.
+   */
   @Test
   void destroyReleasesEverything() throws Exception {
-    Map<String, String> props = leaky("limiter.policy.shaped.limits", "1/1m burst=5", "limiter.policy.shaped.max-delay", "5m");
+    Map<String, String> props =
+        leaky(
+            "limiter.policy.shaped.limits",
+            "1/1m burst=5",
+            "limiter.policy.shaped.max-delay",
+            "5m");
     List<CompletableFuture<HttpResponse<String>>> sent;
     try (TestServer server = TestServer.start(8, TestServer.context(TestServer.filter(props)))) {
       sent = burst(server, 3, null);
@@ -195,30 +233,39 @@ class ShapingTest {
    */
   @Test
   void withoutAsyncSupportShapedRequestsPassAtOnce() throws Exception {
-    List<String> warnings = warnings(() -> {
-      try (ManualTime time = new ManualTime()) {
-        Consumer<jakarta.servlet.ServletContext> setup = ctx -> {
-          jakarta.servlet.FilterRegistration.Dynamic sync =
-              ctx.addFilter("sync", (jakarta.servlet.Filter) (request, response, chain) -> chain.doFilter(request, response));
-          sync.setAsyncSupported(false);
-          sync.addMappingForUrlPatterns(null, false, "/*");
-          time.filter(leaky()).accept(ctx);
-        };
-        try (TestServer server = TestServer.start(8, TestServer.context(setup))) {
-          List<CompletableFuture<HttpResponse<String>>> sent = burst(server, 10, time);
-          for (CompletableFuture<HttpResponse<String>> response : sent) {
-            HttpResponse<String> r = response.get(20, TimeUnit.SECONDS);
-            assertThat(r.statusCode()).isEqualTo(200);
-            assertThat(r.body()).contains("dispatch=REQUEST charged=[shaped]");
-          }
-          assertThat(time.pending()).isZero();
-          assertThat(server.stats().counts("shaped").admitted()).isEqualTo(10);
-        }
-      }
-    });
+    List<String> warnings =
+        warnings(
+            () -> {
+              try (ManualTime time = new ManualTime()) {
+                Consumer<jakarta.servlet.ServletContext> setup =
+                    ctx -> {
+                      jakarta.servlet.FilterRegistration.Dynamic sync =
+                          ctx.addFilter(
+                              "sync",
+                              (jakarta.servlet.Filter)
+                                  (request, response, chain) -> chain.doFilter(request, response));
+                      sync.setAsyncSupported(false);
+                      sync.addMappingForUrlPatterns(null, false, "/*");
+                      time.filter(leaky()).accept(ctx);
+                    };
+                try (TestServer server = TestServer.start(8, TestServer.context(setup))) {
+                  List<CompletableFuture<HttpResponse<String>>> sent = burst(server, 10, time);
+                  for (CompletableFuture<HttpResponse<String>> response : sent) {
+                    HttpResponse<String> r = response.get(20, TimeUnit.SECONDS);
+                    assertThat(r.statusCode()).isEqualTo(200);
+                    assertThat(r.body()).contains("dispatch=REQUEST charged=[shaped]");
+                  }
+                  assertThat(time.pending()).isZero();
+                  assertThat(server.stats().counts("shaped").admitted()).isEqualTo(10);
+                }
+              }
+            });
 
-    assertThat(warnings).singleElement().asString()
-        .contains("RateLimitFilter 'limiter' lets a leaky-bucket request on /app/shaped/x pass without its shaping wait")
+    assertThat(warnings)
+        .singleElement()
+        .asString()
+        .contains(
+            "RateLimitFilter 'limiter' lets a leaky-bucket request on /app/shaped/x pass without its shaping wait")
         .contains("not async-supported");
   }
 
@@ -228,27 +275,34 @@ class ShapingTest {
    */
   @Test
   void aFilterAddedByCodeWithoutAsyncSupportWarnsNamingItself() throws Exception {
-    Consumer<jakarta.servlet.ServletContext> setup = ctx -> {
-      jakarta.servlet.FilterRegistration.Dynamic registration = ctx.addFilter("sync-limiter", RateLimitFilter.class);
-      registration.setAsyncSupported(false);
-      leaky().forEach(registration::setInitParameter);
-      registration.addMappingForUrlPatterns(null, false, "/*");
-    };
-    List<String> warnings = warnings(() -> {
-      try (TestServer server = TestServer.start(8, TestServer.context(setup))) {
-        List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-          sent.add(Http.getAsync(server.uri("/shaped/x")));
-        }
-        for (CompletableFuture<HttpResponse<String>> response : sent) {
-          assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-        }
-      }
-    });
+    Consumer<jakarta.servlet.ServletContext> setup =
+        ctx -> {
+          jakarta.servlet.FilterRegistration.Dynamic registration =
+              ctx.addFilter("sync-limiter", RateLimitFilter.class);
+          registration.setAsyncSupported(false);
+          leaky().forEach(registration::setInitParameter);
+          registration.addMappingForUrlPatterns(null, false, "/*");
+        };
+    List<String> warnings =
+        warnings(
+            () -> {
+              try (TestServer server = TestServer.start(8, TestServer.context(setup))) {
+                List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+                for (int i = 0; i < 5; i++) {
+                  sent.add(Http.getAsync(server.uri("/shaped/x")));
+                }
+                for (CompletableFuture<HttpResponse<String>> response : sent) {
+                  assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+                }
+              }
+            });
 
-    assertThat(warnings).singleElement().asString()
+    assertThat(warnings)
+        .singleElement()
+        .asString()
         .contains("RateLimitFilter 'sync-limiter' lets a leaky-bucket request")
-        .contains("The filter itself, a filter mapped before it, or on some servers the servlet is not")
+        .contains(
+            "The filter itself, a filter mapped before it, or on some servers the servlet is not")
         .doesNotContain("async already");
   }
 
@@ -261,20 +315,21 @@ class ShapingTest {
   private static List<String> warnings(Body body) throws Exception {
     Logger logger = Logger.getLogger(RateLimitFilter.class.getName());
     List<String> warnings = Collections.synchronizedList(new ArrayList<>());
-    Handler handler = new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        if (record.getLevel() == Level.WARNING) {
-          warnings.add(record.getMessage());
-        }
-      }
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            if (record.getLevel() == Level.WARNING) {
+              warnings.add(record.getMessage());
+            }
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     logger.addHandler(handler);
     try {
       body.run();
@@ -286,6 +341,7 @@ class ShapingTest {
 
   private static long shapingThreads() {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.isAlive() && t.getName().startsWith("limiter-shaping-")).count();
+        .filter(t -> t.isAlive() && t.getName().startsWith("limiter-shaping-"))
+        .count();
   }
 }

@@ -60,23 +60,31 @@ final class TestServer implements AutoCloseable {
     return server;
   }
 
-  /** A context with the servlet and whatever {@code setup} adds through the Servlet API at start-up. */
+  /**
+   * A context with the servlet and whatever {@code setup} adds through the Servlet API at start-up.
+   */
   static ServletContextHandler context(Consumer<ServletContext> setup) {
-    ServletContextHandler context = new ServletContextHandler(CONTEXT, ServletContextHandler.SECURITY);
+    ServletContextHandler context =
+        new ServletContextHandler(CONTEXT, ServletContextHandler.SECURITY);
     ServletHolder servlet = new ServletHolder("ok", OkServlet.class);
     servlet.setAsyncSupported(true);
     context.addServlet(servlet, "/*");
-    context.addServletContainerInitializer((ServletContainerInitializer) (classes, ctx) -> setup.accept(ctx));
+    context.addServletContainerInitializer(
+        (ServletContainerInitializer) (classes, ctx) -> setup.accept(ctx));
     return context;
   }
 
-  /** Registers {@link RateLimitFilter} by class with {@code params} as init-params: ServletContext.addFilter. */
+  /**
+   * Registers {@link RateLimitFilter} by class with {@code params} as init-params:
+   * ServletContext.addFilter.
+   */
   static Consumer<ServletContext> filter(Map<String, String> params) {
     return ctx -> {
       FilterRegistration.Dynamic registration = ctx.addFilter("limiter", RateLimitFilter.class);
       registration.setAsyncSupported(true);
       params.forEach(registration::setInitParameter);
-      registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/*");
+      registration.addMappingForUrlPatterns(
+          EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/*");
     };
   }
 
@@ -85,11 +93,14 @@ final class TestServer implements AutoCloseable {
     return ctx -> {
       FilterRegistration.Dynamic registration = ctx.addFilter("limiter", filter);
       registration.setAsyncSupported(true);
-      registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/*");
+      registration.addMappingForUrlPatterns(
+          EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/*");
     };
   }
 
-  /** Starts a server whose filter is configured by {@code params} (plus the default routes if none). */
+  /**
+   * Starts a server whose filter is configured by {@code params} (plus the default routes if none).
+   */
   static TestServer withFilter(Map<String, String> params) throws Exception {
     return start(context(filter(params)));
   }
@@ -106,7 +117,8 @@ final class TestServer implements AutoCloseable {
   RateLimitFilter.Stats stats() {
     for (Handler handler : server.getDescendants(Handler.class)) {
       if (handler instanceof org.eclipse.jetty.ee10.servlet.ServletContextHandler context) {
-        Object stats = context.getServletContext().getAttribute(RateLimitFilter.statsAttribute("limiter"));
+        Object stats =
+            context.getServletContext().getAttribute(RateLimitFilter.statsAttribute("limiter"));
         if (stats != null) {
           return (RateLimitFilter.Stats) stats;
         }

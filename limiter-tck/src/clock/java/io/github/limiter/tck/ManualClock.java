@@ -18,12 +18,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ManualClock implements NanoClock {
 
-  /** How far below {@link Long#MAX_VALUE} {@link #nearMaxValue()} starts: tests cross the overflow. */
+  /**
+   * How far below {@link Long#MAX_VALUE} {@link #nearMaxValue()} starts: tests cross the overflow.
+   */
   public static final long NEAR_MAX_MARGIN = Duration.ofSeconds(10).toNanos();
+
   /** Ten minutes below {@link Long#MAX_VALUE}: a test that advances more than that wraps. */
   public static final long NEAR_MAX = Long.MAX_VALUE - Duration.ofMinutes(10).toNanos();
+
   /** One tick below zero. */
   public static final long JUST_BELOW_ZERO = -1;
+
   /** Ten minutes below zero: a test crosses zero. */
   public static final long NEGATIVE = -Duration.ofMinutes(10).toNanos();
 
@@ -52,7 +57,9 @@ public final class ManualClock implements NanoClock {
     return new ManualClock(new Random(seed).nextLong(), 0, "random(seed " + seed + ")");
   }
 
-  /** A clock {@link #NEAR_MAX_MARGIN} (10 s) below {@link Long#MAX_VALUE}: readings overflow soon. */
+  /**
+   * A clock {@link #NEAR_MAX_MARGIN} (10 s) below {@link Long#MAX_VALUE}: readings overflow soon.
+   */
   public static ManualClock nearMaxValue() {
     return new ManualClock(Long.MAX_VALUE - NEAR_MAX_MARGIN, 0, "near Long.MAX_VALUE");
   }
@@ -86,7 +93,8 @@ public final class ManualClock implements NanoClock {
    * Moves the clock forward by {@code delta} nanoseconds (wrapping past {@link Long#MAX_VALUE}, as
    * {@link System#nanoTime()} may) and returns the new reading.
    *
-   * @throws IllegalArgumentException if {@code delta} is negative: a monotonic clock never goes back
+   * @throws IllegalArgumentException if {@code delta} is negative: a monotonic clock never goes
+   *     back
    */
   public long advance(long delta) {
     if (delta < 0) {

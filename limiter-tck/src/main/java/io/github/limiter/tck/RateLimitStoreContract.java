@@ -36,7 +36,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>Extend it and implement {@link #createStore(NanoClock)}: the store must take {@code now} from
  * the given clock (for a store that normally trusts a server clock, its caller-time mode), as the
  * reading minus the reading when the store was created, at the resolution of {@link #tickNanos()}.
- * Every test drives time through a {@link ManualClock} started at hostile origins, and never sleeps.
+ * Every test drives time through a {@link ManualClock} started at hostile origins, and never
+ * sleeps.
  *
  * <pre>{@code
  * class InMemoryStoreContractTest extends RateLimitStoreContract {
@@ -83,17 +84,21 @@ public abstract class RateLimitStoreContract {
 
   /** One limit: 5 per second (windows), or 5 per second with a burst of 8 (buckets). */
   protected static Policy single(Algorithm algorithm, String name) {
-    Limit limit = algorithm.isBucket()
-        ? Limit.bucket(5, Duration.ofSeconds(1), 8)
-        : Limit.of(5, Duration.ofSeconds(1));
+    Limit limit =
+        algorithm.isBucket()
+            ? Limit.bucket(5, Duration.ofSeconds(1), 8)
+            : Limit.of(5, Duration.ofSeconds(1));
     return new Policy(name, algorithm, List.of(limit), FailureMode.FAIL_OPEN);
   }
 
   /** Two limits, a short and a long one, so that either can bind. */
   protected static Policy multi(Algorithm algorithm, String name) {
-    List<Limit> limits = algorithm.isBucket()
-        ? List.of(Limit.bucket(3, Duration.ofMillis(100), 4), Limit.bucket(10, Duration.ofSeconds(1), 10))
-        : List.of(Limit.of(3, Duration.ofMillis(100)), Limit.of(10, Duration.ofSeconds(1)));
+    List<Limit> limits =
+        algorithm.isBucket()
+            ? List.of(
+                Limit.bucket(3, Duration.ofMillis(100), 4),
+                Limit.bucket(10, Duration.ofSeconds(1), 10))
+            : List.of(Limit.of(3, Duration.ofMillis(100)), Limit.of(10, Duration.ofSeconds(1)));
     return new Policy(name, algorithm, limits, FailureMode.FAIL_OPEN);
   }
 
@@ -104,15 +109,47 @@ public abstract class RateLimitStoreContract {
   // ------------------------------------------------------------------------------------- tests
 
   /**
-   * A scripted sequence: bursts, exhaustion, partial refill, multi-permit requests, a request
-   * above capacity, one-tick steps, and long idle periods.
+   * A scripted sequence: bursts, exhaustion, partial refill, multi-permit requests, a request above
+   * capacity, one-tick steps, and long idle periods.
    */
-  private static final String SCRIPT = String.join("\n",
-      "+0 a 1", "+0 a 1", "+0 a 2", "+0 a 1", "+0 a 1", "+0 a 1", "+0 a 1", "+0 a 1",
-      "+0 b 1", "+1t a 1", "+50ms a 1", "+150ms a 1", "+1t a 1", "+200ms a 3", "+0 a 9",
-      "+1t b 2", "+399ms a 1", "+1t a 1", "+1t a 1", "+1s b 5", "+1t b 1", "+2500ms a 2",
-      "+7t a 1", "+0 a 1", "+0 a 1", "+0 a 1", "+0 a 1", "+600ms a 1", "+400ms a 1", "+0 a 4",
-      "+0 a 4", "+333ms a 1", "+10s a 1", "+1t a 8", "+0 a 1");
+  private static final String SCRIPT =
+      String.join(
+          "\n",
+          "+0 a 1",
+          "+0 a 1",
+          "+0 a 2",
+          "+0 a 1",
+          "+0 a 1",
+          "+0 a 1",
+          "+0 a 1",
+          "+0 a 1",
+          "+0 b 1",
+          "+1t a 1",
+          "+50ms a 1",
+          "+150ms a 1",
+          "+1t a 1",
+          "+200ms a 3",
+          "+0 a 9",
+          "+1t b 2",
+          "+399ms a 1",
+          "+1t a 1",
+          "+1t a 1",
+          "+1s b 5",
+          "+1t b 1",
+          "+2500ms a 2",
+          "+7t a 1",
+          "+0 a 1",
+          "+0 a 1",
+          "+0 a 1",
+          "+0 a 1",
+          "+600ms a 1",
+          "+400ms a 1",
+          "+0 a 4",
+          "+0 a 4",
+          "+333ms a 1",
+          "+10s a 1",
+          "+1t a 8",
+          "+0 a 1");
 
   @ParameterizedTest
   @EnumSource(Algorithm.class)
@@ -135,7 +172,8 @@ public abstract class RateLimitStoreContract {
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void aRejectionBySeveralLimitsChargesNone(Algorithm algorithm) {
-    // Given two stores fed the same requests, except that one also sees requests the short limit rejects
+    // Given two stores fed the same requests, except that one also sees requests the short limit
+    // rejects
     Policy policy = multi(algorithm, "all-or-nothing");
     ManualClock clock = ManualClock.random(7);
     Fixture withRejections = fixture(clock);
@@ -158,7 +196,8 @@ public abstract class RateLimitStoreContract {
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void permitsAboveCapacityExceedCapacityWithoutRetryAfter(Algorithm algorithm) {
-    for (Policy policy : List.of(single(algorithm, "too-many"), multi(algorithm, "too-many-multi"))) {
+    for (Policy policy :
+        List.of(single(algorithm, "too-many"), multi(algorithm, "too-many-multi"))) {
       Fixture f = fixture(ManualClock.negative());
       long capacity = policy.limits().stream().mapToLong(Limit::burst).max().orElseThrow();
       Decision d = f.decide(policy, "k", capacity + 1);
@@ -199,7 +238,9 @@ public abstract class RateLimitStoreContract {
           assertThat(retry % tick).as("retryAfter %s is whole ticks", retry).isZero();
           // When the client retries one tick early, then it is rejected
           clock.advance(retry - tick);
-          assertThat(f.decide(policy, "k", permits).isAllowed()).as("one tick before %s", d).isFalse();
+          assertThat(f.decide(policy, "k", permits).isAllowed())
+              .as("one tick before %s", d)
+              .isFalse();
           // When it retries exactly then, then it is admitted
           clock.advance(tick);
           assertThat(f.decide(policy, "k", permits).isAllowed()).as("exactly at %s", d).isTrue();
@@ -237,7 +278,8 @@ public abstract class RateLimitStoreContract {
     while (f.decide(one, "k", 1).isAllowed()) {
       // exhaust one:k
     }
-    assertThat(f.decide(two, "k", 1)).isEqualTo(fresh.isAllowed() ? withPolicy(fresh, "two") : fresh);
+    assertThat(f.decide(two, "k", 1))
+        .isEqualTo(fresh.isAllowed() ? withPolicy(fresh, "two") : fresh);
     assertThat(f.decide(twoMulti, "k", 1).isAllowed()).isTrue();
     assertThat(f.decide(one, "k", 1).isAllowed()).isFalse();
   }
@@ -268,10 +310,14 @@ public abstract class RateLimitStoreContract {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Algorithm.class, names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
+  @EnumSource(
+      value = Algorithm.class,
+      names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
   void initialTokensOrLevelApplyToANewKey(Algorithm algorithm) {
     // Token bucket: starts with 1 token of 4; leaky bucket: starts with a level of 3 of 4
-    Limit limit = Limit.bucket(2, Duration.ofSeconds(1), 4).withInitial(algorithm == Algorithm.TOKEN_BUCKET ? 1 : 3);
+    Limit limit =
+        Limit.bucket(2, Duration.ofSeconds(1), 4)
+            .withInitial(algorithm == Algorithm.TOKEN_BUCKET ? 1 : 3);
     Policy policy = new Policy("initial", algorithm, List.of(limit), FailureMode.FAIL_OPEN);
     Fixture f = fixture(ManualClock.random(9));
     f.runScript(policy, "+0 k 1\n+0 k 1\n+100ms k 1\n+400ms k 1\n+1t k 1\n+0 k 2\n+500ms k 1");
@@ -282,7 +328,9 @@ public abstract class RateLimitStoreContract {
    * keep the state it was created with, or a client that retries as told would find it anew.
    */
   @ParameterizedTest
-  @EnumSource(value = Algorithm.class, names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
+  @EnumSource(
+      value = Algorithm.class,
+      names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
   void aRejectedFirstRequestCreatesTheKeyWithItsInitialState(Algorithm algorithm) {
     // Given buckets that reject their first request: no tokens, or a level at capacity
     boolean token = algorithm == Algorithm.TOKEN_BUCKET;
@@ -290,14 +338,18 @@ public abstract class RateLimitStoreContract {
     // and, under several limits, a second limit that admits but also starts below full
     Limit second = Limit.bucket(10, Duration.ofSeconds(1), 10).withInitial(token ? 5 : 3);
     Policy single = new Policy("rejected-first", algorithm, List.of(first), FailureMode.FAIL_OPEN);
-    Policy multi = new Policy("rejected-first-multi", algorithm, List.of(first, second), FailureMode.FAIL_OPEN);
+    Policy multi =
+        new Policy(
+            "rejected-first-multi", algorithm, List.of(first, second), FailureMode.FAIL_OPEN);
     for (Policy policy : List.of(single, multi)) {
       for (Supplier<ManualClock> origin : origins()) {
         ManualClock clock = origin.get();
         Fixture f = fixture(clock);
         // When the first request is rejected
         Decision rejected = f.decide(policy, "k", 1);
-        assertThat(rejected.outcome()).as("first request under %s", policy).isEqualTo(Outcome.LIMITED);
+        assertThat(rejected.outcome())
+            .as("first request under %s", policy)
+            .isEqualTo(Outcome.LIMITED);
         // Then retrying one tick early is rejected, and exactly when told is admitted, as if the
         // key had been created by the rejection
         clock.advance(rejected.retryAfterNanos() - tickNanos());
@@ -306,9 +358,21 @@ public abstract class RateLimitStoreContract {
         assertThat(f.decide(policy, "k", 1).isAllowed()).isTrue();
         // And later requests, partial refills and a rejected first request of another key too,
         // decide exactly as the pure function
-        f.runScript(policy, String.join("\n",
-            "+0 k 1", "+100ms k 1", "+0 other 2", "+150ms other 1", "+1t k 2", "+350ms other 1",
-            "+0 k 1", "+2s k 3", "+0 k 2", "+0 other 1", "+10s k 1"));
+        f.runScript(
+            policy,
+            String.join(
+                "\n",
+                "+0 k 1",
+                "+100ms k 1",
+                "+0 other 2",
+                "+150ms other 1",
+                "+1t k 2",
+                "+350ms other 1",
+                "+0 k 1",
+                "+2s k 3",
+                "+0 k 2",
+                "+0 other 1",
+                "+10s k 1"));
       }
     }
   }
@@ -329,9 +393,10 @@ public abstract class RateLimitStoreContract {
   @EnumSource(Algorithm.class)
   void concurrentRequestsOnOneKeyAdmitExactlyTheCapacity(Algorithm algorithm) throws Exception {
     // Given a frozen clock and a limit of 120 that does not refill meanwhile
-    Limit limit = algorithm.isBucket()
-        ? Limit.bucket(1, Duration.ofHours(1), 120)
-        : Limit.of(120, Duration.ofHours(1));
+    Limit limit =
+        algorithm.isBucket()
+            ? Limit.bucket(1, Duration.ofHours(1), 120)
+            : Limit.of(120, Duration.ofHours(1));
     Policy policy = new Policy("concurrent", algorithm, List.of(limit), FailureMode.FAIL_OPEN);
     RateLimitStore store = newStore(ManualClock.random(13));
     int threads = 8;
@@ -344,17 +409,18 @@ public abstract class RateLimitStoreContract {
       for (int t = 0; t < threads; t++) {
         // Half the threads decide through the bound policy, half through the store: one state.
         boolean viaBound = t % 2 == 0;
-        Callable<Integer> worker = () -> {
-          start.await();
-          int n = 0;
-          for (int i = 0; i < perThread; i++) {
-            Decision d = viaBound ? bound.decide("hot", 1) : store.decide(policy, "hot", 1);
-            if (d.isAllowed()) {
-              n++;
-            }
-          }
-          return n;
-        };
+        Callable<Integer> worker =
+            () -> {
+              start.await();
+              int n = 0;
+              for (int i = 0; i < perThread; i++) {
+                Decision d = viaBound ? bound.decide("hot", 1) : store.decide(policy, "hot", 1);
+                if (d.isAllowed()) {
+                  n++;
+                }
+              }
+              return n;
+            };
         admitted.add(pool.submit(worker));
       }
       start.countDown();
@@ -397,8 +463,13 @@ public abstract class RateLimitStoreContract {
     final RateLimitStore store;
     final ReferenceStore reference;
     final long start;
-    /** Every other step decides through the policy bound once, so both forms must agree with the reference. */
+
+    /**
+     * Every other step decides through the policy bound once, so both forms must agree with the
+     * reference.
+     */
     final Map<Policy, PolicyStore> bound = new IdentityHashMap<>();
+
     int steps;
     int rejections;
 
@@ -412,11 +483,13 @@ public abstract class RateLimitStoreContract {
     Decision decide(Policy policy, String key, long permits) {
       steps++;
       Decision expected = reference.decide(policy, key, permits);
-      Decision actual = steps % 2 == 0
-          ? bound.computeIfAbsent(policy, store::bind).decide(key, permits)
-          : store.decide(policy, key, permits);
+      Decision actual =
+          steps % 2 == 0
+              ? bound.computeIfAbsent(policy, store::bind).decide(key, permits)
+              : store.decide(policy, key, permits);
       assertThat(actual)
-          .as("step %d: %s key '%s' permits %d at +%d ns (%s)",
+          .as(
+              "step %d: %s key '%s' permits %d at +%d ns (%s)",
               steps, policy, key, permits, clock.nanos() - start, clock)
           .isEqualTo(expected);
       if (!actual.isAllowed()) {
@@ -434,7 +507,10 @@ public abstract class RateLimitStoreContract {
       }
     }
 
-    /** Lines of {@code +<advance> <key> <permits>}; the advance is 0, {@code <n>t} ticks, or a duration. */
+    /**
+     * Lines of {@code +<advance> <key> <permits>}; the advance is 0, {@code <n>t} ticks, or a
+     * duration.
+     */
     void runScript(Policy policy, String script) {
       for (String line : script.split("\n")) {
         String[] parts = line.trim().split(" ");

@@ -4,8 +4,8 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.internal.algorithm.PolicyFunction;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.internal.algorithm.PolicyFunction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,8 +17,8 @@ import java.util.Objects;
 /**
  * The trivial store whose decisions every store must reproduce: one {@code long[]} per key in a
  * map, evaluated with {@link PolicyFunction#of(Policy)} ({@link PolicyFunction#fresh}, {@link
- * PolicyFunction#retryAfter}, {@link PolicyFunction#admit}, {@link PolicyFunction#reject}), under one
- * lock. It never forgets a key.
+ * PolicyFunction#retryAfter}, {@link PolicyFunction#admit}, {@link PolicyFunction#reject}), under
+ * one lock. It never forgets a key.
  *
  * <p>Time is the clock's reading minus its reading when the store was created, in whole ticks. With
  * a tick of 1 ns this is exactly the pure function. With a coarser tick (1 µs for Redis) the pure
@@ -66,9 +66,15 @@ public final class ReferenceStore implements RateLimitStore {
   public synchronized Decision decide(Policy policy, String key, long permits) {
     Compiled c = compile(policy);
     long now = now();
-    long[] state = states.computeIfAbsent(policy, p -> new HashMap<>()).computeIfAbsent(key, k -> c.function.fresh(now));
+    long[] state =
+        states
+            .computeIfAbsent(policy, p -> new HashMap<>())
+            .computeIfAbsent(key, k -> c.function.fresh(now));
     long retry = c.function.retryAfter(state, now, permits);
-    Decision scaled = retry == 0 ? c.function.admit(state, now, permits) : c.function.reject(state, now, permits, retry);
+    Decision scaled =
+        retry == 0
+            ? c.function.admit(state, now, permits)
+            : c.function.reject(state, now, permits, retry);
     return c.unscale(scaled);
   }
 
@@ -100,11 +106,12 @@ public final class ReferenceStore implements RateLimitStore {
       }
       List<Limit> scaled = new ArrayList<>();
       for (Limit limit : policy.limits()) {
-        Limit s = new Limit(
-            limit.permits(),
-            Duration.ofNanos(-Math.floorDiv(-limit.periodNanos(), tick)),
-            limit.burst(),
-            limit.initial());
+        Limit s =
+            new Limit(
+                limit.permits(),
+                Duration.ofNanos(-Math.floorDiv(-limit.periodNanos(), tick)),
+                limit.burst(),
+                limit.initial());
         original.put(s, limit);
         scaled.add(s);
       }
@@ -117,13 +124,20 @@ public final class ReferenceStore implements RateLimitStore {
       }
       Limit limit = original.get(d.limit());
       return switch (d.outcome()) {
-        case ALLOWED -> Decision.allowed(
-            d.policy(), limit, d.remaining(), d.resetAfterNanos() * tick, d.delayNanos() * tick);
-        case LIMITED -> Decision.limited(
-            d.policy(), limit, d.resetAfterNanos() * tick, d.retryAfterNanos() * tick);
-        case EXCEEDS_CAPACITY -> Decision.exceedsCapacity(
-            d.policy(), limit, d.remaining(), d.resetAfterNanos() * tick);
-        case MISSING_KEY, UNAVAILABLE -> throw new IllegalStateException("the pure functions never answer " + d);
+        case ALLOWED ->
+            Decision.allowed(
+                d.policy(),
+                limit,
+                d.remaining(),
+                d.resetAfterNanos() * tick,
+                d.delayNanos() * tick);
+        case LIMITED ->
+            Decision.limited(
+                d.policy(), limit, d.resetAfterNanos() * tick, d.retryAfterNanos() * tick);
+        case EXCEEDS_CAPACITY ->
+            Decision.exceedsCapacity(d.policy(), limit, d.remaining(), d.resetAfterNanos() * tick);
+        case MISSING_KEY, UNAVAILABLE ->
+            throw new IllegalStateException("the pure functions never answer " + d);
       };
     }
   }

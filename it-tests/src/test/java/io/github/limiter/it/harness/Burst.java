@@ -29,11 +29,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *     burst spans at least this, and requests kept coming all along
  * @param admittedByTarget admissions per target, in target order
  */
-public record Burst(int admitted, int rejected, Duration elapsed, Duration dense, Map<URI, Integer> admittedByTarget) {
+public record Burst(
+    int admitted,
+    int rejected,
+    Duration elapsed,
+    Duration dense,
+    Map<URI, Integer> admittedByTarget) {
 
   /**
-   * Sends {@code requests} GETs from {@code clients} threads at once, request i to {@code
-   * targets[i % n]}: dense enough that a permit refilled during the burst is taken at once.
+   * Sends {@code requests} GETs from {@code clients} threads at once, request i to {@code targets[i
+   * % n]}: dense enough that a permit refilled during the burst is taken at once.
    */
   public static Burst roundRobin(List<URI> targets, int requests, int clients) {
     AtomicInteger next = new AtomicInteger();
@@ -48,24 +53,33 @@ public record Burst(int admitted, int rejected, Duration elapsed, Duration dense
     try {
       List<Future<?>> workers = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
-        workers.add(pool.submit(() -> {
-          for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
-            URI target = targets.get(i % targets.size());
-            lastSend.accumulateAndGet(System.nanoTime(), Math::max);
-            HttpResponse<String> response = Http.get(target);
-            firstResponse.accumulateAndGet(System.nanoTime(), Math::min);
-            if (response.statusCode() / 100 == 2) {
-              admitted.incrementAndGet();
-              byTarget.get(target).incrementAndGet();
-            } else if (response.statusCode() == 429) {
-              rejected.incrementAndGet();
-            } else {
-              throw new AssertionError("GET " + target + ": expected 2xx or 429, was " + response.statusCode()
-                  + " " + response.headers().map() + "\n" + response.body());
-            }
-          }
-          return null;
-        }));
+        workers.add(
+            pool.submit(
+                () -> {
+                  for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
+                    URI target = targets.get(i % targets.size());
+                    lastSend.accumulateAndGet(System.nanoTime(), Math::max);
+                    HttpResponse<String> response = Http.get(target);
+                    firstResponse.accumulateAndGet(System.nanoTime(), Math::min);
+                    if (response.statusCode() / 100 == 2) {
+                      admitted.incrementAndGet();
+                      byTarget.get(target).incrementAndGet();
+                    } else if (response.statusCode() == 429) {
+                      rejected.incrementAndGet();
+                    } else {
+                      throw new AssertionError(
+                          "GET "
+                              + target
+                              + ": expected 2xx or 429, was "
+                              + response.statusCode()
+                              + " "
+                              + response.headers().map()
+                              + "\n"
+                              + response.body());
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> worker : workers) {
         worker.get(2, TimeUnit.MINUTES);
@@ -99,7 +113,12 @@ public record Burst(int admitted, int rejected, Duration elapsed, Duration dense
 
   @Override
   public String toString() {
-    return admitted + " admitted, " + rejected + " rejected in " + String.format("%.3f s (dense %.3f s)", seconds(), denseSeconds())
-        + ", admitted per node " + admittedByTarget.values();
+    return admitted
+        + " admitted, "
+        + rejected
+        + " rejected in "
+        + String.format("%.3f s (dense %.3f s)", seconds(), denseSeconds())
+        + ", admitted per node "
+        + admittedByTarget.values();
   }
 }

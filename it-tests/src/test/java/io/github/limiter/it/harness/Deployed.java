@@ -20,7 +20,9 @@ public final class Deployed {
     if (url == null || url.getPath().isEmpty() || url.getPath().equals("/")) {
       ServerLog.print("deployment failed", 400);
       throw new AssertionError(
-          "the deployment failed: its URL has no context root (" + url + "); the server log above says why:\n"
+          "the deployment failed: its URL has no context root ("
+              + url
+              + "); the server log above says why:\n"
               + ServerLog.tail(60));
     }
     try {

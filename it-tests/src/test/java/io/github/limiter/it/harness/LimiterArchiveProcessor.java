@@ -8,8 +8,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /**
  * Adds the built Limiter jars and their runtime dependencies (Jedis and the rest) to every WAR a
  * suite deploys, so that each {@code @Deployment} holds only the application under test. The jars
- * are the ones Maven copied to {@code it.libs.dir}: the real module jars, with their resources
- * (Lua scripts, META-INF/services) intact.
+ * are the ones Maven copied to {@code it.libs.dir}: the real module jars, with their resources (Lua
+ * scripts, META-INF/services) intact.
  */
 public class LimiterArchiveProcessor implements ApplicationArchiveProcessor {
 

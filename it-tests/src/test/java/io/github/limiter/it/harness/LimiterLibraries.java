@@ -19,9 +19,11 @@ public final class LimiterLibraries {
   public static List<Path> jars() {
     Path dir = Path.of(Settings.required("it.libs.dir"));
     try (Stream<Path> files = Files.list(dir)) {
-      List<Path> jars = files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().toList();
+      List<Path> jars =
+          files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().toList();
       if (jars.isEmpty()) {
-        throw new IllegalStateException("it.libs.dir: no jars in " + dir + "; run the build through Maven");
+        throw new IllegalStateException(
+            "it.libs.dir: no jars in " + dir + "; run the build through Maven");
       }
       return jars;
     } catch (IOException e) {

@@ -25,7 +25,8 @@ public class PayaraLeftovers {
   }
 
   private static void stopAll() {
-    ProcessHandle.current().descendants()
+    ProcessHandle.current()
+        .descendants()
         .filter(p -> p.info().commandLine().orElse("").contains("arquillian-payara-micro"))
         .forEach(PayaraLeftovers::stop);
   }

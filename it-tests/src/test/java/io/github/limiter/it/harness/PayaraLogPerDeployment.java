@@ -22,17 +22,22 @@ public class PayaraLogPerDeployment {
 
   public void afterUndeploy(@Observes AfterUnDeploy event) {
     if (Settings.isPayara()) {
-      keepAs("payara-" + event.getDeployment().getArchive().getName().replaceFirst("\\.war$", "") + ".log");
+      keepAs(
+          "payara-"
+              + event.getDeployment().getArchive().getName().replaceFirst("\\.war$", "")
+              + ".log");
     }
   }
 
   private static void keepAs(String name) {
-    ServerLog.file().ifPresent(log -> {
-      try {
-        Files.move(log, log.resolveSibling(name), StandardCopyOption.REPLACE_EXISTING);
-      } catch (IOException e) {
-        System.out.println("cannot keep " + log + " as " + name + ": " + e);
-      }
-    });
+    ServerLog.file()
+        .ifPresent(
+            log -> {
+              try {
+                Files.move(log, log.resolveSibling(name), StandardCopyOption.REPLACE_EXISTING);
+              } catch (IOException e) {
+                System.out.println("cannot keep " + log + " as " + name + ": " + e);
+              }
+            });
   }
 }

@@ -34,24 +34,41 @@ public final class PayaraNode implements AutoCloseable {
   }
 
   /**
-   * Starts a node that deploys {@code war} at {@code contextRoot} (e.g. {@code /demo}), with
-   * {@code env} added to its environment; it does not wait: see {@link #awaitReady}.
+   * Starts a node that deploys {@code war} at {@code contextRoot} (e.g. {@code /demo}), with {@code
+   * env} added to its environment; it does not wait: see {@link #awaitReady}.
    */
-  public static PayaraNode start(String name, Path war, String contextRoot, Map<String, String> env) {
+  public static PayaraNode start(
+      String name, Path war, String contextRoot, Map<String, String> env) {
     int port = RedisServer.freePort();
     Path dir = Path.of(Settings.required("it.server.dir"));
     Path log = dir.resolve("node-" + name + ".log");
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-XX:+UseSerialGC", "-Dhazelcast.socket.bind.any=false",
-        "-Djava.io.tmpdir=" + Settings.required("it.target.dir"),
-        "-jar", Settings.required("it.payara.jar"),
-        "--deploy", war.toString(), "--contextroot", contextRoot, "--port", String.valueOf(port),
-        "--disablephonehome", "--clustermode", "tcpip:127.0.0.1:6900", "--interfaces", "127.0.0.1",
-        "--prebootcommandfile", Settings.required("it.payara.preboot")));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-XX:+UseSerialGC",
+                "-Dhazelcast.socket.bind.any=false",
+                "-Djava.io.tmpdir=" + Settings.required("it.target.dir"),
+                "-jar",
+                Settings.required("it.payara.jar"),
+                "--deploy",
+                war.toString(),
+                "--contextroot",
+                contextRoot,
+                "--port",
+                String.valueOf(port),
+                "--disablephonehome",
+                "--clustermode",
+                "tcpip:127.0.0.1:6900",
+                "--interfaces",
+                "127.0.0.1",
+                "--prebootcommandfile",
+                Settings.required("it.payara.preboot")));
     try {
       Files.createDirectories(dir);
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       builder.environment().putAll(env);
       return new PayaraNode(name, builder.start(), port, contextRoot, log);
     } catch (IOException e) {
@@ -60,15 +77,18 @@ public final class PayaraNode implements AutoCloseable {
   }
 
   /**
-   * Waits until Payara Micro says it is ready and serves the application at its context root.
-   * Fails with the node's log if it dies, times out, or booted without the application (Payara
-   * boots on when a deployment fails).
+   * Waits until Payara Micro says it is ready and serves the application at its context root. Fails
+   * with the node's log if it dies, times out, or booted without the application (Payara boots on
+   * when a deployment fails).
    */
   public PayaraNode awaitReady(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!logText().contains(" ready in ")) {
       if (!process.isAlive() || System.nanoTime() - deadline > 0) {
-        throw failure(process.isAlive() ? "not ready after " + timeout : "exited with " + process.exitValue());
+        throw failure(
+            process.isAlive()
+                ? "not ready after " + timeout
+                : "exited with " + process.exitValue());
       }
       pause(200);
     }
@@ -79,7 +99,8 @@ public final class PayaraNode implements AutoCloseable {
   }
 
   private AssertionError failure(String why) {
-    ServerLog.printFramed("Payara Micro node " + name + " " + why + ": " + log, ServerLog.tail(logText(), 400));
+    ServerLog.printFramed(
+        "Payara Micro node " + name + " " + why + ": " + log, ServerLog.tail(logText(), 400));
     return new AssertionError("Payara Micro node " + name + " " + why + "; its log is above");
   }
 

@@ -12,8 +12,8 @@ public final class Prometheus {
   private Prometheus() {}
 
   /**
-   * The sum of every {@code name} series whose labels include {@code labels} (name, value pairs);
-   * 0 when there is none, as for a counter never incremented.
+   * The sum of every {@code name} series whose labels include {@code labels} (name, value pairs); 0
+   * when there is none, as for a counter never incremented.
    */
   public static double sum(String scrape, String name, String... labels) {
     Map<String, String> wanted = new HashMap<>();
@@ -38,14 +38,18 @@ public final class Prometheus {
         at = labels(line, brace + 1, found);
       }
       if (found.entrySet().containsAll(wanted.entrySet())) {
-        String[] rest = line.substring(at).strip().split("\\s+"); // the value, then maybe a timestamp
+        String[] rest =
+            line.substring(at).strip().split("\\s+"); // the value, then maybe a timestamp
         sum += Double.parseDouble(rest[0]);
       }
     }
     return sum;
   }
 
-  /** Parses {@code a="x",b="y\"z"}} from {@code from} into {@code into}; returns the index after the '}'. */
+  /**
+   * Parses {@code a="x",b="y\"z"}} from {@code from} into {@code into}; returns the index after the
+   * '}'.
+   */
   private static int labels(String line, int from, Map<String, String> into) {
     int i = from;
     while (true) {

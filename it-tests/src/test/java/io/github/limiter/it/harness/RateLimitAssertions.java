@@ -14,12 +14,15 @@ public final class RateLimitAssertions {
    * Cache-Control: no-store, an application/problem+json body naming the policy, and the RateLimit
    * headers reporting nothing left.
    */
-  public static void assertRejected(HttpResponse<String> response, String policy, long maxRetryAfter) {
+  public static void assertRejected(
+      HttpResponse<String> response, String policy, long maxRetryAfter) {
     assertThat(response.statusCode()).as("status of " + response.uri()).isEqualTo(429);
     assertThat(response.headers().firstValue("Retry-After"))
         .as("Retry-After")
         .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, maxRetryAfter));
-    assertThat(response.headers().firstValue("Cache-Control")).as("Cache-Control").hasValue("no-store");
+    assertThat(response.headers().firstValue("Cache-Control"))
+        .as("Cache-Control")
+        .hasValue("no-store");
     assertThat(response.headers().firstValue("Content-Type"))
         .as("Content-Type")
         .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
@@ -30,7 +33,9 @@ public final class RateLimitAssertions {
     assertThat(response.headers().firstValue("RateLimit"))
         .as("RateLimit")
         .hasValueSatisfying(v -> assertThat(v).startsWith("\"" + policy + "\";r=0;t="));
-    assertThat(response.headers().firstValue("RateLimit-Policy")).as("RateLimit-Policy").isPresent();
+    assertThat(response.headers().firstValue("RateLimit-Policy"))
+        .as("RateLimit-Policy")
+        .isPresent();
   }
 
   /** A 2xx with {@code remaining} permits left under {@code policy}, per the RateLimit header. */
@@ -38,6 +43,7 @@ public final class RateLimitAssertions {
     assertThat(response.statusCode()).as("status of " + response.uri()).isBetween(200, 299);
     assertThat(response.headers().firstValue("RateLimit"))
         .as("RateLimit")
-        .hasValueSatisfying(v -> assertThat(v).startsWith("\"" + policy + "\";r=" + remaining + ";t="));
+        .hasValueSatisfying(
+            v -> assertThat(v).startsWith("\"" + policy + "\";r=" + remaining + ";t="));
   }
 }

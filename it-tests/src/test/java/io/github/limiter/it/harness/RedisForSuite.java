@@ -19,12 +19,15 @@ public class RedisForSuite implements BeforeAllCallback, AfterAllCallback {
   public static RedisServer server() {
     RedisServer current = server;
     if (current == null) {
-      throw new IllegalStateException("no Redis server: extend the test class with RedisForSuite, before ArquillianExtension");
+      throw new IllegalStateException(
+          "no Redis server: extend the test class with RedisForSuite, before ArquillianExtension");
     }
     return current;
   }
 
-  /** The keys of {@code server} that match {@code pattern} (KEYS: for small test databases only). */
+  /**
+   * The keys of {@code server} that match {@code pattern} (KEYS: for small test databases only).
+   */
   public static List<String> keys(RedisServer server, String pattern) {
     List<?> reply = (List<?>) server.call("KEYS", pattern);
     return reply.stream().map(String::valueOf).toList();

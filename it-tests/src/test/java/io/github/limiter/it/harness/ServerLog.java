@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The log of the server the current suite runs on: Payara Micro's {@code --logtofile} file (one
- * per deployment, see {@link PayaraLogPerDeployment}) or WildFly's server.log (one per suite).
+ * The log of the server the current suite runs on: Payara Micro's {@code --logtofile} file (one per
+ * deployment, see {@link PayaraLogPerDeployment}) or WildFly's server.log (one per suite).
  */
 public final class ServerLog {
 
@@ -26,8 +26,14 @@ public final class ServerLog {
    * Hazelcast's "Member [127.0.0.1]:6900".
    */
   private static final String HOST = "(\\[[^\\]]*]|[^\\s:\\]/\\[]+)";
-  private static final Pattern LISTENER = Pattern.compile(
-      "bound to \\[/" + HOST + ":\\d+]|listening on (?:https?://)?" + HOST + ":\\d+|Member \\[([^\\]]+)]:\\d+");
+
+  private static final Pattern LISTENER =
+      Pattern.compile(
+          "bound to \\[/"
+              + HOST
+              + ":\\d+]|listening on (?:https?://)?"
+              + HOST
+              + ":\\d+|Member \\[([^\\]]+)]:\\d+");
 
   private ServerLog() {}
 
@@ -62,10 +68,11 @@ public final class ServerLog {
     }
     try (Stream<Path> files = Files.list(dir)) {
       return files
-          .filter(f -> {
-            String n = f.getFileName().toString();
-            return n.equals(name) || n.startsWith(name + ".") && !n.endsWith(".lck");
-          })
+          .filter(
+              f -> {
+                String n = f.getFileName().toString();
+                return n.equals(name) || n.startsWith(name + ".") && !n.endsWith(".lck");
+              })
           .max(Comparator.comparing(ServerLog::modified));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -74,7 +81,9 @@ public final class ServerLog {
 
   /** The whole current log, or a note that there is none. */
   public static String text() {
-    return file().map(ServerLog::read).orElse("(no server log yet at " + Settings.required("it.server.log") + ")");
+    return file()
+        .map(ServerLog::read)
+        .orElse("(no server log yet at " + Settings.required("it.server.log") + ")");
   }
 
   /** Where the current log ends now: pass it to {@link #since}. */
@@ -87,15 +96,18 @@ public final class ServerLog {
    * Payara's is for each deployment).
    */
   public static String since(long mark) {
-    return file().map(log -> {
-      try {
-        byte[] bytes = Files.readAllBytes(log);
-        int from = bytes.length < mark ? 0 : (int) mark;
-        return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        return "(cannot read " + log + ": " + e + ")";
-      }
-    }).orElse("");
+    return file()
+        .map(
+            log -> {
+              try {
+                byte[] bytes = Files.readAllBytes(log);
+                int from = bytes.length < mark ? 0 : (int) mark;
+                return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
+              } catch (IOException e) {
+                return "(cannot read " + log + ": " + e + ")";
+              }
+            })
+        .orElse("");
   }
 
   /** The last {@code lines} lines of the current log. */

@@ -9,7 +9,8 @@ class ServerLogTest {
 
   @Test
   void findsTheAddressOfEveryListenerLine() {
-    String log = """
+    String log =
+        """
         [INFO] Network Listener http-listener started in: 41ms - bound to [/127.0.0.1:28080]
         [INFO] Grizzly 4.0.2 started in: 1,566ms - bound to [http-listener:28080]
         [INFO] Members {size:2, ver:2} [ Member [127.0.0.1]:6900 - 3c2a this ]
@@ -22,13 +23,15 @@ class ServerLogTest {
 
   @Test
   void reportsAWildcardOrExternalAddress() {
-    String log = """
+    String log =
+        """
         [INFO] Network Listener http-listener started in: 41ms - bound to [/[0:0:0:0:0:0:0:0]:8080]
         INFO  WFLYUT0006: Undertow HTTP listener default listening on 192.0.2.2:8080
         [INFO] Members {size:1, ver:1} [ Member [192.0.2.2]:6900 - 3c2a this ]
         INFO  WFLYUT0006: Undertow HTTPS listener https listening on [::]:8443
         """;
 
-    assertThat(ServerLog.listenerAddresses(log)).containsOnly("[0:0:0:0:0:0:0:0]", "192.0.2.2", "[::]");
+    assertThat(ServerLog.listenerAddresses(log))
+        .containsOnly("[0:0:0:0:0:0:0:0]", "192.0.2.2", "[::]");
   }
 }

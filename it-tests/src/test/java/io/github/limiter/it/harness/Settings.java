@@ -10,7 +10,10 @@ public final class Settings {
     String value = System.getProperty(key);
     if (value == null || value.isBlank() || value.startsWith("${")) {
       throw new IllegalStateException(
-          key + ": system property not set, was '" + value + "'; run the tests through Maven (./mvnw verify)");
+          key
+              + ": system property not set, was '"
+              + value
+              + "'; run the tests through Maven (./mvnw verify)");
     }
     return value;
   }

@@ -1,9 +1,7 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
-import io.github.limiter.internal.admission.Decisions;
 import io.github.limiter.KeyResolver;
-import io.github.limiter.Limiter;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.PolicyConfig;
@@ -32,10 +30,15 @@ public final class Admission {
    * @param skipsChargedPolicies whether a policy an outer adapter charged for this request (see
    *     {@link ChargedPolicies}) is left out
    * @param observer the adapter's own watcher of each outcome (counters, events)
-   * @param metrics where each outcome is reported for the metrics backends, or {@link AdmissionMetrics#OFF}
+   * @param metrics where each outcome is reported for the metrics backends, or {@link
+   *     AdmissionMetrics#OFF}
    */
-  public Admission(ClientAddress address, boolean keyErrorsMeanNoKey, boolean skipsChargedPolicies,
-      OutcomeObserver observer, AdmissionMetrics metrics) {
+  public Admission(
+      ClientAddress address,
+      boolean keyErrorsMeanNoKey,
+      boolean skipsChargedPolicies,
+      OutcomeObserver observer,
+      AdmissionMetrics metrics) {
     this.address = address;
     this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
     this.skipsChargedPolicies = skipsChargedPolicies;
@@ -43,17 +46,26 @@ public final class Admission {
     this.metrics = metrics;
   }
 
-  /** The key function of {@code source}; {@code resolver} is asked only for {@code resolver:}, on each call. */
+  /**
+   * The key function of {@code source}; {@code resolver} is asked only for {@code resolver:}, on
+   * each call.
+   */
   public KeyFunction keyFunction(KeySource source, Supplier<KeyResolver> resolver) {
     String argument = source.argument();
     return switch (source.kind()) {
       case CONSTANT -> request -> ClientKeys.CONSTANT;
       case REMOTE_ADDRESS -> this::addressKey;
       // Outside an HTTP request, every web source is the one constant key.
-      case HEADER -> request -> request.remoteAddress() == null ? ClientKeys.CONSTANT
-          : ClientKeys.header(request.header(argument));
-      case PRINCIPAL -> request -> request.remoteAddress() == null ? ClientKeys.CONSTANT
-          : ClientKeys.principal(request.principal());
+      case HEADER ->
+          request ->
+              request.remoteAddress() == null
+                  ? ClientKeys.CONSTANT
+                  : ClientKeys.header(request.header(argument));
+      case PRINCIPAL ->
+          request ->
+              request.remoteAddress() == null
+                  ? ClientKeys.CONSTANT
+                  : ClientKeys.principal(request.principal());
       case RESOLVER -> request -> ClientKeys.resolver(resolver.get().resolve(request));
     };
   }
@@ -64,7 +76,10 @@ public final class Admission {
     return peer == null ? ClientKeys.CONSTANT : address.key(peer, request::headers);
   }
 
-  /** Decides {@code request} under {@code set}; observes, records the metrics of, and returns the outcome. */
+  /**
+   * Decides {@code request} under {@code set}; observes, records the metrics of, and returns the
+   * outcome.
+   */
   public Outcome admit(PolicySet set, RequestView request) {
     Rule[] rules = set.rules;
     int n = rules.length;
@@ -100,7 +115,8 @@ public final class Admission {
     }
     boolean timed = metrics.on(); // metrics off: not even the clock
     long start = timed ? System.nanoTime() : 0;
-    Decisions decisions = AllOrNothing.decideEach(set.limiters, i -> keys[i], set.permitsAt, set.enforcedAt);
+    Decisions decisions =
+        AllOrNothing.decideEach(set.limiters, i -> keys[i], set.permitsAt, set.enforcedAt);
     long storeNanos = timed ? System.nanoTime() - start : -1;
     int tightest = -1;
     long wait = 0;
@@ -120,8 +136,17 @@ public final class Admission {
       wait = Math.max(wait, rules[i].waitNanos(decision));
     }
     int rejectedAt = decisions.rejectedAt();
-    return recorded(request,
-        new Outcome(set, keys, decisions, dryRun, rejectedAt, decisions.rejection(), tightest, rejectedAt < 0 ? wait : 0),
+    return recorded(
+        request,
+        new Outcome(
+            set,
+            keys,
+            decisions,
+            dryRun,
+            rejectedAt,
+            decisions.rejection(),
+            tightest,
+            rejectedAt < 0 ? wait : 0),
         storeNanos);
   }
 

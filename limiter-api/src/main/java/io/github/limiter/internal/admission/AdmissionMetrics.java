@@ -12,7 +12,8 @@ import java.util.Objects;
  */
 public final class AdmissionMetrics {
 
-  public static final AdmissionMetrics OFF = new AdmissionMetrics(Recorder.NOOP, "none", new NearLimit(0));
+  public static final AdmissionMetrics OFF =
+      new AdmissionMetrics(Recorder.NOOP, "none", new NearLimit(0));
 
   private final Recorder recorder;
   private final String store;
@@ -29,8 +30,12 @@ public final class AdmissionMetrics {
    * {@link Recorder#NOOP}.
    */
   public static AdmissionMetrics of(Recorder recorder, String store, NearLimit nearLimit) {
-    return recorder == Recorder.NOOP ? OFF
-        : new AdmissionMetrics(recorder, Objects.requireNonNull(store, "store"), Objects.requireNonNull(nearLimit, "nearLimit"));
+    return recorder == Recorder.NOOP
+        ? OFF
+        : new AdmissionMetrics(
+            recorder,
+            Objects.requireNonNull(store, "store"),
+            Objects.requireNonNull(nearLimit, "nearLimit"));
   }
 
   boolean on() {
@@ -55,8 +60,12 @@ public final class AdmissionMetrics {
         recorder.decision(rule.name(), Recorder.Outcome.DRY_RUN_REJECTED, dryRun.isVerified());
       } else if (i == outcome.rejectedAt()) {
         Decision rejection = outcome.rejection();
-        recorder.decision(rule.name(), rejection.outcome() == Decision.Outcome.UNAVAILABLE
-            ? Recorder.Outcome.UNAVAILABLE : Recorder.Outcome.REJECTED, rejection.isVerified());
+        recorder.decision(
+            rule.name(),
+            rejection.outcome() == Decision.Outcome.UNAVAILABLE
+                ? Recorder.Outcome.UNAVAILABLE
+                : Recorder.Outcome.REJECTED,
+            rejection.isVerified());
       } else if (decision != null && decision.isAllowed()) {
         // Under all-or-nothing, a policy refunded because another rejected still admitted: the
         // counter says what each policy decided.

@@ -7,12 +7,16 @@ import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import java.util.function.IntToLongFunction;
 
-/** One request under several bound policies, all or nothing: what the admission step decides with. */
+/**
+ * One request under several bound policies, all or nothing: what the admission step decides with.
+ */
 public final class AllOrNothing {
 
   private AllOrNothing() {}
 
-  /** Decides a request that every one of {@code policies} must admit, one permit each, all enforced. */
+  /**
+   * Decides a request that every one of {@code policies} must admit, one permit each, all enforced.
+   */
   public static Decisions decideEach(List<PolicyLimiter> policies, IntFunction<String> keyAt) {
     return decideEach(policies, keyAt, i -> 1, i -> true);
   }
@@ -31,7 +35,10 @@ public final class AllOrNothing {
    * @throws IllegalArgumentException if some {@code permits} is below 1
    */
   public static Decisions decideEach(
-      List<PolicyLimiter> policies, IntFunction<String> keyAt, IntToLongFunction permitsAt, IntPredicate enforcedAt) {
+      List<PolicyLimiter> policies,
+      IntFunction<String> keyAt,
+      IntToLongFunction permitsAt,
+      IntPredicate enforcedAt) {
     int n = policies.size();
     if (n == 0) {
       return Decisions.empty();
@@ -40,7 +47,8 @@ public final class AllOrNothing {
       String key = keyAt.apply(0);
       return key == null
           ? Decisions.ofOne(null, true)
-          : Decisions.ofOne(policies.get(0).decide(key, permitsAt.applyAsLong(0)), enforcedAt.test(0));
+          : Decisions.ofOne(
+              policies.get(0).decide(key, permitsAt.applyAsLong(0)), enforcedAt.test(0));
     }
     Decision[] each = new Decision[n];
     // The keys and permits of what was charged, to give back on a rejection or a failure.
@@ -70,7 +78,8 @@ public final class AllOrNothing {
     return Decisions.of(each, -1);
   }
 
-  private static void refund(List<PolicyLimiter> policies, String[] charged, long[] permits, int upTo) {
+  private static void refund(
+      List<PolicyLimiter> policies, String[] charged, long[] permits, int upTo) {
     for (int j = 0; j < upTo; j++) {
       if (charged[j] != null) {
         policies.get(j).refund(charged[j], permits[j]);

@@ -6,14 +6,14 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What {@link AllOrNothing#decideEach} decided for one request under several policies: one entry per
- * policy, in the order given. An entry is null for a policy that was not decided: it had no key
+ * What {@link AllOrNothing#decideEach} decided for one request under several policies: one entry
+ * per policy, in the order given. An entry is null for a policy that was not decided: it had no key
  * (skipped), or it came after the rejection. Immutable.
  *
- * <p>Either every enforced policy admitted the request ({@link #allowed()}), or the first
- * enforced rejection ended the walk ({@link #rejection()}) and the permits charged before it were
- * given back. Rejections by policies that are not enforced (dry run) do not end it; they are
- * entries like the others, and were never charged.
+ * <p>Either every enforced policy admitted the request ({@link #allowed()}), or the first enforced
+ * rejection ended the walk ({@link #rejection()}) and the permits charged before it were given
+ * back. Rejections by policies that are not enforced (dry run) do not end it; they are entries like
+ * the others, and were never charged.
  */
 public final class Decisions {
 
@@ -31,7 +31,8 @@ public final class Decisions {
   }
 
   static Decisions ofOne(Decision decision, boolean enforced) {
-    return new Decisions(decision, null, decision == null || decision.isAllowed() || !enforced ? -1 : 0);
+    return new Decisions(
+        decision, null, decision == null || decision.isAllowed() || !enforced ? -1 : 0);
   }
 
   static Decisions of(Decision[] each, int rejectedAt) {
@@ -92,7 +93,9 @@ public final class Decisions {
     Decision tightest = null;
     for (int i = 0; i < size(); i++) {
       Decision decision = get(i);
-      if (decision != null && decision.isAllowed() && (tightest == null || decision.remaining() < tightest.remaining())) {
+      if (decision != null
+          && decision.isAllowed()
+          && (tightest == null || decision.remaining() < tightest.remaining())) {
         tightest = decision;
       }
     }
@@ -101,6 +104,10 @@ public final class Decisions {
 
   @Override
   public String toString() {
-    return "Decisions[" + (allowed() ? "allowed" : "rejected at " + rejectedAt) + ", " + all() + "]";
+    return "Decisions["
+        + (allowed() ? "allowed" : "rejected at " + rejectedAt)
+        + ", "
+        + all()
+        + "]";
   }
 }

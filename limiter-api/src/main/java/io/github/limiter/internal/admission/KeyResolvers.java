@@ -1,7 +1,7 @@
 package io.github.limiter.internal.admission;
 
-import io.github.limiter.KeyResolver;
 import io.github.limiter.ConfigException;
+import io.github.limiter.KeyResolver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,9 +11,9 @@ import java.util.ServiceLoader;
 import java.util.TreeSet;
 
 /**
- * The {@link KeyResolver}s by {@link KeyResolver#name()}: the CDI beans an adapter found first, then
- * the ServiceLoader services. The same class as a bean and as a service is one resolver (the bean
- * wins); two classes under one name are a conflict.
+ * The {@link KeyResolver}s by {@link KeyResolver#name()}: the CDI beans an adapter found first,
+ * then the ServiceLoader services. The same class as a bean and as a service is one resolver (the
+ * bean wins); two classes under one name are a conflict.
  */
 public final class KeyResolvers {
 
@@ -25,7 +25,9 @@ public final class KeyResolvers {
     this.classes = classes;
   }
 
-  /** {@code beans} and the services of {@code loader}; a broken service entry is a ConfigException. */
+  /**
+   * {@code beans} and the services of {@code loader}; a broken service entry is a ConfigException.
+   */
   public static KeyResolvers find(List<KeyResolver> beans, ClassLoader loader) {
     List<KeyResolver> all = new ArrayList<>(beans);
     try {
@@ -33,8 +35,10 @@ public final class KeyResolvers {
         all.add(resolver);
       }
     } catch (ServiceConfigurationError e) {
-      throw new ConfigException("META-INF/services/" + KeyResolver.class.getName(),
-          "cannot load a key resolver: " + e.getMessage(), e);
+      throw new ConfigException(
+          "META-INF/services/" + KeyResolver.class.getName(),
+          "cannot load a key resolver: " + e.getMessage(),
+          e);
     }
     Map<String, KeyResolver> byName = new LinkedHashMap<>();
     Map<String, String> classes = new LinkedHashMap<>();
@@ -55,14 +59,21 @@ public final class KeyResolvers {
   /** Why {@code name} cannot be used, or null if it can. */
   public String problem(String name) {
     if (!byName.containsKey(name)) {
-      return "no key resolver named '" + name + "' (found " + new TreeSet<>(byName.keySet())
-          + "); register a KeyResolver as a CDI bean or in META-INF/services/" + KeyResolver.class.getName();
+      return "no key resolver named '"
+          + name
+          + "' (found "
+          + new TreeSet<>(byName.keySet())
+          + "); register a KeyResolver as a CDI bean or in META-INF/services/"
+          + KeyResolver.class.getName();
     }
     return byName.get(name) == null
-        ? "more than one key resolver is named '" + name + "' (" + classes.get(name) + ")" : null;
+        ? "more than one key resolver is named '" + name + "' (" + classes.get(name) + ")"
+        : null;
   }
 
-  /** The resolver {@code name} that config key {@code key} names, or a ConfigException naming both. */
+  /**
+   * The resolver {@code name} that config key {@code key} names, or a ConfigException naming both.
+   */
   public KeyResolver get(String key, String name) {
     String problem = problem(name);
     if (problem != null) {

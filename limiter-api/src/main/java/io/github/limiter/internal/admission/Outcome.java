@@ -1,30 +1,38 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
-import io.github.limiter.internal.admission.Decisions;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@link Admission} made of one call: each policy's key and decision, the rejection if any, the
- * dry-run rejections, the tightest admission, the longest shaping wait and what was charged.
- * Adapters render it; observers and metrics read it. The seam for settling after the response: {@link #key}
- * and {@link #charged} say what to adjust.
+ * What {@link Admission} made of one call: each policy's key and decision, the rejection if any,
+ * the dry-run rejections, the tightest admission, the longest shaping wait and what was charged.
+ * Adapters render it; observers and metrics read it. The seam for settling after the response:
+ * {@link #key} and {@link #charged} say what to adjust.
  */
 public final class Outcome {
 
   private final PolicySet set;
   private final String[] keys;
   private final Decisions decisions;
+
   /** Per policy, a dry-run rejection (decided, or a missing key); null until there is one. */
   private final Decision[] dryRun;
+
   private final int rejectedAt;
   private final Decision rejection;
   private final int tightest;
   private final long waitNanos;
 
-  Outcome(PolicySet set, String[] keys, Decisions decisions, Decision[] dryRun, int rejectedAt,
-      Decision rejection, int tightest, long waitNanos) {
+  Outcome(
+      PolicySet set,
+      String[] keys,
+      Decisions decisions,
+      Decision[] dryRun,
+      int rejectedAt,
+      Decision rejection,
+      int tightest,
+      long waitNanos) {
     this.set = set;
     this.keys = keys;
     this.decisions = decisions;
@@ -62,7 +70,9 @@ public final class Outcome {
     return rejectedAt;
   }
 
-  /** The decisions of every policy; null when a missing key rejected the call before any was made. */
+  /**
+   * The decisions of every policy; null when a missing key rejected the call before any was made.
+   */
   public Decisions decisions() {
     return decisions;
   }
@@ -72,12 +82,18 @@ public final class Outcome {
     return decisions == null ? null : decisions.get(index);
   }
 
-  /** The {@code index}th policy's key; {@code c:global} for a missing key's rejection; null if it had none. */
+  /**
+   * The {@code index}th policy's key; {@code c:global} for a missing key's rejection; null if it
+   * had none.
+   */
   public String key(int index) {
     return keys[index];
   }
 
-  /** The {@code index}th policy's dry-run rejection (it charged nothing, and the call went on), or null. */
+  /**
+   * The {@code index}th policy's dry-run rejection (it charged nothing, and the call went on), or
+   * null.
+   */
   public Decision dryRunRejection(int index) {
     return dryRun == null ? null : dryRun[index];
   }
@@ -87,12 +103,18 @@ public final class Outcome {
     return tightest;
   }
 
-  /** How long the admitted call waits for its leaky-bucket departure: the longest wait among its policies. */
+  /**
+   * How long the admitted call waits for its leaky-bucket departure: the longest wait among its
+   * policies.
+   */
   public long waitNanos() {
     return waitNanos;
   }
 
-  /** The names of the policies that charged (or decided) this call: what the inner adapter must not count again. */
+  /**
+   * The names of the policies that charged (or decided) this call: what the inner adapter must not
+   * count again.
+   */
   public List<String> charged() {
     List<String> names = null;
     for (int i = 0; i < set.rules.length; i++) {

@@ -5,7 +5,8 @@ import io.github.limiter.RequestView;
 /**
  * Watches every outcome of an {@link Admission}, once per call, after it is decided and before the
  * adapter renders it: the place for an adapter's counters and events. Observers watch; they never
- * decide. (Metrics are not an observer: the step reports them itself, see {@link AdmissionMetrics}.)
+ * decide. (Metrics are not an observer: the step reports them itself, see {@link
+ * AdmissionMetrics}.)
  */
 @FunctionalInterface
 public interface OutcomeObserver {

@@ -19,8 +19,10 @@ public final class PolicySet {
   final Rule[] rules;
   final List<PolicyLimiter> limiters;
   final List<Policy> policies;
+
   /** The names of all rules: what was charged when every policy decided, ready to hand out. */
   final List<String> names;
+
   final IntToLongFunction permitsAt;
   final IntPredicate enforcedAt;
 
@@ -35,11 +37,17 @@ public final class PolicySet {
 
   /** {@code rules}, each policy bound by {@code bind} (which should bind each policy once). */
   public static PolicySet of(List<Rule> rules, Function<Policy, PolicyLimiter> bind) {
-    return rules.isEmpty() ? NONE
-        : new PolicySet(rules.toArray(new Rule[0]), rules.stream().map(rule -> bind.apply(rule.policy())).toList());
+    return rules.isEmpty()
+        ? NONE
+        : new PolicySet(
+            rules.toArray(new Rule[0]),
+            rules.stream().map(rule -> bind.apply(rule.policy())).toList());
   }
 
-  /** Every rule of {@code sets}, each once (by identity), in order: for a request that several routes match. */
+  /**
+   * Every rule of {@code sets}, each once (by identity), in order: for a request that several
+   * routes match.
+   */
   public static PolicySet union(List<PolicySet> sets) {
     List<Rule> rules = new ArrayList<>();
     List<PolicyLimiter> limiters = new ArrayList<>();
@@ -51,7 +59,9 @@ public final class PolicySet {
         }
       }
     }
-    return rules.isEmpty() ? NONE : new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters));
+    return rules.isEmpty()
+        ? NONE
+        : new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters));
   }
 
   public int size() {

@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-/** The configured routes of an HTTP adapter with their policy sets: which policies apply to a path and method. */
+/**
+ * The configured routes of an HTTP adapter with their policy sets: which policies apply to a path
+ * and method.
+ */
 public final class Routes {
 
   private final Route[] routes;

@@ -22,7 +22,9 @@ public record Rule(PolicyConfig config, KeyFunction key, long permits) {
     return config.dryRun();
   }
 
-  /** How long an admission under this rule waits for its leaky-bucket departure; 0 if it does not. */
+  /**
+   * How long an admission under this rule waits for its leaky-bucket departure; 0 if it does not.
+   */
   public long waitNanos(Decision decision) {
     return config.dryRun() ? 0 : config.shaping().waitNanos(decision, permits);
   }

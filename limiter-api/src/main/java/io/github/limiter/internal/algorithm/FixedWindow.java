@@ -39,7 +39,9 @@ public final class FixedWindow extends LongStateFunction {
     return count > 0 && count <= 2 * max ? count : 0;
   }
 
-  /** Until the next window, or until the clock wraps if that is sooner: the wrap ends a window too. */
+  /**
+   * Until the next window, or until the clock wraps if that is sooner: the wrap ends a window too.
+   */
   private long untilNextWindow(long now) {
     long untilNext = window - Math.floorMod(now, window);
     long untilWrap = Long.MIN_VALUE - now; // 2^63 - now: positive for now >= 1 only

@@ -8,7 +8,8 @@ import io.github.limiter.Limit;
  * capacity). An admitted request departs at {@code arrival + level_after / r}.
  *
  * <p>The state is the theoretical arrival time {@code tat}: the instant the queue empties, so that
- * {@code level(now) = max(0, tat - now) / T} and the departure of the last admission is {@code tat}.
+ * {@code level(now) = max(0, tat - now) / T} and the departure of the last admission is {@code
+ * tat}.
  */
 public final class LeakyBucket extends LongStateFunction {
 
@@ -44,7 +45,8 @@ public final class LeakyBucket extends LongStateFunction {
     if (permits > capacity) {
       return NEVER;
     }
-    // Admissible while backlog < (capacity - permits + 1) * T; the first such instant is one tick later.
+    // Admissible while backlog < (capacity - permits + 1) * T; the first such instant is one tick
+    // later.
     long excess = backlog(tat, now) - (capacity - permits + 1) * interval;
     return excess >= 0 ? excess + 1 : 0;
   }

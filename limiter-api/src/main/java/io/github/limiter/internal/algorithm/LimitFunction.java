@@ -6,9 +6,9 @@ import io.github.limiter.Limit;
  * One limit's algorithm as a pure next-state function over a slice of {@code long} slots.
  *
  * <p>The state of a key lives in {@code state[at .. at + stateSize())}. Nothing here keeps state or
- * reads a clock: the caller passes {@code now} in nanoseconds, from whatever clock its store trusts.
- * Only {@link #admit} writes, and only into the slice it is given, so a store can evaluate a
- * snapshot, copy it on admission and publish the copy with one compare-and-set.
+ * reads a clock: the caller passes {@code now} in nanoseconds, from whatever clock its store
+ * trusts. Only {@link #admit} writes, and only into the slice it is given, so a store can evaluate
+ * a snapshot, copy it on admission and publish the copy with one compare-and-set.
  */
 public interface LimitFunction {
 
@@ -45,7 +45,10 @@ public interface LimitFunction {
   /** Nanoseconds until the state is fresh again (a full bucket, an empty window); 0 if it is. */
   long resetAfter(long[] state, int at, long now);
 
-  /** Nanoseconds from {@code now} until the last admitted request departs; 0 but for the leaky bucket. */
+  /**
+   * Nanoseconds from {@code now} until the last admitted request departs; 0 but for the leaky
+   * bucket.
+   */
   default long delay(long[] state, int at, long now) {
     return 0;
   }

@@ -7,8 +7,8 @@ import io.github.limiter.Policy;
 import java.util.List;
 
 /**
- * A policy's limits as one pure function over one key's state, all-or-nothing: a request is admitted
- * only if every limit admits it, and a rejected request charges none of them.
+ * A policy's limits as one pure function over one key's state, all-or-nothing: a request is
+ * admitted only if every limit admits it, and a rejected request charges none of them.
  *
  * <p>A store evaluates in two steps: {@link #retryAfter} on the current state (read only), then
  * either {@link #admit} on a copy it publishes, or {@link #reject} on the unchanged state. The
@@ -134,7 +134,8 @@ public final class PolicyFunction {
     LimitFunction limit = limits[binding];
     long reset = limit.resetAfter(state, offsets[binding], now);
     return retry == LimitFunction.NEVER
-        ? Decision.exceedsCapacity(policy, limit.limit(), limit.remaining(state, offsets[binding], now), reset)
+        ? Decision.exceedsCapacity(
+            policy, limit.limit(), limit.remaining(state, offsets[binding], now), reset)
         : Decision.limited(policy, limit.limit(), reset, retry);
   }
 
@@ -157,8 +158,8 @@ public final class PolicyFunction {
    * The share of its capacity that forgetting {@code state} would give back at {@code now}, from 0
    * (fresh) to 1 (exhausted): under the limit where that share is most, the permits used over the
    * capacity. A share, not a count, so that keys of policies with different capacities compare: a
-   * bounded store evicts the key that would regain least, so that flooding new keys cannot reset
-   * a busy key.
+   * bounded store evicts the key that would regain least, so that flooding new keys cannot reset a
+   * busy key.
    */
   public double usedShare(long[] state, long now) {
     double most = 0;
@@ -180,7 +181,8 @@ public final class PolicyFunction {
 
   /** The decision for a one-long state; see {@link #single()}. */
   public Decision admitted(LongStateFunction f, long state, long now) {
-    return Decision.allowed(policy, f.limit(), f.remaining(state, now), f.resetAfter(state, now), f.delay(state, now));
+    return Decision.allowed(
+        policy, f.limit(), f.remaining(state, now), f.resetAfter(state, now), f.delay(state, now));
   }
 
   /** The rejection for a one-long state; see {@link #single()}. */

@@ -20,6 +20,7 @@ public final class SlidingWindowCounter implements LimitFunction {
   private final Limit limit;
   private final long window;
   private final long max;
+
   /** Whether N·W leaves room for the sum of two such products in a long. */
   private final boolean fitsInLong;
 
@@ -101,7 +102,10 @@ public final class SlidingWindowCounter implements LimitFunction {
     return untilNext + firstElapsed(curr, allowance);
   }
 
-  /** The least e &ge; 0 with {@code weight * (W - e) < room * W}: floor(W·(weight − room)/weight) + 1. */
+  /**
+   * The least e &ge; 0 with {@code weight * (W - e) < room * W}: floor(W·(weight − room)/weight) +
+   * 1.
+   */
   private long firstElapsed(long weight, long room) {
     if (weight < room) {
       return 0;

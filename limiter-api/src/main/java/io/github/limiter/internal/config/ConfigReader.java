@@ -27,8 +27,10 @@ public final class ConfigReader {
     this.config = config;
   }
 
-
-  /** The NAMEs used under {@code prefix}, checking that each suffix is a known key; reports every unknown one. */
+  /**
+   * The NAMEs used under {@code prefix}, checking that each suffix is a known key; reports every
+   * unknown one.
+   */
   public Set<String> names(String prefix, Set<String> known) {
     Set<String> names = new TreeSet<>();
     List<ConfigException> problems = new ArrayList<>();
@@ -60,7 +62,9 @@ public final class ConfigReader {
       if (valid.test(name)) {
         names.add(name);
       } else {
-        problems.add(new ConfigException(key, "expected a comma-separated list of " + expected + ", was '" + name + "'"));
+        problems.add(
+            new ConfigException(
+                key, "expected a comma-separated list of " + expected + ", was '" + name + "'"));
       }
     }
     throwAll(problems);
@@ -69,9 +73,9 @@ public final class ConfigReader {
 
   /**
    * Checks the environment variables under {@code prefix}. MicroProfile Config finds {@code
-   * limiter.policy.api.limits} in {@code LIMITER_POLICY_API_LIMITS}, but a variable cannot be mapped
-   * back to its key, so one that is the form of none of the {@code known} keys is a typo (or names
-   * something that {@code hint} says how to declare), and fails like an unknown key.
+   * limiter.policy.api.limits} in {@code LIMITER_POLICY_API_LIMITS}, but a variable cannot be
+   * mapped back to its key, so one that is the form of none of the {@code known} keys is a typo (or
+   * names something that {@code hint} says how to declare), and fails like an unknown key.
    */
   public void checkEnvironmentForms(String prefix, Collection<String> known, String hint) {
     String variablePrefix = environmentForm(prefix);
@@ -79,8 +83,16 @@ public final class ConfigReader {
     List<ConfigException> problems = new ArrayList<>();
     for (String name : config.names()) {
       if (name.startsWith(variablePrefix) && !forms.contains(name)) {
-        problems.add(new ConfigException(name, "matches no known key; expected the environment form of a key under "
-            + prefix + " (" + hint + "), was '" + config.get(name).orElse("") + "'"));
+        problems.add(
+            new ConfigException(
+                name,
+                "matches no known key; expected the environment form of a key under "
+                    + prefix
+                    + " ("
+                    + hint
+                    + "), was '"
+                    + config.get(name).orElse("")
+                    + "'"));
       }
     }
     throwAll(problems);
@@ -97,17 +109,29 @@ public final class ConfigReader {
     List<ConfigException> problems = new ArrayList<>();
     for (String name : config.names()) {
       boolean dotted = name.startsWith(prefix) && name.indexOf('.', prefix.length()) < 0;
-      boolean variable = name.startsWith(variablePrefix) && name.indexOf('_', variablePrefix.length()) < 0;
+      boolean variable =
+          name.startsWith(variablePrefix) && name.indexOf('_', variablePrefix.length()) < 0;
       if (dotted && !known.contains(name) || variable && !forms.contains(name)) {
-        problems.add(new ConfigException(name, "unknown key; expected one of " + new TreeSet<>(known)
-            + (dotted ? "" : " (here in their environment form)") + " or a key under a section such as "
-            + prefix + "policy., was '" + config.get(name).orElse("") + "'"));
+        problems.add(
+            new ConfigException(
+                name,
+                "unknown key; expected one of "
+                    + new TreeSet<>(known)
+                    + (dotted ? "" : " (here in their environment form)")
+                    + " or a key under a section such as "
+                    + prefix
+                    + "policy., was '"
+                    + config.get(name).orElse("")
+                    + "'"));
       }
     }
     throwAll(problems);
   }
 
-  /** The name MicroProfile Config looks up in the environment for {@code key}: {@code LIMITER_POLICY_API_LIMITS}. */
+  /**
+   * The name MicroProfile Config looks up in the environment for {@code key}: {@code
+   * LIMITER_POLICY_API_LIMITS}.
+   */
   public static String environmentForm(String key) {
     return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
   }
@@ -119,7 +143,9 @@ public final class ConfigReader {
     return forms;
   }
 
-  /** Checks that every key under {@code prefix} is {@code prefix} followed by one of {@code known}. */
+  /**
+   * Checks that every key under {@code prefix} is {@code prefix} followed by one of {@code known}.
+   */
   public void checkKeys(String prefix, Set<String> known) {
     List<ConfigException> problems = new ArrayList<>();
     for (String key : config.names()) {
@@ -138,7 +164,8 @@ public final class ConfigReader {
   }
 
   private ConfigException unknown(String key, String expected) {
-    return new ConfigException(key, "unknown key; expected " + expected + ", was '" + config.get(key).orElse("") + "'");
+    return new ConfigException(
+        key, "unknown key; expected " + expected + ", was '" + config.get(key).orElse("") + "'");
   }
 
   public Optional<String> text(String key) {
@@ -169,7 +196,8 @@ public final class ConfigReader {
   public long integer(String key, long fallback, long min, long max) {
     long value = optional(key, ConfigReader::parseLong, fallback);
     if (value < min || value > max) {
-      throw new ConfigException(key, "expected an integer between " + min + " and " + max + ", was '" + value + "'");
+      throw new ConfigException(
+          key, "expected an integer between " + min + " and " + max + ", was '" + value + "'");
     }
     return value;
   }

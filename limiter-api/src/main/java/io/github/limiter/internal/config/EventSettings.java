@@ -13,7 +13,9 @@ public record EventSettings(double nearLimit) {
   public EventSettings {
     if (!(nearLimit > 0 && nearLimit <= 1)) {
       throw new IllegalArgumentException(
-          "expected a fraction of the quota above 0 and at most 1, such as 0.1, was '" + nearLimit + "'");
+          "expected a fraction of the quota above 0 and at most 1, such as 0.1, was '"
+              + nearLimit
+              + "'");
     }
   }
 
@@ -27,7 +29,9 @@ public record EventSettings(double nearLimit) {
     }
     if (!(value > 0 && value <= 1)) {
       throw new IllegalArgumentException(
-          "expected a fraction of the quota above 0 and at most 1, such as 0.1, was '" + text + "'");
+          "expected a fraction of the quota above 0 and at most 1, such as 0.1, was '"
+              + text
+              + "'");
     }
     return value;
   }

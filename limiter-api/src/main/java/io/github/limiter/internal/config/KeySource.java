@@ -24,7 +24,10 @@ public record KeySource(Kind kind, String argument) {
     PRINCIPAL("principal"),
     /** One key for everyone: a global limit. */
     CONSTANT("constant"),
-    /** A user-supplied resolver, found as a CDI bean or through ServiceLoader: {@code resolver:tenant}. */
+    /**
+     * A user-supplied resolver, found as a CDI bean or through ServiceLoader: {@code
+     * resolver:tenant}.
+     */
     RESOLVER("resolver");
 
     private final String configName;

@@ -1,29 +1,27 @@
 package io.github.limiter.internal.config;
 
-import io.github.limiter.ConfigException;
-import io.github.limiter.internal.http.HttpSettings;
-import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.Algorithm;
+import io.github.limiter.ConfigException;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.config.PolicyConfig.MissingKey;
 import io.github.limiter.internal.config.PolicyConfig.Shaping;
 import io.github.limiter.internal.http.Cidr;
+import io.github.limiter.internal.http.HttpSettings;
+import io.github.limiter.spi.ConfigLookup;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -69,11 +67,12 @@ import java.util.function.Supplier;
  *
  * Store-specific keys (such as {@code limiter.redis.*}) belong to their {@link
  * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
- * limiter.route.NAME.}, {@code limiter.http.}, {@code limiter.events.} or {@code limiter.metrics.} is an error, so that a
- * typo fails the deployment; so is an unknown key directly under {@code limiter.} ({@code
- * limiter.stor}), and an environment variable under {@code LIMITER_POLICY_}, {@code
- * LIMITER_ROUTE_}, {@code LIMITER_HTTP_}, {@code LIMITER_EVENTS_} or {@code LIMITER_METRICS_} that is the form of no such key.
- * {@link io.github.limiter.internal.store.Stores#check} does the same for the stores' sections.
+ * limiter.route.NAME.}, {@code limiter.http.}, {@code limiter.events.} or {@code limiter.metrics.}
+ * is an error, so that a typo fails the deployment; so is an unknown key directly under {@code
+ * limiter.} ({@code limiter.stor}), and an environment variable under {@code LIMITER_POLICY_},
+ * {@code LIMITER_ROUTE_}, {@code LIMITER_HTTP_}, {@code LIMITER_EVENTS_} or {@code
+ * LIMITER_METRICS_} that is the form of no such key. {@link
+ * io.github.limiter.internal.store.Stores#check} does the same for the stores' sections.
  *
  * <p>Every problem is reported at once: {@link #from} throws one {@link ConfigException} for all.
  *
@@ -84,8 +83,13 @@ import java.util.function.Supplier;
  * @param events the settings of adapters that fire events
  * @param metrics which metrics backends may record
  */
-public record LimiterConfig(String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http,
-    EventSettings events, MetricsSettings metrics) {
+public record LimiterConfig(
+    String store,
+    Map<String, PolicyConfig> policies,
+    List<Route> routes,
+    HttpSettings http,
+    EventSettings events,
+    MetricsSettings metrics) {
 
   public static final String PREFIX = "limiter.";
   public static final String POLICY_PREFIX = "limiter.policy.";
@@ -93,21 +97,41 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
   public static final String HTTP_PREFIX = "limiter.http.";
   public static final String EVENTS_PREFIX = "limiter.events.";
   public static final String METRICS_PREFIX = "limiter.metrics.";
+
   /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
-  public static final List<String> CORE_SECTIONS = List.of("policy", "route", "http", "events", "metrics");
+  public static final List<String> CORE_SECTIONS =
+      List.of("policy", "route", "http", "events", "metrics");
+
   public static final String STORE_KEY = "limiter.store";
+
   /** Names policies whose keys are found only by looking them up, as in environment variables. */
   public static final String POLICIES_KEY = "limiter.policies";
+
   /** Names routes likewise. */
   public static final String ROUTES_KEY = "limiter.routes";
 
-  private static final Set<String> POLICY_KEYS = Set.of(
-      "algorithm", "limits", "key", "on-missing-key", "permits", "failure", "dry-run", "nodelay",
-      "max-delay", "delay-after");
+  private static final Set<String> POLICY_KEYS =
+      Set.of(
+          "algorithm",
+          "limits",
+          "key",
+          "on-missing-key",
+          "permits",
+          "failure",
+          "dry-run",
+          "nodelay",
+          "max-delay",
+          "delay-after");
   private static final Set<String> ROUTE_KEYS = Set.of("pattern", "methods", "policies");
-  private static final Set<String> HTTP_KEYS = Set.of(
-      "rejection-status", "unavailable-status", "headers", "legacy-headers", "trusted-proxies", "ipv6-prefix",
-      "forwarded-header");
+  private static final Set<String> HTTP_KEYS =
+      Set.of(
+          "rejection-status",
+          "unavailable-status",
+          "headers",
+          "legacy-headers",
+          "trusted-proxies",
+          "ipv6-prefix",
+          "forwarded-header");
   private static final Set<String> EVENTS_KEYS = Set.of("near-limit");
   private static final Set<String> METRICS_KEYS =
       Set.of("enabled", "microprofile.enabled", "opentelemetry.enabled", "micrometer.enabled");
@@ -123,12 +147,17 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
 
   /** A configuration with the default metrics settings. */
   public LimiterConfig(
-      String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http, EventSettings events) {
+      String store,
+      Map<String, PolicyConfig> policies,
+      List<Route> routes,
+      HttpSettings http,
+      EventSettings events) {
     this(store, policies, routes, http, events, MetricsSettings.DEFAULTS);
   }
 
   /** A configuration with the default event and metrics settings. */
-  public LimiterConfig(String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http) {
+  public LimiterConfig(
+      String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http) {
     this(store, policies, routes, http, EventSettings.DEFAULTS);
   }
 
@@ -158,24 +187,62 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
    */
   public static LimiterConfig read(ConfigLookup config, List<ConfigException> problems) {
     ConfigReader reader = new ConfigReader(config);
-    collect(problems, () -> reader.checkTopLevel(PREFIX, Set.of(STORE_KEY, POLICIES_KEY, ROUTES_KEY)));
+    collect(
+        problems, () -> reader.checkTopLevel(PREFIX, Set.of(STORE_KEY, POLICIES_KEY, ROUTES_KEY)));
     // Found by their keys' names, or listed: environment variables cannot be listed by key name.
-    Set<String> policyNames = new TreeSet<>(collect(problems, () -> reader.names(POLICY_PREFIX, POLICY_KEYS), Set.of()));
-    policyNames.addAll(collect(problems, () -> reader.listedNames(POLICIES_KEY, Policy::isValidName,
-        "policy names (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)"), Set.of()));
-    Set<String> routeNames = new TreeSet<>(collect(problems, () -> reader.names(ROUTE_PREFIX, ROUTE_KEYS), Set.of()));
-    routeNames.addAll(collect(problems, () -> reader.listedNames(ROUTES_KEY, name -> name.matches("[A-Za-z0-9._-]+"),
-        "route names (letters, digits, '.', '_' or '-')"), Set.of()));
-    collect(problems, () -> reader.checkEnvironmentForms(POLICY_PREFIX, keys(POLICY_PREFIX, policyNames, POLICY_KEYS),
-        "a policy known by a limiter.policy.NAME.* key or listed in " + POLICIES_KEY));
-    collect(problems, () -> reader.checkEnvironmentForms(ROUTE_PREFIX, keys(ROUTE_PREFIX, routeNames, ROUTE_KEYS),
-        "a route known by a limiter.route.NAME.* key or listed in " + ROUTES_KEY));
-    collect(problems, () -> reader.checkEnvironmentForms(HTTP_PREFIX, keys(HTTP_PREFIX, HTTP_KEYS),
-        "one of " + new TreeSet<>(HTTP_KEYS)));
-    collect(problems, () -> reader.checkEnvironmentForms(EVENTS_PREFIX, keys(EVENTS_PREFIX, EVENTS_KEYS),
-        "one of " + EVENTS_KEYS));
-    collect(problems, () -> reader.checkEnvironmentForms(METRICS_PREFIX, keys(METRICS_PREFIX, METRICS_KEYS),
-        "one of " + new TreeSet<>(METRICS_KEYS)));
+    Set<String> policyNames =
+        new TreeSet<>(collect(problems, () -> reader.names(POLICY_PREFIX, POLICY_KEYS), Set.of()));
+    policyNames.addAll(
+        collect(
+            problems,
+            () ->
+                reader.listedNames(
+                    POLICIES_KEY,
+                    Policy::isValidName,
+                    "policy names (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)"),
+            Set.of()));
+    Set<String> routeNames =
+        new TreeSet<>(collect(problems, () -> reader.names(ROUTE_PREFIX, ROUTE_KEYS), Set.of()));
+    routeNames.addAll(
+        collect(
+            problems,
+            () ->
+                reader.listedNames(
+                    ROUTES_KEY,
+                    name -> name.matches("[A-Za-z0-9._-]+"),
+                    "route names (letters, digits, '.', '_' or '-')"),
+            Set.of()));
+    collect(
+        problems,
+        () ->
+            reader.checkEnvironmentForms(
+                POLICY_PREFIX,
+                keys(POLICY_PREFIX, policyNames, POLICY_KEYS),
+                "a policy known by a limiter.policy.NAME.* key or listed in " + POLICIES_KEY));
+    collect(
+        problems,
+        () ->
+            reader.checkEnvironmentForms(
+                ROUTE_PREFIX,
+                keys(ROUTE_PREFIX, routeNames, ROUTE_KEYS),
+                "a route known by a limiter.route.NAME.* key or listed in " + ROUTES_KEY));
+    collect(
+        problems,
+        () ->
+            reader.checkEnvironmentForms(
+                HTTP_PREFIX, keys(HTTP_PREFIX, HTTP_KEYS), "one of " + new TreeSet<>(HTTP_KEYS)));
+    collect(
+        problems,
+        () ->
+            reader.checkEnvironmentForms(
+                EVENTS_PREFIX, keys(EVENTS_PREFIX, EVENTS_KEYS), "one of " + EVENTS_KEYS));
+    collect(
+        problems,
+        () ->
+            reader.checkEnvironmentForms(
+                METRICS_PREFIX,
+                keys(METRICS_PREFIX, METRICS_KEYS),
+                "one of " + new TreeSet<>(METRICS_KEYS)));
     Map<String, PolicyConfig> policies = new LinkedHashMap<>();
     for (String name : policyNames) {
       PolicyConfig policy = policy(reader, name, problems);
@@ -195,22 +262,32 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
     collect(problems, () -> reader.checkKeys(EVENTS_PREFIX, EVENTS_KEYS));
     collect(problems, () -> reader.checkKeys(METRICS_PREFIX, METRICS_KEYS));
     HttpSettings http = collect(problems, () -> http(reader), HttpSettings.DEFAULTS);
-    EventSettings events = collect(problems, () -> new EventSettings(reader.optional(
-        EVENTS_PREFIX + "near-limit", EventSettings::parseFraction, EventSettings.DEFAULTS.nearLimit())),
-        EventSettings.DEFAULTS);
+    EventSettings events =
+        collect(
+            problems,
+            () ->
+                new EventSettings(
+                    reader.optional(
+                        EVENTS_PREFIX + "near-limit",
+                        EventSettings::parseFraction,
+                        EventSettings.DEFAULTS.nearLimit())),
+            EventSettings.DEFAULTS);
     MetricsSettings metrics = collect(problems, () -> metrics(reader), MetricsSettings.DEFAULTS);
     String store = reader.text(STORE_KEY).orElse("memory");
     return new LimiterConfig(store, policies, routes, http, events, metrics);
   }
 
   private static MetricsSettings metrics(ConfigReader reader) {
-    return new MetricsSettings(reader.bool(METRICS_PREFIX + "enabled", true),
+    return new MetricsSettings(
+        reader.bool(METRICS_PREFIX + "enabled", true),
         reader.bool(METRICS_PREFIX + "microprofile.enabled", true),
         reader.bool(METRICS_PREFIX + "opentelemetry.enabled", true),
         reader.bool(METRICS_PREFIX + "micrometer.enabled", true));
   }
 
-  /** The value of {@code step}, or {@code fallback} after adding its problems to {@code problems}. */
+  /**
+   * The value of {@code step}, or {@code fallback} after adding its problems to {@code problems}.
+   */
   private static <T> T collect(List<ConfigException> problems, Supplier<T> step, T fallback) {
     try {
       return step.get();
@@ -221,10 +298,13 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
   }
 
   private static void collect(List<ConfigException> problems, Runnable check) {
-    collect(problems, () -> {
-      check.run();
-      return null;
-    }, null);
+    collect(
+        problems,
+        () -> {
+          check.run();
+          return null;
+        },
+        null);
   }
 
   /** Every {@code prefix + name + "." + key}. */
@@ -240,53 +320,100 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
   }
 
   /** The policy called {@code name}; null after adding each of its problems to {@code problems}. */
-  private static PolicyConfig policy(ConfigReader reader, String name, List<ConfigException> problems) {
+  private static PolicyConfig policy(
+      ConfigReader reader, String name, List<ConfigException> problems) {
     String base = POLICY_PREFIX + name + ".";
     int before = problems.size();
-    Algorithm algorithm = collect(problems,
-        () -> reader.parse(base + "algorithm", reader.required(base + "algorithm"), Algorithm::fromConfigName), null);
-    List<Limit> limits = collect(problems,
-        () -> reader.parse(base + "limits", reader.required(base + "limits"), Limit::parseAll), null);
-    FailureMode failure = collect(problems,
-        () -> reader.optional(base + "failure", FailureMode::fromConfigName, FailureMode.LOCAL), null);
-    KeySource key = collect(problems, () -> reader.optional(base + "key", KeySource::parse, KeySource.REMOTE_ADDRESS), null);
-    MissingKey onMissing = collect(problems,
-        () -> reader.optional(base + "on-missing-key", LimiterConfig::missingKey, MissingKey.REMOTE_ADDRESS), null);
-    Long permits = collect(problems, () -> reader.integer(base + "permits", 1, 1, Long.MAX_VALUE), null);
+    Algorithm algorithm =
+        collect(
+            problems,
+            () ->
+                reader.parse(
+                    base + "algorithm",
+                    reader.required(base + "algorithm"),
+                    Algorithm::fromConfigName),
+            null);
+    List<Limit> limits =
+        collect(
+            problems,
+            () -> reader.parse(base + "limits", reader.required(base + "limits"), Limit::parseAll),
+            null);
+    FailureMode failure =
+        collect(
+            problems,
+            () -> reader.optional(base + "failure", FailureMode::fromConfigName, FailureMode.LOCAL),
+            null);
+    KeySource key =
+        collect(
+            problems,
+            () -> reader.optional(base + "key", KeySource::parse, KeySource.REMOTE_ADDRESS),
+            null);
+    MissingKey onMissing =
+        collect(
+            problems,
+            () ->
+                reader.optional(
+                    base + "on-missing-key", LimiterConfig::missingKey, MissingKey.REMOTE_ADDRESS),
+            null);
+    Long permits =
+        collect(problems, () -> reader.integer(base + "permits", 1, 1, Long.MAX_VALUE), null);
     Boolean dryRun = collect(problems, () -> reader.bool(base + "dry-run", false), null);
-    Shaping shaping = algorithm == null ? null : collect(problems, () -> shaping(reader, base, algorithm), null);
+    Shaping shaping =
+        algorithm == null ? null : collect(problems, () -> shaping(reader, base, algorithm), null);
     if (problems.size() > before) {
       return null;
     }
-    return collect(problems, () -> {
-      Policy policy;
-      try {
-        policy = new Policy(name, algorithm, limits, failure);
-      } catch (IllegalArgumentException e) {
-        // Policy's message already shows the offending limit.
-        throw new ConfigException(base + "limits", e.getMessage(), e);
-      }
-      long capacity = limits.stream().mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits()).min().orElseThrow();
-      if (permits > capacity) {
-        throw new ConfigException(base + "permits", "a request would cost more than the smallest limit can ever"
-            + " admit (" + capacity + "), so every request would be rejected, was '" + permits + "'");
-      }
-      return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping);
-    }, null);
+    return collect(
+        problems,
+        () -> {
+          Policy policy;
+          try {
+            policy = new Policy(name, algorithm, limits, failure);
+          } catch (IllegalArgumentException e) {
+            // Policy's message already shows the offending limit.
+            throw new ConfigException(base + "limits", e.getMessage(), e);
+          }
+          long capacity =
+              limits.stream()
+                  .mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits())
+                  .min()
+                  .orElseThrow();
+          if (permits > capacity) {
+            throw new ConfigException(
+                base + "permits",
+                "a request would cost more than the smallest limit can ever"
+                    + " admit ("
+                    + capacity
+                    + "), so every request would be rejected, was '"
+                    + permits
+                    + "'");
+          }
+          return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping);
+        },
+        null);
   }
 
   private static Shaping shaping(ConfigReader reader, String base, Algorithm algorithm) {
     if (algorithm != Algorithm.LEAKY_BUCKET) {
       for (String key : List.of("nodelay", "max-delay", "delay-after")) {
-        reader.text(base + key).ifPresent(value -> {
-          throw new ConfigException(base + key,
-              "applies to leaky-bucket only, not to " + algorithm + ", was '" + value + "'");
-        });
+        reader
+            .text(base + key)
+            .ifPresent(
+                value -> {
+                  throw new ConfigException(
+                      base + key,
+                      "applies to leaky-bucket only, not to "
+                          + algorithm
+                          + ", was '"
+                          + value
+                          + "'");
+                });
       }
       return Shaping.NONE;
     }
     boolean nodelay = reader.bool(base + "nodelay", false);
-    Duration maxDelay = reader.optional(base + "max-delay", Limit::parseDuration, DEFAULT_MAX_DELAY);
+    Duration maxDelay =
+        reader.optional(base + "max-delay", Limit::parseDuration, DEFAULT_MAX_DELAY);
     long delayAfter = reader.integer(base + "delay-after", 0, 0, Integer.MAX_VALUE);
     return new Shaping(nodelay, maxDelay, delayAfter);
   }
@@ -295,24 +422,32 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
     String base = ROUTE_PREFIX + name + ".";
     String pattern = reader.required(base + "pattern");
     if (!Route.isValidPattern(pattern)) {
-      throw new ConfigException(base + "pattern",
-          "expected a servlet URL pattern such as '/api/*', '/login' or '*.json', was '" + pattern + "'");
+      throw new ConfigException(
+          base + "pattern",
+          "expected a servlet URL pattern such as '/api/*', '/login' or '*.json', was '"
+              + pattern
+              + "'");
     }
     Set<String> methods = new TreeSet<>();
     for (String method : ConfigReader.list(reader.text(base + "methods").orElse(""))) {
       if (!method.matches("[A-Za-z]+")) {
-        throw new ConfigException(base + "methods", "expected HTTP methods such as GET,POST, was '" + method + "'");
+        throw new ConfigException(
+            base + "methods", "expected HTTP methods such as GET,POST, was '" + method + "'");
       }
       methods.add(method.toUpperCase(Locale.ROOT));
     }
     List<String> names = ConfigReader.list(reader.required(base + "policies"));
     if (names.size() != new HashSet<>(names).size()) {
-      throw new ConfigException(base + "policies", "names a policy twice, which would charge it twice, was '"
-          + reader.required(base + "policies") + "'");
+      throw new ConfigException(
+          base + "policies",
+          "names a policy twice, which would charge it twice, was '"
+              + reader.required(base + "policies")
+              + "'");
     }
     for (String policy : names) {
       if (!policies.contains(policy)) {
-        throw new ConfigException(base + "policies",
+        throw new ConfigException(
+            base + "policies",
             "no policy named '" + policy + "'; configured policies are " + policies);
       }
     }
@@ -323,7 +458,8 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
     String base = HTTP_PREFIX;
     HttpSettings d = HttpSettings.DEFAULTS;
     int rejection = (int) reader.integer(base + "rejection-status", d.rejectionStatus(), 400, 599);
-    int unavailable = (int) reader.integer(base + "unavailable-status", d.unavailableStatus(), 400, 599);
+    int unavailable =
+        (int) reader.integer(base + "unavailable-status", d.unavailableStatus(), 400, 599);
     boolean headers = reader.bool(base + "headers", d.headers());
     boolean legacy = reader.bool(base + "legacy-headers", d.legacyHeaders());
     List<String> proxies = ConfigReader.list(reader.text(base + "trusted-proxies").orElse(""));
@@ -332,8 +468,12 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
     }
     int ipv6Prefix = (int) reader.integer(base + "ipv6-prefix", d.ipv6Prefix(), 1, 128);
     HttpSettings.ForwardedHeader forwarded =
-        reader.optional(base + "forwarded-header", HttpSettings.ForwardedHeader::fromConfigName, d.forwardedHeader());
-    return new HttpSettings(rejection, unavailable, headers, legacy, proxies, ipv6Prefix, forwarded);
+        reader.optional(
+            base + "forwarded-header",
+            HttpSettings.ForwardedHeader::fromConfigName,
+            d.forwardedHeader());
+    return new HttpSettings(
+        rejection, unavailable, headers, legacy, proxies, ipv6Prefix, forwarded);
   }
 
   private static MissingKey missingKey(String value) {
@@ -342,6 +482,7 @@ public record LimiterConfig(String store, Map<String, PolicyConfig> policies, Li
         return option;
       }
     }
-    throw new IllegalArgumentException("expected remote-address, reject or allow, was '" + value + "'");
+    throw new IllegalArgumentException(
+        "expected remote-address, reject or allow, was '" + value + "'");
   }
 }

@@ -1,15 +1,16 @@
 package io.github.limiter.internal.config;
 
 /**
- * Which metrics backends may record, from {@code limiter.metrics.*}. A backend records only when
- * it is switched on here and the server offers it; switched off, it costs nothing per request.
+ * Which metrics backends may record, from {@code limiter.metrics.*}. A backend records only when it
+ * is switched on here and the server offers it; switched off, it costs nothing per request.
  *
  * @param enabled {@code limiter.metrics.enabled}: off switches every backend off
  * @param microprofile {@code limiter.metrics.microprofile.enabled}
  * @param opentelemetry {@code limiter.metrics.opentelemetry.enabled}
  * @param micrometer {@code limiter.metrics.micrometer.enabled}
  */
-public record MetricsSettings(boolean enabled, boolean microprofile, boolean opentelemetry, boolean micrometer) {
+public record MetricsSettings(
+    boolean enabled, boolean microprofile, boolean opentelemetry, boolean micrometer) {
 
   public static final MetricsSettings DEFAULTS = new MetricsSettings(true, true, true, true);
 

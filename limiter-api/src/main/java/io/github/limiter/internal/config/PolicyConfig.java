@@ -6,18 +6,24 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A policy together with how adapters apply it: where the key comes from, what a request costs,
- * and the shaping and dry-run options.
+ * A policy together with how adapters apply it: where the key comes from, what a request costs, and
+ * the shaping and dry-run options.
  *
  * @param policy the limits themselves
  * @param key where the client identity comes from
  * @param onMissingKey what happens when that source yields no key
  * @param permits what one request costs
- * @param dryRun decide and send headers, but let would-be rejections pass (they are counted and logged)
+ * @param dryRun decide and send headers, but let would-be rejections pass (they are counted and
+ *     logged)
  * @param shaping leaky-bucket shaping: how long an admitted request may wait for its departure
  */
 public record PolicyConfig(
-    Policy policy, KeySource key, MissingKey onMissingKey, long permits, boolean dryRun, Shaping shaping) {
+    Policy policy,
+    KeySource key,
+    MissingKey onMissingKey,
+    long permits,
+    boolean dryRun,
+    Shaping shaping) {
 
   /** What a request without a key gets. */
   public enum MissingKey {
@@ -42,9 +48,9 @@ public record PolicyConfig(
   /**
    * Leaky-bucket shaping, like nginx {@code limit_req}. {@link Decision#delay()} is the time until
    * an admitted request departs, that is until its own processing (its {@code permits} intervals)
-   * is complete at the leak rate. Like nginx, the request is served when it reaches the head of
-   * the queue: a request that finds the queue empty passes at once, and a burst of b+1 is spread
-   * over b intervals. The first {@code delayAfter} queued requests pass at once too (nginx {@code
+   * is complete at the leak rate. Like nginx, the request is served when it reaches the head of the
+   * queue: a request that finds the queue empty passes at once, and a burst of b+1 is spread over b
+   * intervals. The first {@code delayAfter} queued requests pass at once too (nginx {@code
    * delay=N}); no request waits longer than {@code maxDelay}; {@code nodelay} passes every request
    * at once, still counted.
    */
@@ -77,7 +83,8 @@ public record PolicyConfig(
       long interval = decision.limit().intervalNanos();
       long slots = permits + delayAfter;
       // Saturate: slots that cover more than a long of nanoseconds cover every delay.
-      long passing = slots < 0 || slots > Long.MAX_VALUE / interval ? Long.MAX_VALUE : slots * interval;
+      long passing =
+          slots < 0 || slots > Long.MAX_VALUE / interval ? Long.MAX_VALUE : slots * interval;
       long wait = decision.delayNanos() - passing;
       // A max-delay beyond 292 years does not fit in nanoseconds: it caps nothing.
       long cap = maxDelay.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : maxDelay.toNanos();
@@ -97,7 +104,8 @@ public record PolicyConfig(
 
   /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */
   public static PolicyConfig of(Policy policy) {
-    return new PolicyConfig(policy, KeySource.REMOTE_ADDRESS, MissingKey.REMOTE_ADDRESS, 1, false, Shaping.NONE);
+    return new PolicyConfig(
+        policy, KeySource.REMOTE_ADDRESS, MissingKey.REMOTE_ADDRESS, 1, false, Shaping.NONE);
   }
 
   public String name() {

@@ -26,7 +26,9 @@ public record Route(String name, String pattern, Set<String> methods, List<Strin
     policies = List.copyOf(policies);
     if (!isValidPattern(pattern)) {
       throw new IllegalArgumentException(
-          "expected a servlet URL pattern such as '/api/*', '/login' or '*.json', was '" + pattern + "'");
+          "expected a servlet URL pattern such as '/api/*', '/login' or '*.json', was '"
+              + pattern
+              + "'");
     }
     if (policies.isEmpty()) {
       throw new IllegalArgumentException("a route needs at least one policy");
@@ -57,7 +59,8 @@ public record Route(String name, String pattern, Set<String> methods, List<Strin
     if (pattern.startsWith("*.")) {
       // "*.json": the path ends with ".json"
       int suffix = length - 1;
-      return path.length() >= suffix && path.regionMatches(path.length() - suffix, pattern, 1, suffix);
+      return path.length() >= suffix
+          && path.regionMatches(path.length() - suffix, pattern, 1, suffix);
     }
     if (pattern.endsWith("/*")) {
       // "/api/*": "/api" itself, or below "/api/"; "/*": everything

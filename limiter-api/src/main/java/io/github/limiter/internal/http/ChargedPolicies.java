@@ -1,18 +1,18 @@
 package io.github.limiter.internal.http;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Arrays;
 
 /**
  * The policies already charged for the request this thread is serving, so that a request passing
  * both the servlet filter and a {@code @Limited} interceptor under the same policy counts once. The
  * filter opens a scope around the chain; the interceptor skips policies found in it.
  *
- * <p>Opening a scope allocates nothing once the thread has opened one before: each thread keeps
- * one small stack of the collections it was given (not copies of them), and one reusable scope
- * object per nesting level. Scopes must be closed on the thread that opened them, innermost first
+ * <p>Opening a scope allocates nothing once the thread has opened one before: each thread keeps one
+ * small stack of the collections it was given (not copies of them), and one reusable scope object
+ * per nesting level. Scopes must be closed on the thread that opened them, innermost first
  * (try-with-resources does both); closing a scope also closes any left open inside it.
  */
 public final class ChargedPolicies {

@@ -27,7 +27,8 @@ public final class Cidr {
     int slash = trimmed.indexOf('/');
     String host = slash < 0 ? trimmed : trimmed.substring(0, slash);
     // The literal is parsed as IPv6 first so that a mapped network keeps its 128-bit prefix length.
-    byte[] address = host.indexOf(':') >= 0 && host.indexOf('%') < 0 ? raw(host) : IpAddress.parse(host);
+    byte[] address =
+        host.indexOf(':') >= 0 && host.indexOf('%') < 0 ? raw(host) : IpAddress.parse(host);
     if (address == null) {
       throw bad(trimmed);
     }
@@ -71,9 +72,7 @@ public final class Cidr {
         "expected CIDRs such as 10.0.0.0/8, 192.168.1.7 or ::1/128, was '" + text + "'");
   }
 
-  /**
-   * Whether {@code address} (4 or 16 bytes, IPv4-mapped already unmapped) lies in this network.
-   */
+  /** Whether {@code address} (4 or 16 bytes, IPv4-mapped already unmapped) lies in this network. */
   public boolean contains(byte[] address) {
     if (address.length != network.length) {
       return false;

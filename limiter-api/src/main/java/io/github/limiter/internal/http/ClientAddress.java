@@ -1,6 +1,5 @@
 package io.github.limiter.internal.http;
 
-import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.internal.http.HttpSettings.ForwardedHeader;
 import java.util.ArrayList;
 import java.util.Enumeration;
@@ -16,8 +15,8 @@ import java.util.function.Function;
  *
  * <p>The walk: if the direct peer is not a trusted proxy, the peer is the client and the headers
  * are ignored. Otherwise the hops are read from right to left; each one was written by the trusted
- * node to its right, so it is believed; the first hop that is not itself trusted is the client.
- * The walk stops early at a hop that cannot be read (garbage, {@code unknown}, an obfuscated
+ * node to its right, so it is believed; the first hop that is not itself trusted is the client. The
+ * walk stops early at a hop that cannot be read (garbage, {@code unknown}, an obfuscated
  * identifier): the client is then the trusted node that wrote it, the last address the walk could
  * establish. If every hop is trusted, the leftmost is the client: it is itself a trusted address,
  * vouched for by the trusted node next to it. A client outside the trusted networks can therefore
@@ -59,7 +58,8 @@ public final class ClientAddress {
     if (address == null) {
       return ClientKeys.ADDRESS + peer;
     }
-    return ClientKeys.ADDRESS + group(trusted.length == 0 || !isTrusted(address) ? address : walk(headers, address));
+    return ClientKeys.ADDRESS
+        + group(trusted.length == 0 || !isTrusted(address) ? address : walk(headers, address));
   }
 
   private byte[] walk(Function<String, ? extends Enumeration<String>> headers, byte[] peer) {
@@ -78,7 +78,9 @@ public final class ClientAddress {
     return current;
   }
 
-  /** The hops of every header line, left to right; null for an unreadable {@code Forwarded} element. */
+  /**
+   * The hops of every header line, left to right; null for an unreadable {@code Forwarded} element.
+   */
   private List<String> hops(Function<String, ? extends Enumeration<String>> headers) {
     List<String> hops = new ArrayList<>();
     Enumeration<String> lines = headers.apply(header.headerName());

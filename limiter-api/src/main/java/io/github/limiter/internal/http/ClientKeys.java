@@ -24,6 +24,7 @@ public final class ClientKeys {
   public static final String PRINCIPAL = "p:";
   public static final String RESOLVER = "r:";
   public static final String PARAMETER = "a:";
+
   /** The one key of {@code constant}, and of web sources outside a web request. */
   public static final String CONSTANT = "c:global";
 

@@ -11,7 +11,10 @@ final class ForwardedElements {
 
   private ForwardedElements() {}
 
-  /** Appends the {@code for=} value of each element of {@code value} to {@code out}, null where unreadable. */
+  /**
+   * Appends the {@code for=} value of each element of {@code value} to {@code out}, null where
+   * unreadable.
+   */
   static void forNodes(String value, List<String> out) {
     int i = 0;
     int n = value.length();
@@ -20,7 +23,7 @@ final class ForwardedElements {
       String node = null;
       boolean broken = false;
       boolean any = false;
-      for (;;) {
+      for (; ; ) {
         i = skipSpace(value, i);
         int nameStart = i;
         while (i < n && isTokenChar(value.charAt(i))) {
@@ -118,7 +121,9 @@ final class ForwardedElements {
 
   /** RFC 9110 tchar, plus ':' '[' ']' which some proxies write unquoted around IPv6 nodes. */
   private static boolean isTokenChar(char c) {
-    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+    return c >= 'a' && c <= 'z'
+        || c >= 'A' && c <= 'Z'
+        || c >= '0' && c <= '9'
         || "!#$%&'*+-.^_`|~:[]".indexOf(c) >= 0;
   }
 }

@@ -1,6 +1,5 @@
 package io.github.limiter.internal.http;
 
-import io.github.limiter.internal.http.Cidr;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -12,8 +11,8 @@ import java.util.Objects;
  * @param unavailableStatus status of a fail-closed store outage (503)
  * @param headers whether to send {@code RateLimit-Policy} and {@code RateLimit}
  * @param legacyHeaders whether to send {@code X-RateLimit-Limit/-Remaining/-Reset} as well
- * @param trustedProxies CIDRs of proxies whose {@code X-Forwarded-For}/{@code Forwarded} are believed,
- *     each checked by {@link Cidr#parse}
+ * @param trustedProxies CIDRs of proxies whose {@code X-Forwarded-For}/{@code Forwarded} are
+ *     believed, each checked by {@link Cidr#parse}
  * @param ipv6Prefix IPv6 client addresses are grouped by this prefix length
  * @param forwardedHeader the one header the trusted proxies write
  */
@@ -64,7 +63,8 @@ public record HttpSettings(
           return header;
         }
       }
-      throw new IllegalArgumentException("expected x-forwarded-for or forwarded, was '" + text + "'");
+      throw new IllegalArgumentException(
+          "expected x-forwarded-for or forwarded, was '" + text + "'");
     }
   }
 
@@ -76,7 +76,13 @@ public record HttpSettings(
       boolean legacyHeaders,
       List<String> trustedProxies,
       int ipv6Prefix) {
-    this(rejectionStatus, unavailableStatus, headers, legacyHeaders, trustedProxies, ipv6Prefix,
+    this(
+        rejectionStatus,
+        unavailableStatus,
+        headers,
+        legacyHeaders,
+        trustedProxies,
+        ipv6Prefix,
         ForwardedHeader.X_FORWARDED_FOR);
   }
 
@@ -84,13 +90,16 @@ public record HttpSettings(
     trustedProxies = List.copyOf(trustedProxies);
     Objects.requireNonNull(forwardedHeader, "forwardedHeader");
     if (rejectionStatus < 400 || rejectionStatus > 599) {
-      throw new IllegalArgumentException("rejection status must be 4xx or 5xx, was " + rejectionStatus);
+      throw new IllegalArgumentException(
+          "rejection status must be 4xx or 5xx, was " + rejectionStatus);
     }
     if (unavailableStatus < 400 || unavailableStatus > 599) {
-      throw new IllegalArgumentException("unavailable status must be 4xx or 5xx, was " + unavailableStatus);
+      throw new IllegalArgumentException(
+          "unavailable status must be 4xx or 5xx, was " + unavailableStatus);
     }
     if (ipv6Prefix < 1 || ipv6Prefix > 128) {
-      throw new IllegalArgumentException("IPv6 prefix must be between 1 and 128, was " + ipv6Prefix);
+      throw new IllegalArgumentException(
+          "IPv6 prefix must be between 1 and 128, was " + ipv6Prefix);
     }
     for (String cidr : trustedProxies) {
       Cidr.parse(cidr); // fails naming the bad entry

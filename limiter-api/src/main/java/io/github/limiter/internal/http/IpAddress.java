@@ -16,8 +16,8 @@ final class IpAddress {
 
   /**
    * Parses an IPv4 or IPv6 literal, optionally in brackets and with an IPv6 zone ({@code
-   * fe80::1%eth0}, the zone dropped: it is local to the host that wrote it). Null if the text is not
-   * exactly a literal.
+   * fe80::1%eth0}, the zone dropped: it is local to the host that wrote it). Null if the text is
+   * not exactly a literal.
    */
   static byte[] parse(String text) {
     if (text == null || text.isEmpty() || text.length() > MAX_TEXT) {
@@ -75,7 +75,10 @@ final class IpAddress {
     return parse(s);
   }
 
-  /** Whether {@code s} from {@code at} is empty or {@code :} followed by 1-5 digits or an obfuscated port. */
+  /**
+   * Whether {@code s} from {@code at} is empty or {@code :} followed by 1-5 digits or an obfuscated
+   * port.
+   */
   private static boolean isPort(String s, int at) {
     if (at == s.length()) {
       return true;
@@ -86,7 +89,9 @@ final class IpAddress {
     boolean obfuscated = s.charAt(at + 1) == '_';
     for (int i = at + (obfuscated ? 2 : 1); i < s.length(); i++) {
       char c = s.charAt(i);
-      boolean ok = c >= '0' && c <= '9' || obfuscated && (Character.isLetter(c) || c == '.' || c == '-' || c == '_');
+      boolean ok =
+          c >= '0' && c <= '9'
+              || obfuscated && (Character.isLetter(c) || c == '.' || c == '-' || c == '_');
       if (!ok || c > 0x7f) {
         return false;
       }
@@ -100,7 +105,13 @@ final class IpAddress {
     }
     for (int i = from; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' || c == '~')) {
+      if (!(c >= 'a' && c <= 'z'
+          || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9'
+          || c == '.'
+          || c == '_'
+          || c == '-'
+          || c == '~')) {
         return false;
       }
     }
@@ -248,7 +259,9 @@ final class IpAddress {
     return out;
   }
 
-  /** The canonical text: dotted IPv4, or RFC 5952 IPv6 (lower case, longest zero run as {@code ::}). */
+  /**
+   * The canonical text: dotted IPv4, or RFC 5952 IPv6 (lower case, longest zero run as {@code ::}).
+   */
   static String format(byte[] a) {
     if (a.length == 4) {
       return (a[0] & 0xff) + "." + (a[1] & 0xff) + "." + (a[2] & 0xff) + "." + (a[3] & 0xff);

@@ -7,9 +7,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A {@link java.util.logging} line at most once per interval: the lines in between are counted,
- * not written, and the next line written says how many there were. For stores and adapters that
- * must not flood a log while something is broken on every request.
+ * A {@link java.util.logging} line at most once per interval: the lines in between are counted, not
+ * written, and the next line written says how many there were. For stores and adapters that must
+ * not flood a log while something is broken on every request.
  */
 public final class RateLimitedLog {
 
@@ -19,7 +19,9 @@ public final class RateLimitedLog {
   private final AtomicLong due;
   private final LongAdder suppressed = new LongAdder();
 
-  /** Lines of {@code logger}, attributed to {@code sourceClass}, at most one per {@code interval}. */
+  /**
+   * Lines of {@code logger}, attributed to {@code sourceClass}, at most one per {@code interval}.
+   */
   public RateLimitedLog(Logger logger, Class<?> sourceClass, Duration interval) {
     this.logger = logger;
     this.sourceClass = sourceClass.getName();
@@ -39,8 +41,13 @@ public final class RateLimitedLog {
       return false;
     }
     long more = suppressed.sumThenReset();
-    logger.logp(level, sourceClass, sourceMethod,
-        more == 0 ? message : message + " (and " + more + " more like it since the last such message)");
+    logger.logp(
+        level,
+        sourceClass,
+        sourceMethod,
+        more == 0
+            ? message
+            : message + " (and " + more + " more like it since the last such message)");
     return true;
   }
 }

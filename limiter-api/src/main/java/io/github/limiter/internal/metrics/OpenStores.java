@@ -1,9 +1,9 @@
 package io.github.limiter.internal.metrics;
 
 import io.github.limiter.FailureMode;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
-import io.github.limiter.RateLimitStore;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -31,7 +31,9 @@ public final class OpenStores {
     public Entry {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(store, "store");
-      failClosed = Collections.unmodifiableSortedSet(new TreeSet<>(failClosed)); // sorted, for a stable report
+      failClosed =
+          Collections.unmodifiableSortedSet(
+              new TreeSet<>(failClosed)); // sorted, for a stable report
     }
   }
 
@@ -50,7 +52,8 @@ public final class OpenStores {
    *
    * @return removes the store from the readiness check; call it when closing the store
    */
-  public static Handle open(String name, RateLimitStore store, LimiterConfig config, Recorder recorder) {
+  public static Handle open(
+      String name, RateLimitStore store, LimiterConfig config, Recorder recorder) {
     Entry entry = new Entry(name, store, failClosed(config));
     OPEN.add(entry);
     recorder.watch(StoreGauges.of(name, store));

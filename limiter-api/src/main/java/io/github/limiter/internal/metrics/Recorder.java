@@ -40,7 +40,10 @@ public interface Recorder {
    */
   void decision(String policy, Outcome outcome, boolean verified);
 
-  /** An admission that left at most {@code limiter.events.near-limit} of the quota: {@code limiter.near.limit{policy}}. */
+  /**
+   * An admission that left at most {@code limiter.events.near-limit} of the quota: {@code
+   * limiter.near.limit{policy}}.
+   */
   void nearLimit(String policy);
 
   /** The wait of a shaped (delayed) request: {@code limiter.shaping.delay{policy}}. */
@@ -57,27 +60,28 @@ public interface Recorder {
   void watch(StoreGauges store);
 
   /** Records nothing. */
-  Recorder NOOP = new Recorder() {
-    @Override
-    public void decision(String policy, Outcome outcome, boolean verified) {}
+  Recorder NOOP =
+      new Recorder() {
+        @Override
+        public void decision(String policy, Outcome outcome, boolean verified) {}
 
-    @Override
-    public void nearLimit(String policy) {}
+        @Override
+        public void nearLimit(String policy) {}
 
-    @Override
-    public void shapingDelay(String policy, long nanos) {}
+        @Override
+        public void shapingDelay(String policy, long nanos) {}
 
-    @Override
-    public void storeDuration(String store, long nanos) {}
+        @Override
+        public void storeDuration(String store, long nanos) {}
 
-    @Override
-    public void watch(StoreGauges store) {}
+        @Override
+        public void watch(StoreGauges store) {}
 
-    @Override
-    public String toString() {
-      return "Recorder.NOOP";
-    }
-  };
+        @Override
+        public String toString() {
+          return "Recorder.NOOP";
+        }
+      };
 
   /** {@link #NOOP} for none, the recorder itself for one, else one that records on each in turn. */
   static Recorder of(List<Recorder> recorders) {

@@ -1,8 +1,8 @@
 package io.github.limiter.internal.metrics;
 
-import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.memory.InMemoryStore;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongSupplier;
@@ -13,13 +13,18 @@ import java.util.function.LongSupplier;
  * @param store the store's name, the {@code store} tag ({@code memory}, {@code redis})
  * @param source the store, for {@link RateLimitStore#health()}
  * @param keys the number of keys a store holds in memory ({@code limiter.memory.keys}), if it does
- * @param evictions how many keys it has evicted since start ({@code limiter.memory.evictions}), if it
- *     keeps keys in memory
+ * @param evictions how many keys it has evicted since start ({@code limiter.memory.evictions}), if
+ *     it keeps keys in memory
  */
-public record StoreGauges(String store, RateLimitStore source, Optional<LongSupplier> keys, Optional<LongSupplier> evictions) {
+public record StoreGauges(
+    String store,
+    RateLimitStore source,
+    Optional<LongSupplier> keys,
+    Optional<LongSupplier> evictions) {
 
   /** {@code limiter.store.circuit.state} values: a breaker that lets calls through is 0. */
   public static final int CLOSED = 0;
+
   public static final int HALF_OPEN = 1;
   public static final int OPEN = 2;
 
@@ -30,10 +35,13 @@ public record StoreGauges(String store, RateLimitStore source, Optional<LongSupp
     Objects.requireNonNull(evictions, "evictions");
   }
 
-  /** The gauges of {@code source}; an {@link InMemoryStore} also shows its key count and evictions. */
+  /**
+   * The gauges of {@code source}; an {@link InMemoryStore} also shows its key count and evictions.
+   */
   public static StoreGauges of(String store, RateLimitStore source) {
     if (source instanceof InMemoryStore memory) {
-      return new StoreGauges(store, source, Optional.of(memory::size), Optional.of(memory::evictions));
+      return new StoreGauges(
+          store, source, Optional.of(memory::size), Optional.of(memory::evictions));
     }
     return new StoreGauges(store, source, Optional.empty(), Optional.empty());
   }

@@ -2,9 +2,9 @@ package io.github.limiter.internal.render;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
-import io.github.limiter.internal.admission.Decisions;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.internal.admission.Decisions;
 import io.github.limiter.internal.http.HttpSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,10 +39,12 @@ public final class ResponseRenderer {
   private static final int MAX_CACHED = 1024;
   private static final String RATE_LIMITED = "urn:limiter:problem:rate-limited";
   private static final String TOO_MANY_REQUESTS = "Too Many Requests";
+
   /** Stands for the seconds in a cached body; no policy name or status can contain it. */
   private static final String SECONDS = "\u0000";
 
   private final HttpSettings settings;
+
   /**
    * What never changes for a policy, worked out on its first response. Policies are few and fixed,
    * so a copy-on-write identity map: a lookup is one identity hash, with no lock and no allocation.
@@ -52,11 +54,15 @@ public final class ResponseRenderer {
   /** A policy's fixed header parts. */
   private static final class Rendered {
     final String policyHeader;
+
     /** {@code "api";r=} for each limit, to which the remaining permits are appended. */
     final String[] itemPrefixes;
+
     final long[] quotas;
+
     /** The usual problem body around its one variable, the seconds to wait: rendered once. */
     final byte[] limitedHead;
+
     final byte[] limitedTail;
 
     Rendered(Policy policy, int status) {
@@ -70,14 +76,28 @@ public final class ResponseRenderer {
         if (i > 0) {
           header.append(", ");
         }
-        header.append('"').append(itemName(policy, i)).append("\";q=").append(quotas[i])
-            .append(";w=").append(windowSeconds(policy.algorithm(), each));
+        header
+            .append('"')
+            .append(itemName(policy, i))
+            .append("\";q=")
+            .append(quotas[i])
+            .append(";w=")
+            .append(windowSeconds(policy.algorithm(), each));
         itemPrefixes[i] = "\"" + itemName(policy, i) + "\";r=";
       }
       policyHeader = header.toString();
-      String[] limited = problem(RATE_LIMITED, TOO_MANY_REQUESTS, status,
-          "Rate limit of policy '" + policy.name() + "' exceeded; retry after " + SECONDS + " s.", policy.name())
-          .split(SECONDS, -1);
+      String[] limited =
+          problem(
+                  RATE_LIMITED,
+                  TOO_MANY_REQUESTS,
+                  status,
+                  "Rate limit of policy '"
+                      + policy.name()
+                      + "' exceeded; retry after "
+                      + SECONDS
+                      + " s.",
+                  policy.name())
+              .split(SECONDS, -1);
       limitedHead = limited[0].getBytes(StandardCharsets.UTF_8);
       limitedTail = limited[1].getBytes(StandardCharsets.UTF_8);
     }
@@ -90,7 +110,8 @@ public final class ResponseRenderer {
   private Rendered rendered(Policy policy) {
     Rendered found = rendered.get(policy);
     if (found == null && rendered.size() >= MAX_CACHED) {
-      return new Rendered(policy, settings.rejectionStatus()); // policies made per request: never kept
+      return new Rendered(
+          policy, settings.rejectionStatus()); // policies made per request: never kept
     }
     if (found == null) {
       synchronized (this) {
@@ -106,7 +127,10 @@ public final class ResponseRenderer {
     return found;
   }
 
-  /** The {@code RateLimit-Policy} value of {@code policy}: the same on every response, so computed once. */
+  /**
+   * The {@code RateLimit-Policy} value of {@code policy}: the same on every response, so computed
+   * once.
+   */
   public String policyHeader(Policy policy) {
     return rendered(policy).policyHeader;
   }
@@ -137,11 +161,13 @@ public final class ResponseRenderer {
    * {@code policies.get(i)}; undecided ones are skipped): IETF headers are lists, one item per
    * policy, while each legacy header holds one number, the tightest policy's.
    */
-  public void headers(List<Policy> policies, Decisions decisions, BiConsumer<String, String> header) {
+  public void headers(
+      List<Policy> policies, Decisions decisions, BiConsumer<String, String> header) {
     int tightest = -1;
     for (int i = 0; i < policies.size(); i++) {
       Decision each = decisions.get(i);
-      if (each != null && (tightest < 0 || each.remaining() < decisions.get(tightest).remaining())) {
+      if (each != null
+          && (tightest < 0 || each.remaining() < decisions.get(tightest).remaining())) {
         tightest = i;
       }
     }
@@ -153,7 +179,8 @@ public final class ResponseRenderer {
     }
   }
 
-  private void headers(Policy policy, Decision decision, BiConsumer<String, String> header, boolean legacy) {
+  private void headers(
+      Policy policy, Decision decision, BiConsumer<String, String> header, boolean legacy) {
     if (!settings.headers() && !(legacy && settings.legacyHeaders())) {
       return;
     }
@@ -186,28 +213,32 @@ public final class ResponseRenderer {
     void body(String contentType, byte[] body) throws IOException;
   }
 
-  /** The whole response for a rejected {@code decision}, as data (for adapters that build a response object). */
+  /**
+   * The whole response for a rejected {@code decision}, as data (for adapters that build a response
+   * object).
+   */
   public RateLimitResponse rejection(Policy policy, Decision decision) {
     List<Map.Entry<String, String>> headers = new ArrayList<>();
     int[] status = new int[1];
     String[] body = new String[2];
-    RejectionSink collect = new RejectionSink() {
-      @Override
-      public void status(int code) {
-        status[0] = code;
-      }
+    RejectionSink collect =
+        new RejectionSink() {
+          @Override
+          public void status(int code) {
+            status[0] = code;
+          }
 
-      @Override
-      public void header(String name, String value) {
-        headers.add(Map.entry(name, value));
-      }
+          @Override
+          public void header(String name, String value) {
+            headers.add(Map.entry(name, value));
+          }
 
-      @Override
-      public void body(String contentType, byte[] bytes) {
-        body[0] = contentType;
-        body[1] = new String(bytes, StandardCharsets.UTF_8);
-      }
-    };
+          @Override
+          public void body(String contentType, byte[] bytes) {
+            body[0] = contentType;
+            body[1] = new String(bytes, StandardCharsets.UTF_8);
+          }
+        };
     try {
       reject(policy, decision, collect);
     } catch (IOException e) {
@@ -230,7 +261,10 @@ public final class ResponseRenderer {
     int status = unavailable ? settings.unavailableStatus() : settings.rejectionStatus();
     sink.status(status);
     // A request that can never pass gets no Retry-After: any time would be a false promise.
-    String retryAfter = decision.neverPasses() ? null : Long.toString(retryAfterSeconds(decision.retryAfterNanos()));
+    String retryAfter =
+        decision.neverPasses()
+            ? null
+            : Long.toString(retryAfterSeconds(decision.retryAfterNanos()));
     if (retryAfter != null) {
       sink.header("Retry-After", retryAfter);
     }
@@ -239,16 +273,34 @@ public final class ResponseRenderer {
     if (!unavailable && outcome != Decision.Outcome.MISSING_KEY) {
       headers(policy, decision, sink::header);
     }
-    sink.body(PROBLEM_JSON, switch (outcome) {
-      case EXCEEDS_CAPACITY -> problemBytes("urn:limiter:problem:exceeds-capacity", TOO_MANY_REQUESTS, status,
-          "The request costs more than policy '" + policy.name() + "' can ever admit.", policy.name());
-      case MISSING_KEY -> problemBytes("urn:limiter:problem:missing-key", TOO_MANY_REQUESTS, status,
-          "The request has no key under policy '" + policy.name()
-              + "', which rejects requests without one (on-missing-key=reject).", policy.name());
-      case UNAVAILABLE -> problemBytes("urn:limiter:problem:unavailable", "Service Unavailable", status,
-          "The rate limiter cannot decide right now; retry later.", policy.name());
-      default -> limitedBody(rendered(policy), retryAfter); // LIMITED
-    });
+    sink.body(
+        PROBLEM_JSON,
+        switch (outcome) {
+          case EXCEEDS_CAPACITY ->
+              problemBytes(
+                  "urn:limiter:problem:exceeds-capacity",
+                  TOO_MANY_REQUESTS,
+                  status,
+                  "The request costs more than policy '" + policy.name() + "' can ever admit.",
+                  policy.name());
+          case MISSING_KEY ->
+              problemBytes(
+                  "urn:limiter:problem:missing-key",
+                  TOO_MANY_REQUESTS,
+                  status,
+                  "The request has no key under policy '"
+                      + policy.name()
+                      + "', which rejects requests without one (on-missing-key=reject).",
+                  policy.name());
+          case UNAVAILABLE ->
+              problemBytes(
+                  "urn:limiter:problem:unavailable",
+                  "Service Unavailable",
+                  status,
+                  "The rate limiter cannot decide right now; retry later.",
+                  policy.name());
+          default -> limitedBody(rendered(policy), retryAfter); // LIMITED
+        });
   }
 
   private static byte[] limitedBody(Rendered fixed, String digits) {
@@ -257,21 +309,43 @@ public final class ResponseRenderer {
     for (int i = 0; i < digits.length(); i++) {
       body[fixed.limitedHead.length + i] = (byte) digits.charAt(i);
     }
-    System.arraycopy(fixed.limitedTail, 0, body, fixed.limitedHead.length + digits.length(), fixed.limitedTail.length);
+    System.arraycopy(
+        fixed.limitedTail,
+        0,
+        body,
+        fixed.limitedHead.length + digits.length(),
+        fixed.limitedTail.length);
     return body;
   }
 
-  private static byte[] problemBytes(String type, String title, int status, String detail, String policy) {
+  private static byte[] problemBytes(
+      String type, String title, int status, String detail, String policy) {
     return problem(type, title, status, detail, policy).getBytes(StandardCharsets.UTF_8);
   }
 
-  /** An RFC 9457 problem document; policy names are JSON-safe by their syntax, so nothing needs escaping. */
-  private static String problem(String type, String title, int status, String detail, String policy) {
-    return "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status
-        + ",\"detail\":\"" + detail + "\",\"policies\":[\"" + policy + "\"]}";
+  /**
+   * An RFC 9457 problem document; policy names are JSON-safe by their syntax, so nothing needs
+   * escaping.
+   */
+  private static String problem(
+      String type, String title, int status, String detail, String policy) {
+    return "{\"type\":\""
+        + type
+        + "\",\"title\":\""
+        + title
+        + "\",\"status\":"
+        + status
+        + ",\"detail\":\""
+        + detail
+        + "\",\"policies\":[\""
+        + policy
+        + "\"]}";
   }
 
-  /** The index of {@code limit} among {@code limits}: usually the same object, else an equal one, else 0. */
+  /**
+   * The index of {@code limit} among {@code limits}: usually the same object, else an equal one,
+   * else 0.
+   */
   private static int reportedIndex(List<Limit> limits, Limit limit) {
     for (int i = 0; i < limits.size(); i++) {
       if (limits.get(i) == limit) {
@@ -290,9 +364,10 @@ public final class ResponseRenderer {
   }
 
   private static long windowSeconds(Algorithm algorithm, Limit limit) {
-    long nanos = algorithm.isBucket()
-        ? Math.multiplyExact(limit.burst(), limit.intervalNanos())
-        : limit.periodNanos();
+    long nanos =
+        algorithm.isBucket()
+            ? Math.multiplyExact(limit.burst(), limit.intervalNanos())
+            : limit.periodNanos();
     return Math.max(1, ceilSeconds(nanos));
   }
 }

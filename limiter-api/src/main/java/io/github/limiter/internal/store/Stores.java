@@ -1,11 +1,11 @@
 package io.github.limiter.internal.store;
 
-import io.github.limiter.RateLimitStore;
-import io.github.limiter.spi.StoreFactory;
 import io.github.limiter.ConfigException;
-import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.ConfigReader;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.spi.StoreFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -33,8 +33,8 @@ public final class Stores {
    * Checks the store keys without creating a store: that a factory named {@code name} is on the
    * class path, and that every key under {@code limiter.<x>.}, where x is not the core's own
    * ({@code policy}, {@code route}, {@code http}, {@code events}), is a key of the factory named x,
-   * as written or in its environment form ({@code LIMITER_REDIS_URL}). So a misspelt store key,
-   * or one of a store that is not on the class path, fails at start-up instead of being ignored.
+   * as written or in its environment form ({@code LIMITER_REDIS_URL}). So a misspelt store key, or
+   * one of a store that is not on the class path, fails at start-up instead of being ignored.
    *
    * @return the factory named {@code name}
    * @throws ConfigException naming the bad key and its value
@@ -44,7 +44,8 @@ public final class Stores {
     for (StoreFactory factory : ServiceLoader.load(StoreFactory.class, loader)) {
       factories.putIfAbsent(factory.name(), factory);
     }
-    List<Variables> variables = factories.values().stream().filter(f -> !f.keys().isEmpty()).map(Variables::of).toList();
+    List<Variables> variables =
+        factories.values().stream().filter(f -> !f.keys().isEmpty()).map(Variables::of).toList();
     for (String key : config.names()) {
       if (key.startsWith(LimiterConfig.PREFIX)) {
         checkKey(key, config, factories);
@@ -57,8 +58,13 @@ public final class Stores {
     }
     StoreFactory factory = factories.get(name);
     if (factory == null) {
-      throw new ConfigException("limiter.store",
-          "no store named '" + name + "' on the class path (found " + factories.keySet() + "); for redis add the"
+      throw new ConfigException(
+          "limiter.store",
+          "no store named '"
+              + name
+              + "' on the class path (found "
+              + factories.keySet()
+              + "); for redis add the"
               + " io.github.limiter:limiter-redis dependency");
     }
     return factory;
@@ -67,12 +73,15 @@ public final class Stores {
   /** The environment forms of a store's section ({@code LIMITER_REDIS_}) and of its keys. */
   private record Variables(String prefix, Set<String> names, StoreFactory factory) {
     static Variables of(StoreFactory factory) {
-      return new Variables(ConfigReader.environmentForm(LimiterConfig.PREFIX + factory.name() + "."),
-          ConfigReader.environmentForms(factory.keys()), factory);
+      return new Variables(
+          ConfigReader.environmentForm(LimiterConfig.PREFIX + factory.name() + "."),
+          ConfigReader.environmentForms(factory.keys()),
+          factory);
     }
   }
 
-  private static void checkKey(String key, ConfigLookup config, Map<String, StoreFactory> factories) {
+  private static void checkKey(
+      String key, ConfigLookup config, Map<String, StoreFactory> factories) {
     String rest = key.substring(LimiterConfig.PREFIX.length());
     int dot = rest.indexOf('.');
     if (dot < 0 || LimiterConfig.CORE_SECTIONS.contains(rest.substring(0, dot))) {
@@ -80,9 +89,18 @@ public final class Stores {
     }
     StoreFactory factory = factories.get(rest.substring(0, dot));
     if (factory == null) {
-      throw new ConfigException(key, "unknown key: no store named '" + rest.substring(0, dot) + "' on the class"
-          + " path (found " + factories.keySet() + ") reads it, and the core's keys are under limiter."
-          + String.join(".*, limiter.", LimiterConfig.CORE_SECTIONS) + ".*; was '" + config.get(key).orElse("") + "'");
+      throw new ConfigException(
+          key,
+          "unknown key: no store named '"
+              + rest.substring(0, dot)
+              + "' on the class"
+              + " path (found "
+              + factories.keySet()
+              + ") reads it, and the core's keys are under limiter."
+              + String.join(".*, limiter.", LimiterConfig.CORE_SECTIONS)
+              + ".*; was '"
+              + config.get(key).orElse("")
+              + "'");
     }
     if (!factory.keys().isEmpty() && !factory.keys().contains(key)) {
       throw unknown(key, config, factory);
@@ -90,8 +108,15 @@ public final class Stores {
   }
 
   private static ConfigException unknown(String key, ConfigLookup config, StoreFactory factory) {
-    return new ConfigException(key, "unknown key; store '" + factory.name() + "' reads " + new TreeSet<>(factory.keys())
-        + (key.startsWith(LimiterConfig.PREFIX) ? "" : " (here in their environment form)")
-        + ", was '" + config.get(key).orElse("") + "'");
+    return new ConfigException(
+        key,
+        "unknown key; store '"
+            + factory.name()
+            + "' reads "
+            + new TreeSet<>(factory.keys())
+            + (key.startsWith(LimiterConfig.PREFIX) ? "" : " (here in their environment form)")
+            + ", was '"
+            + config.get(key).orElse("")
+            + "'");
   }
 }

@@ -3,12 +3,12 @@ package io.github.limiter.internal.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Limiter;
-import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.StoreGauges;
 import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.ManualClock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +17,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** What the admission step reports to a metrics recorder: once per policy, with the right outcome. */
+/**
+ * What the admission step reports to a metrics recorder: once per policy, with the right outcome.
+ */
 class AdmissionMetricsTest {
 
   /** Writes each call down, as a backend would count it. */
@@ -68,7 +70,11 @@ class AdmissionMetricsTest {
   }
 
   private Admission admission(LimiterConfig config) {
-    return new Admission(new ClientAddress(config.http()), true, false, OutcomeObserver.NONE,
+    return new Admission(
+        new ClientAddress(config.http()),
+        true,
+        false,
+        OutcomeObserver.NONE,
         AdmissionMetrics.of(recorder, "memory", new NearLimit(config.events().nearLimit())));
   }
 
@@ -76,21 +82,24 @@ class AdmissionMetricsTest {
     List<Rule> rules = new ArrayList<>();
     for (String name : policies) {
       var policy = config.policy(name).orElseThrow();
-      rules.add(new Rule(policy, admission.keyFunction(policy.key(), () -> null), policy.permits()));
+      rules.add(
+          new Rule(policy, admission.keyFunction(policy.key(), () -> null), policy.permits()));
     }
     return PolicySet.of(rules, limiter::bind);
   }
 
   @Test
   void eachPolicyDecisionIsCountedWithItsOutcomeAndTheStoreTimeOnce() {
-    // Given an enforced policy of 4 a minute and a dry-run one of 1 a minute, near-limit at a quarter
-    LimiterConfig config = config(
-        "limiter.policy.api.limits", "4/m",
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.trial.limits", "1/m",
-        "limiter.policy.trial.algorithm", "fixed-window",
-        "limiter.policy.trial.dry-run", "true",
-        "limiter.events.near-limit", "0.25");
+    // Given an enforced policy of 4 a minute and a dry-run one of 1 a minute, near-limit at a
+    // quarter
+    LimiterConfig config =
+        config(
+            "limiter.policy.api.limits", "4/m",
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.trial.limits", "1/m",
+            "limiter.policy.trial.algorithm", "fixed-window",
+            "limiter.policy.trial.dry-run", "true",
+            "limiter.events.near-limit", "0.25");
     Admission admission = admission(config);
     PolicySet set = set(admission, config, "api", "trial");
 
@@ -101,23 +110,37 @@ class AdmissionMetricsTest {
 
     // Then each request times the store once, and each policy's decision is counted; an admission
     // that leaves at most a quarter of the quota is near the limit
-    assertThat(recorder.calls).containsExactly(
-        "store memory", "decision api admitted", "decision trial admitted", "near-limit trial",
-        "store memory", "decision api admitted", "decision trial dry-run-rejected",
-        "store memory", "decision api admitted", "near-limit api", "decision trial dry-run-rejected",
-        "store memory", "decision api admitted", "near-limit api", "decision trial dry-run-rejected",
-        // the enforced rejection stops the request before the dry-run policy is asked
-        "store memory", "decision api rejected");
+    assertThat(recorder.calls)
+        .containsExactly(
+            "store memory",
+            "decision api admitted",
+            "decision trial admitted",
+            "near-limit trial",
+            "store memory",
+            "decision api admitted",
+            "decision trial dry-run-rejected",
+            "store memory",
+            "decision api admitted",
+            "near-limit api",
+            "decision trial dry-run-rejected",
+            "store memory",
+            "decision api admitted",
+            "near-limit api",
+            "decision trial dry-run-rejected",
+            // the enforced rejection stops the request before the dry-run policy is asked
+            "store memory",
+            "decision api rejected");
     assertThat(recorder.storeNanos).allMatch(nanos -> nanos >= 0);
   }
 
   @Test
   void aMissingKeyRejectionIsCountedWithoutTimingTheStore() {
-    LimiterConfig config = config(
-        "limiter.policy.api.limits", "10/m",
-        "limiter.policy.api.algorithm", "fixed-window",
-        "limiter.policy.api.key", "header:X-Api-Key",
-        "limiter.policy.api.on-missing-key", "reject");
+    LimiterConfig config =
+        config(
+            "limiter.policy.api.limits", "10/m",
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.key", "header:X-Api-Key",
+            "limiter.policy.api.on-missing-key", "reject");
     Admission admission = admission(config);
 
     admission.admit(set(admission, config, "api"), new AdmissionTest.View("192.0.2.7", Map.of()));
@@ -127,7 +150,8 @@ class AdmissionMetricsTest {
 
   @Test
   void noBackendMeansMetricsOff() {
-    assertThat(AdmissionMetrics.of(Recorder.NOOP, "memory", new NearLimit(0.1))).isSameAs(AdmissionMetrics.OFF);
+    assertThat(AdmissionMetrics.of(Recorder.NOOP, "memory", new NearLimit(0.1)))
+        .isSameAs(AdmissionMetrics.OFF);
     assertThat(AdmissionMetrics.OFF.on()).isFalse();
     assertThat(AdmissionMetrics.of(recorder, "memory", new NearLimit(0.1)).on()).isTrue();
   }

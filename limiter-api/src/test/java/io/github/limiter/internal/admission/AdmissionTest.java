@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.RequestView;
-import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -55,17 +55,18 @@ class AdmissionTest {
     }
   }
 
-  private static final KeyResolver BUGGY = new KeyResolver() {
-    @Override
-    public String name() {
-      return "buggy";
-    }
+  private static final KeyResolver BUGGY =
+      new KeyResolver() {
+        @Override
+        public String name() {
+          return "buggy";
+        }
 
-    @Override
-    public String resolve(RequestView request) {
-      throw new IllegalStateException("a resolver bug");
-    }
-  };
+        @Override
+        public String resolve(RequestView request) {
+          throw new IllegalStateException("a resolver bug");
+        }
+      };
 
   private final ManualClock clock = ManualClock.at(ManualClock.NEAR_MAX);
   private final Limiter limiter = Limiter.of(InMemoryStore.builder().clock(clock).build());
@@ -91,24 +92,31 @@ class AdmissionTest {
     List<Rule> rules = new ArrayList<>();
     for (String name : policies) {
       var policy = config.policy(name).orElseThrow();
-      rules.add(new Rule(policy, admission.keyFunction(policy.key(), () -> BUGGY), policy.permits()));
+      rules.add(
+          new Rule(policy, admission.keyFunction(policy.key(), () -> BUGGY), policy.permits()));
     }
     return PolicySet.of(rules, limiter::bind);
   }
 
-  private Admission admission(LimiterConfig config, boolean keyErrorsMeanNoKey, boolean skipsCharged) {
-    return new Admission(new ClientAddress(config.http()), keyErrorsMeanNoKey, skipsCharged, (request, outcome) -> recorded.add(outcome),
+  private Admission admission(
+      LimiterConfig config, boolean keyErrorsMeanNoKey, boolean skipsCharged) {
+    return new Admission(
+        new ClientAddress(config.http()),
+        keyErrorsMeanNoKey,
+        skipsCharged,
+        (request, outcome) -> recorded.add(outcome),
         AdmissionMetrics.OFF);
   }
 
   @Test
   void aMissingKeyUnderRejectRejectsBeforeAnythingIsCharged() {
     // Given a per-address policy and a per-API-key policy that rejects requests without the header
-    LimiterConfig config = config(
-        "limiter.policy.ip.limits", "2/m",
-        "limiter.policy.api.limits", "10/m",
-        "limiter.policy.api.key", "header:X-Api-Key",
-        "limiter.policy.api.on-missing-key", "reject");
+    LimiterConfig config =
+        config(
+            "limiter.policy.ip.limits", "2/m",
+            "limiter.policy.api.limits", "10/m",
+            "limiter.policy.api.key", "header:X-Api-Key",
+            "limiter.policy.api.on-missing-key", "reject");
     Admission admission = admission(config, true, false);
     PolicySet set = set(admission, config, "ip", "api");
 
@@ -131,13 +139,14 @@ class AdmissionTest {
 
   @Test
   void dryRunRejectionsAreSetApartAndTheTightestAdmissionAndLongestWaitAreFound() {
-    LimiterConfig config = config(
-        "limiter.policy.trial.limits", "1/m",
-        "limiter.policy.trial.dry-run", "true",
-        "limiter.policy.wide.limits", "100/m",
-        "limiter.policy.narrow.limits", "3/m",
-        "limiter.policy.shaped.algorithm", "leaky-bucket",
-        "limiter.policy.shaped.limits", "1/s burst=5");
+    LimiterConfig config =
+        config(
+            "limiter.policy.trial.limits", "1/m",
+            "limiter.policy.trial.dry-run", "true",
+            "limiter.policy.wide.limits", "100/m",
+            "limiter.policy.narrow.limits", "3/m",
+            "limiter.policy.shaped.algorithm", "leaky-bucket",
+            "limiter.policy.shaped.limits", "1/s burst=5");
     Admission admission = admission(config, true, false);
     PolicySet set = set(admission, config, "trial", "wide", "narrow", "shaped");
     View request = new View("192.0.2.7", Map.of());
@@ -146,7 +155,10 @@ class AdmissionTest {
     Outcome second = admission.admit(set, request);
 
     assertThat(second.allowed()).isTrue();
-    assertThat(second.dryRunRejection(0)).isNotNull().extracting(Decision::isAllowed).isEqualTo(false);
+    assertThat(second.dryRunRejection(0))
+        .isNotNull()
+        .extracting(Decision::isAllowed)
+        .isEqualTo(false);
     assertThat(second.tightest()).isEqualTo(2); // narrow: 1 left, shaped: 3 left, wide: 98 left
     // the second of a leaky bucket at 1/s departs a second after the first
     assertThat(second.waitNanos()).isEqualTo(Duration.ofSeconds(1).toNanos());
@@ -155,10 +167,11 @@ class AdmissionTest {
 
   @Test
   void anEnforcedRejectionRefundsAndWaitsForNothing() {
-    LimiterConfig config = config(
-        "limiter.policy.shaped.algorithm", "leaky-bucket",
-        "limiter.policy.shaped.limits", "1/s burst=5",
-        "limiter.policy.one.limits", "1/m");
+    LimiterConfig config =
+        config(
+            "limiter.policy.shaped.algorithm", "leaky-bucket",
+            "limiter.policy.shaped.limits", "1/s burst=5",
+            "limiter.policy.one.limits", "1/m");
     Admission admission = admission(config, true, false);
     PolicySet set = set(admission, config, "shaped", "one");
     View request = new View("192.0.2.7", Map.of());
@@ -177,10 +190,11 @@ class AdmissionTest {
 
   @Test
   void keyErrorsAreNoKeyOrPropagateAsTheAdapterChooses() {
-    LimiterConfig config = config(
-        "limiter.policy.p.limits", "1/m",
-        "limiter.policy.p.key", "resolver:buggy",
-        "limiter.policy.p.on-missing-key", "allow");
+    LimiterConfig config =
+        config(
+            "limiter.policy.p.limits", "1/m",
+            "limiter.policy.p.key", "resolver:buggy",
+            "limiter.policy.p.on-missing-key", "allow");
     View request = new View("192.0.2.7", Map.of());
 
     Admission filter = admission(config, true, false);
@@ -190,14 +204,16 @@ class AdmissionTest {
     assertThat(passed.charged()).isEmpty();
 
     Admission interceptor = admission(config, false, false);
-    assertThatThrownBy(() -> interceptor.admit(set(interceptor, config, "p"), request)).hasMessage("a resolver bug");
+    assertThatThrownBy(() -> interceptor.admit(set(interceptor, config, "p"), request))
+        .hasMessage("a resolver bug");
   }
 
   @Test
   void webSourcesOutsideAnHttpRequestAreTheConstantKeyAndChargedPoliciesAreSkipped() {
-    LimiterConfig config = config(
-        "limiter.policy.p.limits", "1/m",
-        "limiter.policy.p.key", "header:X-Api-Key");
+    LimiterConfig config =
+        config(
+            "limiter.policy.p.limits", "1/m",
+            "limiter.policy.p.key", "header:X-Api-Key");
     Admission interceptor = admission(config, false, true);
     PolicySet set = set(interceptor, config, "p");
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FixedWindowTest {
 
   static final long W = Duration.ofSeconds(1).toNanos();
-  static final Policy FIVE_PER_SECOND = Policy.fixedWindow("fw", Limit.of(5, Duration.ofSeconds(1)));
+  static final Policy FIVE_PER_SECOND =
+      Policy.fixedWindow("fw", Limit.of(5, Duration.ofSeconds(1)));
 
   static List<Long> origins() {
     return ManualClock.hostileOrigins(7);
@@ -37,12 +38,22 @@ class FixedWindowTest {
     PureDriver key = new PureDriver(FIVE_PER_SECOND, now);
 
     // When six requests arrive at once
-    List<Decision> decisions = List.of(key.decide(now), key.decide(now), key.decide(now), key.decide(now),
-        key.decide(now), key.decide(now));
+    List<Decision> decisions =
+        List.of(
+            key.decide(now),
+            key.decide(now),
+            key.decide(now),
+            key.decide(now),
+            key.decide(now),
+            key.decide(now));
 
     // Then the first five pass with remaining 4..0, and the sixth waits for the next window
-    assertThat(decisions).extracting(Decision::isAllowed).containsExactly(true, true, true, true, true, false);
-    assertThat(decisions.subList(0, 5)).extracting(Decision::remaining).containsExactly(4L, 3L, 2L, 1L, 0L);
+    assertThat(decisions)
+        .extracting(Decision::isAllowed)
+        .containsExactly(true, true, true, true, true, false);
+    assertThat(decisions.subList(0, 5))
+        .extracting(Decision::remaining)
+        .containsExactly(4L, 3L, 2L, 1L, 0L);
     assertThat(decisions.get(0).resetAfterNanos()).isEqualTo(W - W / 4);
     Decision rejected = decisions.get(5);
     assertThat(rejected.outcome()).isEqualTo(Outcome.LIMITED);

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,12 +21,18 @@ class LeakyBucketTest {
 
   /** Leaks 1 per second, capacity 3. */
   static final Limit LIMIT = Limit.bucket(1, Duration.ofSeconds(1), 3);
+
   static final long T = Duration.ofSeconds(1).toNanos();
   static final Policy QUEUE = Policy.leakyBucket("lb", LIMIT);
 
   static List<Long> origins() {
-    return List.of(ManualClock.NEAR_MAX, Long.MAX_VALUE - T, ManualClock.JUST_BELOW_ZERO,
-        ManualClock.NEGATIVE, -T, 555_555_555_555_555L);
+    return List.of(
+        ManualClock.NEAR_MAX,
+        Long.MAX_VALUE - T,
+        ManualClock.JUST_BELOW_ZERO,
+        ManualClock.NEGATIVE,
+        -T,
+        555_555_555_555_555L);
   }
 
   @ParameterizedTest
@@ -42,9 +48,12 @@ class LeakyBucketTest {
     Decision fourth = key.decide(t0);
 
     // Then three pass, departing at t0 + 1/r, + 2/r, + 3/r; the fourth finds the level at capacity
-    assertThat(List.of(first, second, third)).extracting(Decision::delay)
+    assertThat(List.of(first, second, third))
+        .extracting(Decision::delay)
         .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3));
-    assertThat(List.of(first, second, third)).extracting(Decision::remaining).containsExactly(2L, 1L, 0L);
+    assertThat(List.of(first, second, third))
+        .extracting(Decision::remaining)
+        .containsExactly(2L, 1L, 0L);
     assertThat(third.resetAfterNanos()).isEqualTo(3 * T);
     assertThat(fourth.outcome()).isEqualTo(Outcome.LIMITED);
     assertThat(fourth.delayNanos()).isZero();

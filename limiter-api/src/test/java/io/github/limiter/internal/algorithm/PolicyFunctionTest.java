@@ -7,8 +7,8 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,10 @@ class PolicyFunctionTest {
   static List<Long> origins() {
     // Windows align to floorDiv(now, W), so near Long.MAX_VALUE start two whole hours before the
     // last hour boundary: the hour windows of the test must not straddle the wrap.
-    return List.of(hourStart(Long.MAX_VALUE) - 2 * H, ManualClock.JUST_BELOW_ZERO, ManualClock.NEGATIVE,
+    return List.of(
+        hourStart(Long.MAX_VALUE) - 2 * H,
+        ManualClock.JUST_BELOW_ZERO,
+        ManualClock.NEGATIVE,
         -4_321_987_654_321_123L);
   }
 
@@ -94,15 +97,18 @@ class PolicyFunctionTest {
     long[] copy = key.state.clone();
     Decision probe = key.function.admit(copy, S, 1);
     assertThat(probe.remaining()).isEqualTo(8);
-    LongStateFunction hour = (LongStateFunction) PolicyFunction.function(Algorithm.TOKEN_BUCKET,
-        Limit.of(1000, Duration.ofHours(1)));
+    LongStateFunction hour =
+        (LongStateFunction)
+            PolicyFunction.function(Algorithm.TOKEN_BUCKET, Limit.of(1000, Duration.ofHours(1)));
     assertThat(hour.remaining(key.state[1], S)).isEqualTo(1000 - 11);
   }
 
   @Test
   void theRetryOfAMultiLimitRejectionIsTheLongestWaitAndTheCostliestRequestCanNeverPass() {
     // Given 2/s and 3/h, both nearly spent
-    Policy policy = Policy.slidingWindowLog("api", Limit.of(2, Duration.ofSeconds(1)), Limit.of(3, Duration.ofHours(1)));
+    Policy policy =
+        Policy.slidingWindowLog(
+            "api", Limit.of(2, Duration.ofSeconds(1)), Limit.of(3, Duration.ofHours(1)));
     PureDriver key = new PureDriver(policy, 0);
     key.admitted(0, 2);
     key.admitted(S, 1);
@@ -121,14 +127,24 @@ class PolicyFunctionTest {
 
   @Test
   void onlySingleOneLongLimitsHaveTheOneLongForm() {
-    assertThat(PolicyFunction.of(Policy.tokenBucket("a", TEN_PER_SECOND)).single()).isInstanceOf(TokenBucket.class);
-    assertThat(PolicyFunction.of(Policy.leakyBucket("a", TEN_PER_SECOND)).single()).isInstanceOf(LeakyBucket.class);
-    assertThat(PolicyFunction.of(Policy.fixedWindow("a", TEN_PER_SECOND)).single()).isInstanceOf(FixedWindow.class);
+    assertThat(PolicyFunction.of(Policy.tokenBucket("a", TEN_PER_SECOND)).single())
+        .isInstanceOf(TokenBucket.class);
+    assertThat(PolicyFunction.of(Policy.leakyBucket("a", TEN_PER_SECOND)).single())
+        .isInstanceOf(LeakyBucket.class);
+    assertThat(PolicyFunction.of(Policy.fixedWindow("a", TEN_PER_SECOND)).single())
+        .isInstanceOf(FixedWindow.class);
     assertThat(PolicyFunction.of(Policy.slidingWindowLog("a", TEN_PER_SECOND)).single()).isNull();
-    assertThat(PolicyFunction.of(Policy.slidingWindowCounter("a", TEN_PER_SECOND)).single()).isNull();
-    assertThat(PolicyFunction.of(Policy.tokenBucket("a", TEN_PER_SECOND, FIFTEEN_PER_HOUR)).single()).isNull();
-    assertThat(PolicyFunction.of(Policy.fixedWindow("a", TEN_PER_SECOND, FIFTEEN_PER_HOUR)).stateSize()).isEqualTo(2);
-    assertThat(PolicyFunction.of(Policy.slidingWindowLog("a", TEN_PER_SECOND)).stateSize()).isEqualTo(12);
+    assertThat(PolicyFunction.of(Policy.slidingWindowCounter("a", TEN_PER_SECOND)).single())
+        .isNull();
+    assertThat(
+            PolicyFunction.of(Policy.tokenBucket("a", TEN_PER_SECOND, FIFTEEN_PER_HOUR)).single())
+        .isNull();
+    assertThat(
+            PolicyFunction.of(Policy.fixedWindow("a", TEN_PER_SECOND, FIFTEEN_PER_HOUR))
+                .stateSize())
+        .isEqualTo(2);
+    assertThat(PolicyFunction.of(Policy.slidingWindowLog("a", TEN_PER_SECOND)).stateSize())
+        .isEqualTo(12);
   }
 
   @Test

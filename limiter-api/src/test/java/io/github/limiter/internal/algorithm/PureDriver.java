@@ -37,7 +37,9 @@ final class PureDriver {
     return decide(now, 1);
   }
 
-  /** Decides {@code count} one-permit requests at {@code now} and returns how many were admitted. */
+  /**
+   * Decides {@code count} one-permit requests at {@code now} and returns how many were admitted.
+   */
   int admitted(long now, int count) {
     int admitted = 0;
     for (int i = 0; i < count; i++) {

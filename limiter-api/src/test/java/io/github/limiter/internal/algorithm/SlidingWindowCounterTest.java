@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SlidingWindowCounterTest {
 
   static final long W = 1000;
-  static final Policy TEN_PER_W = Policy.slidingWindowCounter("swc", Limit.of(10, Duration.ofNanos(W)));
+  static final Policy TEN_PER_W =
+      Policy.slidingWindowCounter("swc", Limit.of(10, Duration.ofNanos(W)));
 
   static List<Long> origins() {
     return ManualClock.hostileOrigins(11);
@@ -99,7 +100,8 @@ class SlidingWindowCounterTest {
   }
 
   // The documented multi-permit rule is est + k - 1 < N, so the estimate after an admission can
-  // exceed N by less than one permit (as a unit request at est = N - 0.5 does). Tested as documented.
+  // exceed N by less than one permit (as a unit request at est = N - 0.5 does). Tested as
+  // documented.
   @Test
   void aMultiPermitRequestIsAdmittedWhileEstimatePlusPermitsMinusOneIsBelowN() {
     // Given est = 5·0.7 + 5 = 8.5 (prev 5, curr 5, elapsed 0.3 W)

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,12 +18,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SlidingWindowLogTest {
 
   static final long W = Duration.ofSeconds(10).toNanos();
-  static final Policy THREE_PER_10S = Policy.slidingWindowLog("log", Limit.of(3, Duration.ofSeconds(10)));
+  static final Policy THREE_PER_10S =
+      Policy.slidingWindowLog("log", Limit.of(3, Duration.ofSeconds(10)));
 
   static List<Long> origins() {
     // The log compares differences only, so it must not care where, or across what, time runs.
-    return List.of(ManualClock.NEAR_MAX, Long.MAX_VALUE - W / 2, ManualClock.JUST_BELOW_ZERO,
-        ManualClock.NEGATIVE, -W / 2, 987_654_321_987L);
+    return List.of(
+        ManualClock.NEAR_MAX,
+        Long.MAX_VALUE - W / 2,
+        ManualClock.JUST_BELOW_ZERO,
+        ManualClock.NEGATIVE,
+        -W / 2,
+        987_654_321_987L);
   }
 
   @ParameterizedTest

@@ -5,25 +5,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Token bucket of rate r and capacity b: admits while tokens &ge; permits; full unless told otherwise. */
+/**
+ * Token bucket of rate r and capacity b: admits while tokens &ge; permits; full unless told
+ * otherwise.
+ */
 class TokenBucketTest {
 
   /** r = 10/s (one token per 100 ms), b = 5. */
   static final Limit LIMIT = Limit.bucket(10, Duration.ofSeconds(1), 5);
+
   static final long T = Duration.ofMillis(100).toNanos();
   static final Policy BUCKET = Policy.tokenBucket("tb", LIMIT);
 
   static List<Long> origins() {
-    return List.of(ManualClock.NEAR_MAX, Long.MAX_VALUE - T / 2, ManualClock.JUST_BELOW_ZERO,
-        ManualClock.NEGATIVE, -T / 2, 123_456_789_123_456L);
+    return List.of(
+        ManualClock.NEAR_MAX,
+        Long.MAX_VALUE - T / 2,
+        ManualClock.JUST_BELOW_ZERO,
+        ManualClock.NEGATIVE,
+        -T / 2,
+        123_456_789_123_456L);
   }
 
   @ParameterizedTest

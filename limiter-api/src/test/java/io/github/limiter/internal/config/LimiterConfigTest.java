@@ -1,30 +1,30 @@
 package io.github.limiter.internal.config;
 
-import io.github.limiter.ConfigException;
-import io.github.limiter.internal.http.HttpSettings;
-import io.github.limiter.spi.ConfigLookup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Algorithm;
+import io.github.limiter.ConfigException;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.internal.config.PolicyConfig.MissingKey;
 import io.github.limiter.internal.config.PolicyConfig.Shaping;
+import io.github.limiter.internal.http.HttpSettings;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.Optional;
-import java.util.stream.Collectors;
 
 /** The one key scheme: every key of the Javadoc, its default, and an error naming key and value. */
 class LimiterConfigTest {
@@ -76,32 +76,36 @@ class LimiterConfigTest {
   @Test
   void everyKeyIsRead() {
     // Given every key of the scheme set to a value other than its default
-    Map<String, String> properties = new HashMap<>(api("leaky-bucket", "10/s burst=20 initial=2, 1000/h"));
-    properties.putAll(Map.of(
-        "limiter.store", "redis",
-        "limiter.policy.api.key", "header:X-Api-Key",
-        "limiter.policy.api.on-missing-key", "reject",
-        "limiter.policy.api.permits", "2",
-        "limiter.policy.api.failure", "fail-closed",
-        "limiter.policy.api.dry-run", "true",
-        "limiter.policy.api.nodelay", "TRUE",
-        "limiter.policy.api.max-delay", "500ms",
-        "limiter.policy.api.delay-after", "3"));
-    properties.putAll(Map.of(
-        "limiter.route.public.pattern", "/api/*",
-        "limiter.route.public.methods", "get, Post",
-        "limiter.route.public.policies", "api, login",
-        "limiter.policy.login.algorithm", "fixed-window",
-        "limiter.policy.login.limits", "5/m",
-        "limiter.policy.login.key", "principal",
-        "limiter.policy.login.on-missing-key", "allow"));
-    properties.putAll(Map.of(
-        "limiter.http.rejection-status", "503",
-        "limiter.http.unavailable-status", "500",
-        "limiter.http.headers", "false",
-        "limiter.http.legacy-headers", "true",
-        "limiter.http.trusted-proxies", "10.0.0.0/8, ::1/128",
-        "limiter.http.ipv6-prefix", "56"));
+    Map<String, String> properties =
+        new HashMap<>(api("leaky-bucket", "10/s burst=20 initial=2, 1000/h"));
+    properties.putAll(
+        Map.of(
+            "limiter.store", "redis",
+            "limiter.policy.api.key", "header:X-Api-Key",
+            "limiter.policy.api.on-missing-key", "reject",
+            "limiter.policy.api.permits", "2",
+            "limiter.policy.api.failure", "fail-closed",
+            "limiter.policy.api.dry-run", "true",
+            "limiter.policy.api.nodelay", "TRUE",
+            "limiter.policy.api.max-delay", "500ms",
+            "limiter.policy.api.delay-after", "3"));
+    properties.putAll(
+        Map.of(
+            "limiter.route.public.pattern", "/api/*",
+            "limiter.route.public.methods", "get, Post",
+            "limiter.route.public.policies", "api, login",
+            "limiter.policy.login.algorithm", "fixed-window",
+            "limiter.policy.login.limits", "5/m",
+            "limiter.policy.login.key", "principal",
+            "limiter.policy.login.on-missing-key", "allow"));
+    properties.putAll(
+        Map.of(
+            "limiter.http.rejection-status", "503",
+            "limiter.http.unavailable-status", "500",
+            "limiter.http.headers", "false",
+            "limiter.http.legacy-headers", "true",
+            "limiter.http.trusted-proxies", "10.0.0.0/8, ::1/128",
+            "limiter.http.ipv6-prefix", "56"));
 
     // When read
     LimiterConfig config = read(properties);
@@ -109,8 +113,10 @@ class LimiterConfigTest {
     // Then each lands where it belongs
     assertThat(config.store()).isEqualTo("redis");
     PolicyConfig api = config.policy("api").orElseThrow();
-    assertThat(api.policy().limits()).containsExactly(
-        Limit.bucket(10, Duration.ofSeconds(1), 20).withInitial(2), Limit.of(1000, Duration.ofHours(1)));
+    assertThat(api.policy().limits())
+        .containsExactly(
+            Limit.bucket(10, Duration.ofSeconds(1), 20).withInitial(2),
+            Limit.of(1000, Duration.ofHours(1)));
     assertThat(api.key()).isEqualTo(new KeySource(KeySource.Kind.HEADER, "X-Api-Key"));
     assertThat(api.onMissingKey()).isEqualTo(MissingKey.REJECT);
     assertThat(api.permits()).isEqualTo(2);
@@ -121,8 +127,11 @@ class LimiterConfigTest {
     assertThat(login.key().kind()).isEqualTo(KeySource.Kind.PRINCIPAL);
     assertThat(login.onMissingKey()).isEqualTo(MissingKey.ALLOW);
     assertThat(config.policies().keySet()).containsExactly("api", "login");
-    assertThat(config.routes()).containsExactly(new Route("public", "/api/*", Set.of("GET", "POST"), List.of("api", "login")));
-    assertThat(config.http()).isEqualTo(new HttpSettings(503, 500, false, true, List.of("10.0.0.0/8", "::1/128"), 56));
+    assertThat(config.routes())
+        .containsExactly(
+            new Route("public", "/api/*", Set.of("GET", "POST"), List.of("api", "login")));
+    assertThat(config.http())
+        .isEqualTo(new HttpSettings(503, 500, false, true, List.of("10.0.0.0/8", "::1/128"), 56));
   }
 
   @Test
@@ -157,22 +166,25 @@ class LimiterConfigTest {
   }
 
   @ParameterizedTest(name = "{0}={1}")
-  @CsvSource(delimiter = '|', value = {
-      "algorithm      | token_bucket  | expected one of",
-      "limits         | 10 per sec    | expected <permits>/<period>",
-      "limits         | 0/s           | permits must be at least 1",
-      "key            | cookie:sid    | expected remote-address, header:<name>",
-      "on-missing-key | deny          | expected remote-address, reject or allow",
-      "permits        | 0             | expected an integer between 1 and",
-      "permits        | -3            | expected an integer between 1 and",
-      "permits        | many          | expected an integer",
-      "failure        | open          | fail-open",
-      "dry-run        | yes           | expected true or false",
-      "nodelay        | 1             | expected true or false",
-      "max-delay      | forever       | expected a duration",
-      "max-delay      | 0s            | expected a positive duration",
-      "delay-after    | -1            | expected an integer between 0 and",
-      "delay-after    | 99999999999   | expected an integer between 0 and"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "algorithm      | token_bucket  | expected one of",
+        "limits         | 10 per sec    | expected <permits>/<period>",
+        "limits         | 0/s           | permits must be at least 1",
+        "key            | cookie:sid    | expected remote-address, header:<name>",
+        "on-missing-key | deny          | expected remote-address, reject or allow",
+        "permits        | 0             | expected an integer between 1 and",
+        "permits        | -3            | expected an integer between 1 and",
+        "permits        | many          | expected an integer",
+        "failure        | open          | fail-open",
+        "dry-run        | yes           | expected true or false",
+        "nodelay        | 1             | expected true or false",
+        "max-delay      | forever       | expected a duration",
+        "max-delay      | 0s            | expected a positive duration",
+        "delay-after    | -1            | expected an integer between 0 and",
+        "delay-after    | 99999999999   | expected an integer between 0 and"
+      })
   void aBadPolicyValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
     Map<String, String> properties = api("leaky-bucket", "10/s");
     properties.put("limiter.policy.api." + suffix, value);
@@ -184,51 +196,81 @@ class LimiterConfigTest {
 
   @Test
   void aBadLimitInAListIsNamedByItself() {
-    ConfigException e = failure(api("fixed-window", "10/s, 5/x, 1/h"), "limiter.policy.api.limits", "'5/x'");
+    ConfigException e =
+        failure(api("fixed-window", "10/s, 5/x, 1/h"), "limiter.policy.api.limits", "'5/x'");
 
     assertThat(e.getMessage()).contains("expected a duration").contains("was 'x'");
   }
 
   @Test
   void requiredPolicyKeysAreNamedWhenMissing() {
-    assertThat(failure(Map.of("limiter.policy.api.limits", "10/s"), "limiter.policy.api.algorithm", "")
-        .getMessage()).contains("required, but not set");
-    assertThat(failure(Map.of("limiter.policy.api.algorithm", "fixed-window"), "limiter.policy.api.limits", "")
-        .getMessage()).contains("required, but not set");
+    assertThat(
+            failure(Map.of("limiter.policy.api.limits", "10/s"), "limiter.policy.api.algorithm", "")
+                .getMessage())
+        .contains("required, but not set");
+    assertThat(
+            failure(
+                    Map.of("limiter.policy.api.algorithm", "fixed-window"),
+                    "limiter.policy.api.limits",
+                    "")
+                .getMessage())
+        .contains("required, but not set");
     assertThat(failure(api("fixed-window", "  "), "limiter.policy.api.limits", "").getMessage())
         .contains("required, but not set");
   }
 
   @Test
   void burstOnAWindowAlgorithmIsRejectedOnTheLimitsKey() {
-    ConfigException e = failure(api("sliding-window-counter", "10/s burst=20"), "limiter.policy.api.limits", "10/s burst=20");
+    ConfigException e =
+        failure(
+            api("sliding-window-counter", "10/s burst=20"),
+            "limiter.policy.api.limits",
+            "10/s burst=20");
 
-    assertThat(e.getMessage()).contains("burst and initial apply to token-bucket and leaky-bucket only");
+    assertThat(e.getMessage())
+        .contains("burst and initial apply to token-bucket and leaky-bucket only");
   }
 
   @Test
   void burstOnAWindowAlgorithmShowsTheBadLimitOnce() {
-    ConfigException single = failure(api("fixed-window", "3/10s burst=5"), "limiter.policy.api.limits", "3/10s burst=5");
-    ConfigException among = failure(api("fixed-window", "100/h, 3/10s burst=5"), "limiter.policy.api.limits", "3/10s");
+    ConfigException single =
+        failure(api("fixed-window", "3/10s burst=5"), "limiter.policy.api.limits", "3/10s burst=5");
+    ConfigException among =
+        failure(api("fixed-window", "100/h, 3/10s burst=5"), "limiter.policy.api.limits", "3/10s");
 
-    assertThat(single).hasMessage("limiter.policy.api.limits: policy 'api': burst and initial apply to"
-        + " token-bucket and leaky-bucket only, not to fixed-window, was '3/10s burst=5'");
-    assertThat(among).hasMessage("limiter.policy.api.limits: policy 'api': burst and initial apply to"
-        + " token-bucket and leaky-bucket only, not to fixed-window, was '3/10s burst=5'");
+    assertThat(single)
+        .hasMessage(
+            "limiter.policy.api.limits: policy 'api': burst and initial apply to"
+                + " token-bucket and leaky-bucket only, not to fixed-window, was '3/10s burst=5'");
+    assertThat(among)
+        .hasMessage(
+            "limiter.policy.api.limits: policy 'api': burst and initial apply to"
+                + " token-bucket and leaky-bucket only, not to fixed-window, was '3/10s burst=5'");
   }
 
   @Test
   void aBadPolicyNameIsRejected() {
-    Map<String, String> properties = Map.of(
-        "limiter.policy.bad name.algorithm", "fixed-window", "limiter.policy.bad name.limits", "10/s");
+    Map<String, String> properties =
+        Map.of(
+            "limiter.policy.bad name.algorithm",
+            "fixed-window",
+            "limiter.policy.bad name.limits",
+            "10/s");
 
     ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
 
-    assertThat(e.getMessage()).contains("limiter.policy.bad name.").contains("policy name").contains("'bad name'");
+    assertThat(e.getMessage())
+        .contains("limiter.policy.bad name.")
+        .contains("policy name")
+        .contains("'bad name'");
   }
 
   @ParameterizedTest(name = "{0} on {1}")
-  @CsvSource({"nodelay, true, token-bucket", "max-delay, 1s, fixed-window", "delay-after, 2, sliding-window-log"})
+  @CsvSource({
+    "nodelay, true, token-bucket",
+    "max-delay, 1s, fixed-window",
+    "delay-after, 2, sliding-window-log"
+  })
   void shapingKeysOnNonLeakyPoliciesAreRejected(String suffix, String value, String algorithm) {
     Map<String, String> properties = api(algorithm, "10/s");
     properties.put("limiter.policy.api." + suffix, value);
@@ -240,12 +282,13 @@ class LimiterConfigTest {
 
   @ParameterizedTest
   @CsvSource({
-      "limiter.policy.api.limit, 10/s",
-      "limiter.policy.api.algorithms, fixed-window",
-      "limiter.policy.api, x",
-      "limiter.policy..limits, 10/s",
-      "limiter.route.r.pattrn, /*",
-      "limiter.route.r, /*"})
+    "limiter.policy.api.limit, 10/s",
+    "limiter.policy.api.algorithms, fixed-window",
+    "limiter.policy.api, x",
+    "limiter.policy..limits, 10/s",
+    "limiter.route.r.pattrn, /*",
+    "limiter.route.r, /*"
+  })
   void unknownKeysUnderPoliciesAndRoutesAreRejected(String key, String value) {
     Map<String, String> properties = api("fixed-window", "10/s");
     properties.put(key, value);
@@ -253,7 +296,9 @@ class LimiterConfigTest {
     ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
 
     assertThat(e.key()).isEqualTo(key);
-    assertThat(e.getMessage()).startsWith(key + ": unknown key; expected ").endsWith(", was '" + value + "'");
+    assertThat(e.getMessage())
+        .startsWith(key + ": unknown key; expected ")
+        .endsWith(", was '" + value + "'");
   }
 
   @Test
@@ -268,20 +313,25 @@ class LimiterConfigTest {
   }
 
   @ParameterizedTest(name = "{0}={1}")
-  @CsvSource(delimiter = '|', value = {
-      "pattern  | api/*      | expected a servlet URL pattern",
-      "pattern  | /api*      | expected a servlet URL pattern",
-      "pattern  | /a/*/b     | expected a servlet URL pattern",
-      "pattern  | *.         | expected a servlet URL pattern",
-      "methods  | GET,PO ST  | expected HTTP methods",
-      "methods  | GET;POST   | expected HTTP methods"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "pattern  | api/*      | expected a servlet URL pattern",
+        "pattern  | /api*      | expected a servlet URL pattern",
+        "pattern  | /a/*/b     | expected a servlet URL pattern",
+        "pattern  | *.         | expected a servlet URL pattern",
+        "methods  | GET,PO ST  | expected HTTP methods",
+        "methods  | GET;POST   | expected HTTP methods"
+      })
   void aBadRouteValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
     Map<String, String> properties = api("fixed-window", "10/s");
     properties.put("limiter.route.r.pattern", "/api/*");
     properties.put("limiter.route.r.policies", "api");
     properties.put("limiter.route.r." + suffix, value);
 
-    ConfigException e = failure(properties, "limiter.route.r." + suffix, value.split(",")[value.contains(",") ? 1 : 0]);
+    ConfigException e =
+        failure(
+            properties, "limiter.route.r." + suffix, value.split(",")[value.contains(",") ? 1 : 0]);
 
     assertThat(e.getMessage()).contains(expected);
   }
@@ -293,47 +343,63 @@ class LimiterConfigTest {
     Map<String, String> noPattern = api("fixed-window", "10/s");
     noPattern.put("limiter.route.r.policies", "api");
 
-    assertThat(failure(noPolicies, "limiter.route.r.policies", "").getMessage()).contains("required");
+    assertThat(failure(noPolicies, "limiter.route.r.policies", "").getMessage())
+        .contains("required");
     assertThat(failure(noPattern, "limiter.route.r.pattern", "").getMessage()).contains("required");
   }
 
   @ParameterizedTest(name = "{0}={1}")
-  @CsvSource(delimiter = '|', value = {
-      "rejection-status   | 200   | expected an integer between 400 and 599",
-      "rejection-status   | abc   | expected an integer",
-      "unavailable-status | 600   | expected an integer between 400 and 599",
-      "headers            | maybe | expected true or false",
-      "legacy-headers     | 1     | expected true or false",
-      "ipv6-prefix        | 129   | expected an integer between 1 and 128",
-      "ipv6-prefix        | 0     | expected an integer between 1 and 128",
-      "trusted-proxies    | 10.0.0.0/33 | expected CIDRs such as 10.0.0.0/8",
-      "trusted-proxies    | proxy.example.com | expected CIDRs such as 10.0.0.0/8",
-      "forwarded-header   | x-real-ip | expected x-forwarded-for or forwarded"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "rejection-status   | 200   | expected an integer between 400 and 599",
+        "rejection-status   | abc   | expected an integer",
+        "unavailable-status | 600   | expected an integer between 400 and 599",
+        "headers            | maybe | expected true or false",
+        "legacy-headers     | 1     | expected true or false",
+        "ipv6-prefix        | 129   | expected an integer between 1 and 128",
+        "ipv6-prefix        | 0     | expected an integer between 1 and 128",
+        "trusted-proxies    | 10.0.0.0/33 | expected CIDRs such as 10.0.0.0/8",
+        "trusted-proxies    | proxy.example.com | expected CIDRs such as 10.0.0.0/8",
+        "forwarded-header   | x-real-ip | expected x-forwarded-for or forwarded"
+      })
   void aBadHttpValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
-    ConfigException e = failure(Map.of("limiter.http." + suffix, value), "limiter.http." + suffix, "'" + value + "'");
+    ConfigException e =
+        failure(
+            Map.of("limiter.http." + suffix, value), "limiter.http." + suffix, "'" + value + "'");
 
     assertThat(e.getMessage()).contains(expected);
   }
 
   @Test
   void aBadTrustedProxyAmongGoodOnesIsNamedAlone() {
-    ConfigException e = failure(Map.of("limiter.http.trusted-proxies", "10.0.0.0/8, 192.168.1.300, ::1/128"),
-        "limiter.http.trusted-proxies", "'192.168.1.300'");
+    ConfigException e =
+        failure(
+            Map.of("limiter.http.trusted-proxies", "10.0.0.0/8, 192.168.1.300, ::1/128"),
+            "limiter.http.trusted-proxies",
+            "'192.168.1.300'");
 
     assertThat(e.getMessage()).doesNotContain("::1/128'");
   }
 
   @Test
   void theForwardedHeaderAndNearLimitAreRead() {
-    LimiterConfig config = read(Map.of(
-        "limiter.http.forwarded-header", "Forwarded", "limiter.http.trusted-proxies", "10.0.0.0/8",
-        "limiter.events.near-limit", "0.25"));
+    LimiterConfig config =
+        read(
+            Map.of(
+                "limiter.http.forwarded-header",
+                "Forwarded",
+                "limiter.http.trusted-proxies",
+                "10.0.0.0/8",
+                "limiter.events.near-limit",
+                "0.25"));
 
     assertThat(config.http().forwardedHeader()).isEqualTo(HttpSettings.ForwardedHeader.FORWARDED);
     assertThat(config.http().forwardedHeader().headerName()).isEqualTo("Forwarded");
     assertThat(config.http().trustedNetworks()).hasToString("[10.0.0.0/8]");
     assertThat(config.events().nearLimit()).isEqualTo(0.25);
-    assertThat(read(Map.of()).http().forwardedHeader()).isEqualTo(HttpSettings.ForwardedHeader.X_FORWARDED_FOR);
+    assertThat(read(Map.of()).http().forwardedHeader())
+        .isEqualTo(HttpSettings.ForwardedHeader.X_FORWARDED_FOR);
     assertThat(read(Map.of()).events()).isEqualTo(EventSettings.DEFAULTS);
     assertThat(EventSettings.DEFAULTS.nearLimit()).isEqualTo(0.1);
   }
@@ -341,7 +407,11 @@ class LimiterConfigTest {
   @ParameterizedTest
   @CsvSource({"0", "-0.1", "1.5", "10%", "NaN", "abc"})
   void aNearLimitOutsideZeroToOneNamesTheKeyAndTheValue(String value) {
-    ConfigException e = failure(Map.of("limiter.events.near-limit", value), "limiter.events.near-limit", "'" + value + "'");
+    ConfigException e =
+        failure(
+            Map.of("limiter.events.near-limit", value),
+            "limiter.events.near-limit",
+            "'" + value + "'");
 
     assertThat(e.getMessage()).contains("expected a fraction of the quota above 0 and at most 1");
   }
@@ -353,16 +423,19 @@ class LimiterConfigTest {
 
   @ParameterizedTest
   @CsvSource({
-      "limiter.http.trusted-proxy, 10.0.0.0/8",
-      "limiter.http.forwarded, forwarded",
-      "limiter.http., x",
-      "limiter.events.nearlimit, 0.2",
-      "limiter.events.near-limit.x, 0.2"})
+    "limiter.http.trusted-proxy, 10.0.0.0/8",
+    "limiter.http.forwarded, forwarded",
+    "limiter.http., x",
+    "limiter.events.nearlimit, 0.2",
+    "limiter.events.near-limit.x, 0.2"
+  })
   void unknownKeysUnderHttpAndEventsAreRejectedShowingTheValue(String key, String value) {
     ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(Map.of(key, value)));
 
     assertThat(e.key()).isEqualTo(key);
-    assertThat(e.getMessage()).startsWith(key + ": unknown key; expected ").endsWith(", was '" + value + "'");
+    assertThat(e.getMessage())
+        .startsWith(key + ": unknown key; expected ")
+        .endsWith(", was '" + value + "'");
   }
 
   @Test
@@ -386,9 +459,13 @@ class LimiterConfigTest {
     assertThat(shaping.waitNanos(admitted(50 * t), 1)).isEqualTo(Duration.ofSeconds(1).toNanos());
     assertThat(new Shaping(true, Duration.ofSeconds(1), 0).waitNanos(admitted(5 * t), 1)).isZero();
     assertThat(Shaping.NONE.waitNanos(admitted(5 * t), 1)).isZero();
-    assertThat(new Shaping(false, Duration.ofSeconds(1), Long.MAX_VALUE).waitNanos(admitted(5 * t), 1)).isZero();
+    assertThat(
+            new Shaping(false, Duration.ofSeconds(1), Long.MAX_VALUE).waitNanos(admitted(5 * t), 1))
+        .isZero();
     assertThat(shaping.waitNanos(admitted(5 * t), Long.MAX_VALUE)).isZero();
-    assertThat(shaping.waitNanos(io.github.limiter.Decision.limited("api", TEN_PER_SECOND, t, t), 1)).isZero();
+    assertThat(
+            shaping.waitNanos(io.github.limiter.Decision.limited("api", TEN_PER_SECOND, t, t), 1))
+        .isZero();
   }
 
   @Test
@@ -397,8 +474,9 @@ class LimiterConfigTest {
     Map<String, String> properties = api("leaky-bucket", "10/s burst=20");
     PolicyConfig api = read(properties).policy("api").orElseThrow();
     ManualClock clock = ManualClock.at(0);
-    io.github.limiter.Limiter limiter = io.github.limiter.Limiter.of(
-        io.github.limiter.memory.InMemoryStore.builder().clock(clock).build());
+    io.github.limiter.Limiter limiter =
+        io.github.limiter.Limiter.of(
+            io.github.limiter.memory.InMemoryStore.builder().clock(clock).build());
 
     // When a burst of 20 (the bucket's capacity) arrives at one instant
     List<Long> waits = new ArrayList<>();
@@ -437,47 +515,61 @@ class LimiterConfigTest {
 
   @Test
   void theConfigRecordsValidateThemselves() {
-    assertThatThrownBy(() -> new Shaping(false, Duration.ofSeconds(-1), 0)).hasMessageContaining("maxDelay");
-    assertThatThrownBy(() -> new Shaping(false, Duration.ZERO, -1)).hasMessageContaining("delayAfter");
-    assertThatThrownBy(() -> new HttpSettings(200, 503, true, false, List.of(), 64)).hasMessageContaining("200");
-    assertThatThrownBy(() -> new HttpSettings(429, 503, true, false, List.of(), 0)).hasMessageContaining("0");
+    assertThatThrownBy(() -> new Shaping(false, Duration.ofSeconds(-1), 0))
+        .hasMessageContaining("maxDelay");
+    assertThatThrownBy(() -> new Shaping(false, Duration.ZERO, -1))
+        .hasMessageContaining("delayAfter");
+    assertThatThrownBy(() -> new HttpSettings(200, 503, true, false, List.of(), 64))
+        .hasMessageContaining("200");
+    assertThatThrownBy(() -> new HttpSettings(429, 503, true, false, List.of(), 0))
+        .hasMessageContaining("0");
     assertThatThrownBy(() -> new HttpSettings(429, 503, true, false, List.of("10.0.0.0/40"), 64))
         .hasMessageContaining("'10.0.0.0/40'");
     assertThatThrownBy(() -> new EventSettings(0)).hasMessageContaining("'0.0'");
-    io.github.limiter.Policy policy = io.github.limiter.Policy.fixedWindow("p", Limit.of(1, Duration.ofSeconds(1)));
-    assertThatThrownBy(() -> new PolicyConfig(policy, KeySource.REMOTE_ADDRESS, MissingKey.ALLOW, 0, false, Shaping.NONE))
-        .hasMessageContaining("permits").hasMessageContaining("0");
+    io.github.limiter.Policy policy =
+        io.github.limiter.Policy.fixedWindow("p", Limit.of(1, Duration.ofSeconds(1)));
+    assertThatThrownBy(
+            () ->
+                new PolicyConfig(
+                    policy, KeySource.REMOTE_ADDRESS, MissingKey.ALLOW, 0, false, Shaping.NONE))
+        .hasMessageContaining("permits")
+        .hasMessageContaining("0");
     assertThat(PolicyConfig.of(policy).permits()).isEqualTo(1);
   }
+
   /**
    * Environment variables cannot be listed by key name, so policies and routes set only there are
    * named in limiter.policies and limiter.routes, then their keys are looked up as any other.
    */
   @Test
   void listedPoliciesAndRoutesNeedNoListedKeys() {
-    // A lookup that finds keys it does not list, as MicroProfile Config finds LIMITER_POLICY_API_LIMITS
-    Map<String, String> hidden = Map.of(
-        "limiter.policy.api.algorithm", "token-bucket",
-        "limiter.policy.api.limits", "10/s",
-        "limiter.route.all.pattern", "/*",
-        "limiter.route.all.policies", "api");
+    // A lookup that finds keys it does not list, as MicroProfile Config finds
+    // LIMITER_POLICY_API_LIMITS
+    Map<String, String> hidden =
+        Map.of(
+            "limiter.policy.api.algorithm", "token-bucket",
+            "limiter.policy.api.limits", "10/s",
+            "limiter.route.all.pattern", "/*",
+            "limiter.route.all.policies", "api");
     Map<String, String> listed = Map.of("limiter.policies", "api", "limiter.routes", " all ");
-    ConfigLookup lookup = new ConfigLookup() {
-      @Override
-      public Optional<String> get(String key) {
-        return Optional.ofNullable(listed.getOrDefault(key, hidden.get(key)));
-      }
+    ConfigLookup lookup =
+        new ConfigLookup() {
+          @Override
+          public Optional<String> get(String key) {
+            return Optional.ofNullable(listed.getOrDefault(key, hidden.get(key)));
+          }
 
-      @Override
-      public Iterable<String> names() {
-        return listed.keySet();
-      }
-    };
+          @Override
+          public Iterable<String> names() {
+            return listed.keySet();
+          }
+        };
 
     LimiterConfig config = LimiterConfig.from(lookup);
 
     assertThat(config.policies().keySet()).containsExactly("api");
-    assertThat(config.policy("api").orElseThrow().policy().limits()).containsExactly(Limit.parse("10/s"));
+    assertThat(config.policy("api").orElseThrow().policy().limits())
+        .containsExactly(Limit.parse("10/s"));
     assertThat(config.routes()).extracting(Route::name).containsExactly("all");
     assertThat(config.routes().get(0).policies()).containsExactly("api");
   }
@@ -486,21 +578,29 @@ class LimiterConfigTest {
   @Test
   void everyProblemIsReportedAtOnce() {
     Map<String, String> properties = new LinkedHashMap<>(api("token-bucket", "10 per sec"));
-    properties.putAll(Map.of(
-        "limiter.policy.login.algorithm", "fixed_window",
-        "limiter.policy.login.limits", "5/m",
-        "limiter.policy.login.permits", "0",
-        "limiter.route.r.pattern", "api/*",
-        "limiter.route.r.policies", "api,nope",
-        "limiter.http.headerz", "true",
-        "limiter.stor", "redis"));
+    properties.putAll(
+        Map.of(
+            "limiter.policy.login.algorithm", "fixed_window",
+            "limiter.policy.login.limits", "5/m",
+            "limiter.policy.login.permits", "0",
+            "limiter.route.r.pattern", "api/*",
+            "limiter.route.r.policies", "api,nope",
+            "limiter.http.headerz", "true",
+            "limiter.stor", "redis"));
 
     ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
 
-    assertThat(e.problems()).extracting(ConfigException::key).containsExactlyInAnyOrder(
-        "limiter.stor", "limiter.policy.api.limits", "limiter.policy.login.algorithm", "limiter.policy.login.permits",
-        "limiter.route.r.pattern", "limiter.http.headerz");
-    assertThat(e.getMessage()).startsWith("6 configuration problems: ")
+    assertThat(e.problems())
+        .extracting(ConfigException::key)
+        .containsExactlyInAnyOrder(
+            "limiter.stor",
+            "limiter.policy.api.limits",
+            "limiter.policy.login.algorithm",
+            "limiter.policy.login.permits",
+            "limiter.route.r.pattern",
+            "limiter.http.headerz");
+    assertThat(e.getMessage())
+        .startsWith("6 configuration problems: ")
         .contains("'10 per sec'", "'fixed_window'", "'0'", "'api/*'", "'redis'");
     // A route naming a policy with a bad value is not blamed for it: the policy is reported once.
     assertThat(e.getMessage()).doesNotContain("no policy named 'api'");
@@ -509,36 +609,48 @@ class LimiterConfigTest {
   @Test
   void readKeepsWhatIsValidAndAddsEveryProblem() {
     Map<String, String> properties = new LinkedHashMap<>(api("token-bucket", "10 per sec"));
-    properties.putAll(api("fixed-window", "5/m").entrySet().stream()
-        .collect(Collectors.toMap(p -> p.getKey().replace(".api.", ".ok."), Map.Entry::getValue)));
+    properties.putAll(
+        api("fixed-window", "5/m").entrySet().stream()
+            .collect(
+                Collectors.toMap(p -> p.getKey().replace(".api.", ".ok."), Map.Entry::getValue)));
     List<ConfigException> problems = new ArrayList<>();
 
     LimiterConfig config = LimiterConfig.read(ConfigLookup.of(properties), problems);
 
     assertThat(config.policies().keySet()).containsExactly("ok");
-    assertThat(problems).extracting(ConfigException::key).containsExactly("limiter.policy.api.limits");
+    assertThat(problems)
+        .extracting(ConfigException::key)
+        .containsExactly("limiter.policy.api.limits");
   }
 
   @Test
   void aListedPolicyNeedsItsKeysAndAValidName() {
-    ConfigException noKeys = failure(Map.of("limiter.policies", "api"), "limiter.policy.api.algorithm", "");
-    assertThat(noKeys.problems()).extracting(ConfigException::key)
+    ConfigException noKeys =
+        failure(Map.of("limiter.policies", "api"), "limiter.policy.api.algorithm", "");
+    assertThat(noKeys.problems())
+        .extracting(ConfigException::key)
         .containsExactly("limiter.policy.api.algorithm", "limiter.policy.api.limits");
     failure(Map.of("limiter.policies", "api, bad name"), "limiter.policies", "bad name");
     failure(Map.of("limiter.routes", "r/1"), "limiter.routes", "r/1");
     // Listed and found by its keys alike: one policy, not two.
-    assertThat(LimiterConfig.from(ConfigLookup.of(with(api("fixed-window", "5/s"), "limiter.policies", "api")))
-        .policies()).hasSize(1);
+    assertThat(
+            LimiterConfig.from(
+                    ConfigLookup.of(with(api("fixed-window", "5/s"), "limiter.policies", "api")))
+                .policies())
+        .hasSize(1);
   }
 
-  /** An environment variable of no known key is a typo, or a policy missing from limiter.policies. */
+  /**
+   * An environment variable of no known key is a typo, or a policy missing from limiter.policies.
+   */
   @ParameterizedTest
   @CsvSource({
-      "LIMITER_POLICY_API_LIMTS, 10/s",
-      "LIMITER_POLICY_LOGIN_LIMITS, 5/m",
-      "LIMITER_ROUTE_ALL_PATERN, /*",
-      "LIMITER_HTTP_HEADRES, false",
-      "LIMITER_EVENTS_NEAR_LIMT, 0.2"})
+    "LIMITER_POLICY_API_LIMTS, 10/s",
+    "LIMITER_POLICY_LOGIN_LIMITS, 5/m",
+    "LIMITER_ROUTE_ALL_PATERN, /*",
+    "LIMITER_HTTP_HEADRES, false",
+    "LIMITER_EVENTS_NEAR_LIMT, 0.2"
+  })
   void anEnvironmentVariableOfNoKeyFails(String variable, String value) {
     Map<String, String> properties = with(api("token-bucket", "10/s"), variable, value);
     ConfigException e = failure(properties, variable, value);
@@ -547,14 +659,23 @@ class LimiterConfigTest {
 
   @Test
   void environmentVariablesOfKnownKeysPass() {
-    Map<String, String> properties = with(api("token-bucket", "10/s"),
-        "LIMITER_POLICY_API_LIMITS", "20/s",
-        "LIMITER_POLICY_MY_API_KEY", "constant",
-        "limiter.policies", "my-api",
-        "LIMITER_HTTP_LEGACY_HEADERS", "true",
-        "LIMITER_EVENTS_NEAR_LIMIT", "0.2",
-        "LIMITER_POLICIES", "my-api",
-        "LIMITER_STORE", "memory");
+    Map<String, String> properties =
+        with(
+            api("token-bucket", "10/s"),
+            "LIMITER_POLICY_API_LIMITS",
+            "20/s",
+            "LIMITER_POLICY_MY_API_KEY",
+            "constant",
+            "limiter.policies",
+            "my-api",
+            "LIMITER_HTTP_LEGACY_HEADERS",
+            "true",
+            "LIMITER_EVENTS_NEAR_LIMIT",
+            "0.2",
+            "LIMITER_POLICIES",
+            "my-api",
+            "LIMITER_STORE",
+            "memory");
     properties.put("limiter.policy.my-api.algorithm", "fixed-window");
     properties.put("limiter.policy.my-api.limits", "1/s");
 
@@ -563,7 +684,12 @@ class LimiterConfigTest {
 
   /** limiter.stor=redis would leave the in-memory default in place, unnoticed: it fails. */
   @ParameterizedTest
-  @CsvSource({"limiter.stor, redis", "LIMITER_STOR, redis", "limiter.policy, api", "LIMITER_POLICY, api"})
+  @CsvSource({
+    "limiter.stor, redis",
+    "LIMITER_STOR, redis",
+    "limiter.policy, api",
+    "LIMITER_POLICY, api"
+  })
   void anUnknownTopLevelKeyFails(String key, String value) {
     failure(Map.of(key, value), key, value);
   }

@@ -35,27 +35,28 @@ class MetricsSettingsTest {
 
   @Test
   void eachBackendHasItsOwnSwitch() {
-    MetricsSettings metrics = read(Map.of(
-        "limiter.metrics.microprofile.enabled", "false",
-        "limiter.metrics.micrometer.enabled", "false")).metrics();
+    MetricsSettings metrics =
+        read(Map.of(
+                "limiter.metrics.microprofile.enabled", "false",
+                "limiter.metrics.micrometer.enabled", "false"))
+            .metrics();
 
     assertThat(metrics).isEqualTo(new MetricsSettings(true, false, true, false));
     assertThat(metrics.opentelemetryOn()).isTrue();
   }
 
   @ParameterizedTest(name = "{0}={1}")
-  @CsvSource({
-      "limiter.metrics.enabled, yes",
-      "limiter.metrics.opentelemetry.enabled, 1"})
+  @CsvSource({"limiter.metrics.enabled, yes", "limiter.metrics.opentelemetry.enabled, 1"})
   void aValueThatIsNotABooleanFails(String key, String value) {
     failure(Map.of(key, value), key, "'" + value + "'");
   }
 
   @ParameterizedTest(name = "{0}={1}")
   @CsvSource({
-      "limiter.metrics.enable, true",
-      "limiter.metrics.prometheus.enabled, true",
-      "LIMITER_METRICS_MICROPROFILE_ENABLE, true"})
+    "limiter.metrics.enable, true",
+    "limiter.metrics.prometheus.enabled, true",
+    "LIMITER_METRICS_MICROPROFILE_ENABLE, true"
+  })
   void anUnknownMetricsKeyFails(String key, String value) {
     failure(Map.of(key, value), key, "'" + value + "'");
   }
@@ -64,6 +65,7 @@ class MetricsSettingsTest {
   void theStoreCheckLeavesTheMetricsSectionToTheCore() {
     ConfigLookup config = ConfigLookup.of(Map.of("limiter.metrics.enabled", "false"));
 
-    assertThat(Stores.check("memory", config, getClass().getClassLoader()).name()).isEqualTo("memory");
+    assertThat(Stores.check("memory", config, getClass().getClassLoader()).name())
+        .isEqualTo("memory");
   }
 }

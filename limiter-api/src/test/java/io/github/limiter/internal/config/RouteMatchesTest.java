@@ -22,8 +22,15 @@ class RouteMatchesTest {
   record Case(String pattern, String path, String method, boolean restrictMethods) {}
 
   static Stream<Named<Case>> cases() {
-    return RandomCases.of(3000, 3000, random -> new Case(pattern(random), path(random),
-        RandomCases.oneOf(random, "GET", "POST", "PUT", "get"), random.nextBoolean()));
+    return RandomCases.of(
+        3000,
+        3000,
+        random ->
+            new Case(
+                pattern(random),
+                path(random),
+                RandomCases.oneOf(random, "GET", "POST", "PUT", "get"),
+                random.nextBoolean()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -31,7 +38,8 @@ class RouteMatchesTest {
   void agreesWithThePlainRules(Case c) {
     Set<String> methods = c.restrictMethods() ? Set.of("POST", "GET") : Set.of();
     Route route = new Route("r", c.pattern(), methods, List.of("p"));
-    assertThat(route.matches(c.path(), c.method())).isEqualTo(plainly(c.pattern(), methods, c.path(), c.method()));
+    assertThat(route.matches(c.path(), c.method()))
+        .isEqualTo(plainly(c.pattern(), methods, c.path(), c.method()));
   }
 
   /** The rules as Route.matches once wrote them, allocating substrings. */
@@ -49,7 +57,10 @@ class RouteMatchesTest {
     return path.equals(pattern);
   }
 
-  /** An exact path of up to 3 segments, such a path as a prefix ending in {@code /*}, or an extension or catch-all. */
+  /**
+   * An exact path of up to 3 segments, such a path as a prefix ending in {@code /*}, or an
+   * extension or catch-all.
+   */
   static String pattern(SplittableRandom random) {
     switch (random.nextInt(3)) {
       case 0:

@@ -19,28 +19,29 @@ class RouteTest {
 
   @ParameterizedTest(name = "{0} ~ {1}: {2}")
   @CsvSource({
-      "/api/login, /api/login,  true",
-      "/api/login, /api/login/, false",
-      "/api/login, /api/logins, false",
-      "/api/login, /api,        false",
-      "/api/*,     /api,        true",
-      "/api/*,     /api/,       true",
-      "/api/*,     /api/x,      true",
-      "/api/*,     /api/x/y.json, true",
-      "/api/*,     /apix,       false",
-      "/api/*,     /ap,         false",
-      "/api/*,     /,           false",
-      "/a/b/*,     /a/b,        true",
-      "/a/b/*,     /a/bc,       false",
-      "*.json,     /a/b.json,   true",
-      "*.json,     /b.json,     true",
-      "*.json,     /a/json,     false",
-      "*.json,     /a/b.jsonp,  false",
-      "/*,         /,           true",
-      "/*,         /anything/at/all, true",
-      "/*,         '',          true",
-      "/,          /,           true",
-      "/,          /x,          false"})
+    "/api/login, /api/login,  true",
+    "/api/login, /api/login/, false",
+    "/api/login, /api/logins, false",
+    "/api/login, /api,        false",
+    "/api/*,     /api,        true",
+    "/api/*,     /api/,       true",
+    "/api/*,     /api/x,      true",
+    "/api/*,     /api/x/y.json, true",
+    "/api/*,     /apix,       false",
+    "/api/*,     /ap,         false",
+    "/api/*,     /,           false",
+    "/a/b/*,     /a/b,        true",
+    "/a/b/*,     /a/bc,       false",
+    "*.json,     /a/b.json,   true",
+    "*.json,     /b.json,     true",
+    "*.json,     /a/json,     false",
+    "*.json,     /a/b.jsonp,  false",
+    "/*,         /,           true",
+    "/*,         /anything/at/all, true",
+    "/*,         '',          true",
+    "/,          /,           true",
+    "/,          /x,          false"
+  })
   void matchesAsServletPatternsDo(String pattern, String path, boolean matches) {
     assertThat(route(pattern).matches(path, "GET")).isEqualTo(matches);
   }
@@ -58,7 +59,10 @@ class RouteTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "api", "api/*", "/api*", "/a/*/b", "/a/**", "*.", "*.a/b", "*.a*", "**.json", "*"})
+  @ValueSource(
+      strings = {
+        "", "api", "api/*", "/api*", "/a/*/b", "/a/**", "*.", "*.a/b", "*.a*", "**.json", "*"
+      })
   void rejectsPatternsThatAreNotServletPatterns(String pattern) {
     assertThatThrownBy(() -> route(pattern))
         .isInstanceOf(IllegalArgumentException.class)

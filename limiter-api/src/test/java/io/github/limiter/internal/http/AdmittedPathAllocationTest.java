@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.internal.config.Route;
+import io.github.limiter.internal.render.ResponseRenderer;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
@@ -47,19 +47,22 @@ class AdmittedPathAllocationTest {
   @Test
   void routeMatchingAllocatesNothing() {
     Route[] routes = {
-        new Route("a", "/api/*", Set.of(), List.of("p")),
-        new Route("b", "*.json", Set.of("GET"), List.of("p")),
-        new Route("c", "/login", Set.of(), List.of("p")),
-        new Route("d", "/*", Set.of(), List.of("p"))};
+      new Route("a", "/api/*", Set.of(), List.of("p")),
+      new Route("b", "*.json", Set.of("GET"), List.of("p")),
+      new Route("c", "/login", Set.of(), List.of("p")),
+      new Route("d", "/*", Set.of(), List.of("p"))
+    };
     String[] paths = {"/api", "/api/x/y.json", "/apix", "/login", "/other.json"};
 
-    long bytes = bytesPerCall(() -> {
-      for (Route route : routes) {
-        for (String path : paths) {
-          sink += route.matches(path, "GET") ? 1 : 0;
-        }
-      }
-    });
+    long bytes =
+        bytesPerCall(
+            () -> {
+              for (Route route : routes) {
+                for (String path : paths) {
+                  sink += route.matches(path, "GET") ? 1 : 0;
+                }
+              }
+            });
 
     assertThat(bytes).as("bytes per 20 matches").isZero();
   }
@@ -68,11 +71,13 @@ class AdmittedPathAllocationTest {
   void aChargedPoliciesScopeAllocatesNothingOnceTheThreadHasOpenedOne() {
     List<String> names = List.of("api");
 
-    long bytes = bytesPerCall(() -> {
-      try (ChargedPolicies.Scope scope = ChargedPolicies.open(names)) {
-        sink += ChargedPolicies.contains("api") ? 1 : 0;
-      }
-    });
+    long bytes =
+        bytesPerCall(
+            () -> {
+              try (ChargedPolicies.Scope scope = ChargedPolicies.open(names)) {
+                sink += ChargedPolicies.contains("api") ? 1 : 0;
+              }
+            });
 
     assertThat(bytes).as("bytes per scope").isZero();
     assertThat(ChargedPolicies.contains("api")).isFalse();
@@ -90,7 +95,11 @@ class AdmittedPathAllocationTest {
     try (ChargedPolicies.Scope a = ChargedPolicies.open(List.of("a"));
         ChargedPolicies.Scope b = ChargedPolicies.open(List.of("b"));
         ChargedPolicies.Scope c = ChargedPolicies.open(List.of("c"))) {
-      assertThat(ChargedPolicies.contains("a") && ChargedPolicies.contains("b") && ChargedPolicies.contains("c")).isTrue();
+      assertThat(
+              ChargedPolicies.contains("a")
+                  && ChargedPolicies.contains("b")
+                  && ChargedPolicies.contains("c"))
+          .isTrue();
     }
     assertThat(ChargedPolicies.contains("a")).isFalse();
   }
@@ -98,14 +107,21 @@ class AdmittedPathAllocationTest {
   @Test
   void thePolicyHeaderIsComputedOncePerPolicy() {
     ResponseRenderer renderer = new ResponseRenderer(HttpSettings.DEFAULTS);
-    Policy api = Policy.tokenBucket("api", Limit.bucket(10, Duration.ofSeconds(1), 20), Limit.of(1000, Duration.ofHours(1)));
+    Policy api =
+        Policy.tokenBucket(
+            "api",
+            Limit.bucket(10, Duration.ofSeconds(1), 20),
+            Limit.of(1000, Duration.ofHours(1)));
     Decision decision = Decision.allowed("api", api.limits().get(1), 7, 3_000_000_000L, 0);
 
     String first = renderer.policyHeader(api);
     StringBuilder seen = new StringBuilder();
-    renderer.headers(api, decision, (name, value) -> seen.append(name).append(": ").append(value).append('\n'));
+    renderer.headers(
+        api, decision, (name, value) -> seen.append(name).append(": ").append(value).append('\n'));
 
-    assertThat(first).isEqualTo("\"api\";q=20;w=2, \"api.2\";q=1000;w=3600").isSameAs(renderer.policyHeader(api));
+    assertThat(first)
+        .isEqualTo("\"api\";q=20;w=2, \"api.2\";q=1000;w=3600")
+        .isSameAs(renderer.policyHeader(api));
     assertThat(seen).hasToString("RateLimit-Policy: " + first + "\nRateLimit: \"api.2\";r=7;t=3\n");
   }
 }

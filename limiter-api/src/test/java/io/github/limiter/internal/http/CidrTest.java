@@ -29,10 +29,22 @@ class CidrTest {
 
   @Test
   void rejectsBadText() {
-    for (String bad : new String[] {"10.0.0.0/33", "10.0.0.0/", "10.0.0/8", "::1/129", "example.com/8", "10.0.0.0/-1",
-        "10.0.0.0/8/8", "::ffff:10.0.0.0/95", "10.0.0.0/ 8"}) {
-      assertThatThrownBy(() -> Cidr.parse(bad)).as(bad)
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was '" + bad.trim() + "'");
+    for (String bad :
+        new String[] {
+          "10.0.0.0/33",
+          "10.0.0.0/",
+          "10.0.0/8",
+          "::1/129",
+          "example.com/8",
+          "10.0.0.0/-1",
+          "10.0.0.0/8/8",
+          "::ffff:10.0.0.0/95",
+          "10.0.0.0/ 8"
+        }) {
+      assertThatThrownBy(() -> Cidr.parse(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("was '" + bad.trim() + "'");
     }
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.ConfigException;
-import io.github.limiter.internal.http.HttpSettings;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,7 +14,9 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** Client-address keys: the one implementation both adapters call (moved here from the CDI module). */
+/**
+ * Client-address keys: the one implementation both adapters call (moved here from the CDI module).
+ */
 class ClientAddressTest {
 
   private static ClientAddress trusting(String... proxies) {
@@ -34,7 +35,8 @@ class ClientAddressTest {
   void forwardedHeadersOfAnUntrustedPeerAreIgnored() {
     assertThat(trusting("10.0.0.0/8").key("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7")))
         .isEqualTo("ip:192.0.2.1");
-    assertThat(trusting().key("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7"))).isEqualTo("ip:192.0.2.1");
+    assertThat(trusting().key("192.0.2.1", headers("X-Forwarded-For", "203.0.113.7")))
+        .isEqualTo("ip:192.0.2.1");
   }
 
   @Test
@@ -42,12 +44,17 @@ class ClientAddressTest {
     ClientAddress addresses = trusting("10.0.0.0/8", "192.168.1.7");
     // the client can forge the leftmost entries, never the ones the trusted proxies appended
     String forged = "6.6.6.6, 203.0.113.7, 10.1.2.3";
-    assertThat(addresses.key("192.168.1.7", headers("X-Forwarded-For", forged))).isEqualTo("ip:203.0.113.7");
+    assertThat(addresses.key("192.168.1.7", headers("X-Forwarded-For", forged)))
+        .isEqualTo("ip:203.0.113.7");
     // several header lines are one list
-    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "203.0.113.9", "X-Forwarded-For", "10.0.0.2")))
+    assertThat(
+            addresses.key(
+                "10.0.0.1",
+                headers("X-Forwarded-For", "203.0.113.9", "X-Forwarded-For", "10.0.0.2")))
         .isEqualTo("ip:203.0.113.9");
     // every hop trusted: the leftmost
-    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "10.9.9.9, 10.0.0.2"))).isEqualTo("ip:10.9.9.9");
+    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "10.9.9.9, 10.0.0.2")))
+        .isEqualTo("ip:10.9.9.9");
   }
 
   @Test
@@ -55,25 +62,37 @@ class ClientAddressTest {
     ClientAddress addresses = trusting("10.0.0.0/8");
     assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "evil.example.com, 10.0.0.5")))
         .isEqualTo("ip:10.0.0.5");
-    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "unknown"))).isEqualTo("ip:10.0.0.1");
+    assertThat(addresses.key("10.0.0.1", headers("X-Forwarded-For", "unknown")))
+        .isEqualTo("ip:10.0.0.1");
   }
 
   @Test
   void onlyTheConfiguredHeaderIsBelieved() {
     ClientAddress forwarded =
-        new ClientAddress(new HttpSettings(429, 503, true, false, List.of("10.0.0.0/8"), 64, HttpSettings.ForwardedHeader.FORWARDED));
-    Function<String, Enumeration<String>> both = headers(
-        "Forwarded", "for=192.0.2.60:8080;proto=http;by=10.0.0.1, for=\"[2001:db8::7]:443\"",
-        "X-Forwarded-For", "198.51.100.1");
+        new ClientAddress(
+            new HttpSettings(
+                429,
+                503,
+                true,
+                false,
+                List.of("10.0.0.0/8"),
+                64,
+                HttpSettings.ForwardedHeader.FORWARDED));
+    Function<String, Enumeration<String>> both =
+        headers(
+            "Forwarded", "for=192.0.2.60:8080;proto=http;by=10.0.0.1, for=\"[2001:db8::7]:443\"",
+            "X-Forwarded-For", "198.51.100.1");
     assertThat(forwarded.key("10.0.0.1", both)).isEqualTo("ip:2001:db8::/64");
-    assertThat(forwarded.key("10.0.0.1", headers("Forwarded", "for=_hidden"))).isEqualTo("ip:10.0.0.1");
+    assertThat(forwarded.key("10.0.0.1", headers("Forwarded", "for=_hidden")))
+        .isEqualTo("ip:10.0.0.1");
     assertThat(trusting("10.0.0.0/8").key("10.0.0.1", both)).isEqualTo("ip:198.51.100.1");
   }
 
   @Test
   void ipv6ClientsAreGroupedByPrefixInRfc5952Text() {
     assertThat(trusting().key("2001:DB8:1:2:aaaa::1", headers())).isEqualTo("ip:2001:db8:1:2::/64");
-    ClientAddress whole = new ClientAddress(new HttpSettings(429, 503, true, false, List.of(), 128));
+    ClientAddress whole =
+        new ClientAddress(new HttpSettings(429, 503, true, false, List.of(), 128));
     assertThat(whole.key("2001:db8:0:0:1:0:0:1", headers())).isEqualTo("ip:2001:db8::1:0:0:1");
     assertThat(whole.key("[::1]", headers())).isEqualTo("ip:::1");
     // an IPv4-mapped address is the IPv4 client
@@ -83,9 +102,11 @@ class ClientAddressTest {
   @Test
   void rfc5952Text() throws Exception {
     assertThat(text("2001:db8:0:0:0:0:2:1")).isEqualTo("2001:db8::2:1");
-    assertThat(text("2001:db8:0:1:1:1:1:1")).isEqualTo("2001:db8:0:1:1:1:1:1"); // one zero group stays
+    assertThat(text("2001:db8:0:1:1:1:1:1"))
+        .isEqualTo("2001:db8:0:1:1:1:1:1"); // one zero group stays
     assertThat(text("2001:0:0:1:0:0:0:1")).isEqualTo("2001:0:0:1::1"); // the longest run
-    assertThat(text("2001:db8:0:0:1:0:0:1")).isEqualTo("2001:db8::1:0:0:1"); // the first of equal runs
+    assertThat(text("2001:db8:0:0:1:0:0:1"))
+        .isEqualTo("2001:db8::1:0:0:1"); // the first of equal runs
     assertThat(text("0:0:0:0:0:0:0:0")).isEqualTo("::");
     assertThat(text("1:0:0:0:0:0:0:0")).isEqualTo("1::");
   }
@@ -103,16 +124,21 @@ class ClientAddressTest {
 
   @Test
   void badTrustedProxyNamesTheKeyAndValue() {
-    assertThatThrownBy(() -> io.github.limiter.internal.config.LimiterConfig.from(io.github.limiter.spi.ConfigLookup.of(
-            Map.of("limiter.http.trusted-proxies", "10.0.0.0/33"))))
+    assertThatThrownBy(
+            () ->
+                io.github.limiter.internal.config.LimiterConfig.from(
+                    io.github.limiter.spi.ConfigLookup.of(
+                        Map.of("limiter.http.trusted-proxies", "10.0.0.0/33"))))
         .isInstanceOf(ConfigException.class)
-        .hasMessage("limiter.http.trusted-proxies: expected CIDRs such as 10.0.0.0/8, 192.168.1.7 or ::1/128,"
-            + " was '10.0.0.0/33'");
+        .hasMessage(
+            "limiter.http.trusted-proxies: expected CIDRs such as 10.0.0.0/8, 192.168.1.7 or ::1/128,"
+                + " was '10.0.0.0/33'");
   }
 
   @Test
   void aNonIpPeerIsKeyedByItsTextAndTheHeaderNameIsTheConfiguredOne() {
-    assertThat(trusting("10.0.0.0/8").key("unix:/tmp/socket", headers())).isEqualTo("ip:unix:/tmp/socket");
+    assertThat(trusting("10.0.0.0/8").key("unix:/tmp/socket", headers()))
+        .isEqualTo("ip:unix:/tmp/socket");
     assertThat(trusting().key("192.0.2.1", name -> null)).isEqualTo("ip:192.0.2.1");
     assertThat(trusting("10.0.0.0/8").key("10.0.0.1", name -> null)).isEqualTo("ip:10.0.0.1");
     assertThat(trusting().headerName()).isEqualTo("X-Forwarded-For");

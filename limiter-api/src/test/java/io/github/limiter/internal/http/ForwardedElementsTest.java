@@ -21,9 +21,11 @@ class ForwardedElementsTest {
   @Test
   void readsTheForNodeOfEachElement() {
     assertThat(nodes("for=192.0.2.60;proto=http;by=203.0.113.43")).containsExactly("192.0.2.60");
-    assertThat(nodes("for=192.0.2.43, for=\"[2001:db8:cafe::17]:4711\"")).containsExactly("192.0.2.43", "[2001:db8:cafe::17]:4711");
+    assertThat(nodes("for=192.0.2.43, for=\"[2001:db8:cafe::17]:4711\""))
+        .containsExactly("192.0.2.43", "[2001:db8:cafe::17]:4711");
     assertThat(nodes("For=\"_gazonk\"")).containsExactly("_gazonk");
-    assertThat(nodes("proto=https;FOR=198.51.100.17 ,for=unknown")).containsExactly("198.51.100.17", "unknown");
+    assertThat(nodes("proto=https;FOR=198.51.100.17 ,for=unknown"))
+        .containsExactly("198.51.100.17", "unknown");
     assertThat(nodes(" , for=192.0.2.1 ,, ")).containsExactly("192.0.2.1");
     assertThat(nodes("for=\"a\\\"b\"")).containsExactly("a\"b");
   }

@@ -20,11 +20,17 @@ class IpAddressTest {
     assertThat(IpAddress.format(IpAddress.parse("::"))).isEqualTo("::");
     assertThat(IpAddress.format(IpAddress.parse("1:2:3:4:5:6:7:8"))).isEqualTo("1:2:3:4:5:6:7:8");
     assertThat(IpAddress.format(IpAddress.parse("1:0:0:4:0:0:0:8"))).isEqualTo("1:0:0:4::8");
-    assertThat(IpAddress.format(IpAddress.parse("64:ff9b::192.0.2.33"))).isEqualTo("64:ff9b::c000:221");
-    for (String bad : new String[] {
-        "", "localhost", "example.com", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "1.2.3.4 ", "-1.2.3.4",
-        ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8::", "12345::", "::g", "1:", ":1", "[1.2.3.4]",
-        "[::1", "fe80::1%", "fe80::1%e$h", "::1.2.3", "1:2:3:4:5:6:7:1.2.3.4", "0x7f.0.0.1", "١.٢.٣.٤"}) {
+    assertThat(IpAddress.format(IpAddress.parse("64:ff9b::192.0.2.33")))
+        .isEqualTo("64:ff9b::c000:221");
+    for (String bad :
+        new String[] {
+          "", "localhost", "example.com", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "1.2.3.4 ",
+              "-1.2.3.4",
+          ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8::", "12345::", "::g", "1:", ":1",
+              "[1.2.3.4]",
+          "[::1", "fe80::1%", "fe80::1%e$h", "::1.2.3", "1:2:3:4:5:6:7:1.2.3.4", "0x7f.0.0.1",
+              "١.٢.٣.٤"
+        }) {
       assertThat(IpAddress.parse(bad)).as(bad).isNull();
     }
   }
@@ -39,10 +45,15 @@ class IpAddressTest {
   @Test
   void nodesMayCarryPorts() {
     assertThat(IpAddress.format(IpAddress.parseNode("192.0.2.1:8080"))).isEqualTo("192.0.2.1");
-    assertThat(IpAddress.format(IpAddress.parseNode("[2001:db8::17]:4711"))).isEqualTo("2001:db8::17");
+    assertThat(IpAddress.format(IpAddress.parseNode("[2001:db8::17]:4711")))
+        .isEqualTo("2001:db8::17");
     assertThat(IpAddress.format(IpAddress.parseNode(" 2001:db8::17 "))).isEqualTo("2001:db8::17");
-    assertThat(IpAddress.format(IpAddress.parseNode("[2001:db8::17]:_port"))).isEqualTo("2001:db8::17");
-    for (String bad : new String[] {"unknown", "_hidden", "192.0.2.1:", "192.0.2.1:123456", "[::1]x", "[::1]:a"}) {
+    assertThat(IpAddress.format(IpAddress.parseNode("[2001:db8::17]:_port")))
+        .isEqualTo("2001:db8::17");
+    for (String bad :
+        new String[] {
+          "unknown", "_hidden", "192.0.2.1:", "192.0.2.1:123456", "[::1]x", "[::1]:a"
+        }) {
       assertThat(IpAddress.parseNode(bad)).as(bad).isNull();
     }
   }
@@ -66,7 +77,10 @@ class IpAddressTest {
     return RandomCases.of(1234, 500, RandomCases::text);
   }
 
-  /** Whatever the JDK writes for 16 bytes (no DNS: getByAddress resolves nothing), we read back the same bytes. */
+  /**
+   * Whatever the JDK writes for 16 bytes (no DNS: getByAddress resolves nothing), we read back the
+   * same bytes.
+   */
   @ParameterizedTest(name = "{0}")
   @MethodSource("ipv6Addresses")
   void readsWhatTheJdkWrites(byte[] bytes) throws UnknownHostException {

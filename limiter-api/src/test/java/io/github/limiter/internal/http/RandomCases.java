@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Named;
 
 /**
  * Random cases for the address and header property tests on plain JUnit 5 (the scheme of {@code
- * io.github.limiter.Cases}, with generators of near-valid text; moved here with those tests): {@code count}
- * cases from a fixed base seed, each generated from a seed of its own that its name shows.
- * Use as {@code @ParameterizedTest(name = "{0}") @MethodSource("cases")}.
+ * io.github.limiter.Cases}, with generators of near-valid text; moved here with those tests):
+ * {@code count} cases from a fixed base seed, each generated from a seed of its own that its name
+ * shows. Use as {@code @ParameterizedTest(name = "{0}") @MethodSource("cases")}.
  *
  * <p>The same base seed gives the same cases on every run. To run one case alone, pass its seed or
  * its number (Surefire reports case 17 as {@code theProperty(String)[17]}) with {@code -Dtest}
@@ -22,19 +22,65 @@ public final class RandomCases {
 
   /** Parts of addresses and Forwarded headers, so that garbage often comes close to valid. */
   private static final String[] FRAGMENTS = {
-      "for=", "For=", "by=", "proto=", "host=", "\"", "\\", "\\\"", ";", ",", " ", "\t", "=", "[", "]", ":", "::",
-      ".", "%", "%eth0", "_", "_hidden", "unknown", "0", "1", "00", "01", "09", "255", "256", "4711", "65535",
-      "123456", "ffff", "FFFF", "::ffff:", "db8", "2001:db8::", "fe80::1", "192.0.2.1", "0x7f", "-", "١", "\u0000",
-      "é", "\uD83D\uDE00", "\uD800"};
+    "for=",
+    "For=",
+    "by=",
+    "proto=",
+    "host=",
+    "\"",
+    "\\",
+    "\\\"",
+    ";",
+    ",",
+    " ",
+    "\t",
+    "=",
+    "[",
+    "]",
+    ":",
+    "::",
+    ".",
+    "%",
+    "%eth0",
+    "_",
+    "_hidden",
+    "unknown",
+    "0",
+    "1",
+    "00",
+    "01",
+    "09",
+    "255",
+    "256",
+    "4711",
+    "65535",
+    "123456",
+    "ffff",
+    "FFFF",
+    "::ffff:",
+    "db8",
+    "2001:db8::",
+    "fe80::1",
+    "192.0.2.1",
+    "0x7f",
+    "-",
+    "١",
+    "\u0000",
+    "é",
+    "\uD83D\uDE00",
+    "\uD800"
+  };
 
   private RandomCases() {}
 
   /** {@code count} cases from {@code baseSeed}, or only the one named by a replay property. */
-  public static <T> Stream<Named<T>> of(long baseSeed, int count, Function<SplittableRandom, T> generator) {
+  public static <T> Stream<Named<T>> of(
+      long baseSeed, int count, Function<SplittableRandom, T> generator) {
     String seedToReplay = System.getProperty("limiter.cases.seed");
     if (seedToReplay != null) {
       long seed = Long.parseLong(seedToReplay.trim());
-      return Stream.of(Named.of("replay of seed " + seed, generator.apply(new SplittableRandom(seed))));
+      return Stream.of(
+          Named.of("replay of seed " + seed, generator.apply(new SplittableRandom(seed))));
     }
     String indexToReplay = System.getProperty("limiter.cases.index");
     int only = indexToReplay == null ? 0 : Integer.parseInt(indexToReplay.trim());
@@ -42,11 +88,17 @@ public final class RandomCases {
     return IntStream.rangeClosed(1, count)
         .mapToObj(i -> Map.entry(i, seeds.nextLong()))
         .filter(c -> only == 0 || c.getKey() == only)
-        .map(c -> Named.of("case " + c.getKey() + " of " + count + ", seed " + c.getValue(),
-            generator.apply(new SplittableRandom(c.getValue()))));
+        .map(
+            c ->
+                Named.of(
+                    "case " + c.getKey() + " of " + count + ", seed " + c.getValue(),
+                    generator.apply(new SplittableRandom(c.getValue()))));
   }
 
-  /** An int in [0, {@code max}]: half the time uniform, half the time log-uniform, so small ones are common. */
+  /**
+   * An int in [0, {@code max}]: half the time uniform, half the time log-uniform, so small ones are
+   * common.
+   */
   public static int upTo(SplittableRandom random, int max) {
     if (random.nextBoolean()) {
       return random.nextInt(max + 1);
@@ -85,8 +137,8 @@ public final class RandomCases {
   }
 
   /**
-   * Text of up to 255 chars: any UTF-16 chars (lone surrogates included), printable ASCII, pieces of
-   * addresses and Forwarded headers strung together, or a well-formed Forwarded header, half the
+   * Text of up to 255 chars: any UTF-16 chars (lone surrogates included), printable ASCII, pieces
+   * of addresses and Forwarded headers strung together, or a well-formed Forwarded header, half the
    * time cut short (which leaves open quotes and dangling escapes).
    */
   public static String text(SplittableRandom random) {
@@ -116,11 +168,18 @@ public final class RandomCases {
     return text.toString();
   }
 
-  /** Where to cut {@code header}: anywhere, or (half the time) just after a quote, escape, '=', ';' or ','. */
+  /**
+   * Where to cut {@code header}: anywhere, or (half the time) just after a quote, escape, '=', ';'
+   * or ','.
+   */
   private static int cut(SplittableRandom random, String header) {
     if (random.nextBoolean()) {
       char special = oneOf(random, '"', '\\', '=', ';', ',');
-      int[] after = IntStream.range(0, header.length()).filter(i -> header.charAt(i) == special).map(i -> i + 1).toArray();
+      int[] after =
+          IntStream.range(0, header.length())
+              .filter(i -> header.charAt(i) == special)
+              .map(i -> i + 1)
+              .toArray();
       if (after.length > 0) {
         return after[random.nextInt(after.length)];
       }
@@ -128,17 +187,40 @@ public final class RandomCases {
     return random.nextInt(header.length() + 1);
   }
 
-  /** A Forwarded header of 1 to 4 elements of 1 to 3 pairs, values as tokens or quoted strings with escapes. */
+  /**
+   * A Forwarded header of 1 to 4 elements of 1 to 3 pairs, values as tokens or quoted strings with
+   * escapes.
+   */
   private static String forwarded(SplittableRandom random) {
     StringBuilder header = new StringBuilder();
     for (int element = random.nextInt(1, 5); element > 0; element--) {
       for (int pair = random.nextInt(1, 4); pair > 0; pair--) {
         header.append(oneOf(random, "for", "For", "by", "proto", "host")).append('=');
-        String value = oneOf(random, "192.0.2.60", "192.0.2.1:8080", "[2001:db8:cafe::17]:4711", "[::1]", "unknown",
-            "_hidden", "::ffff:192.0.2.7", "fe80::1%eth0", "http", "", "a\\b", "x\"y", "\\", "\"\"");
-        boolean quoted = value.isEmpty() || value.indexOf('"') >= 0 || value.indexOf('\\') >= 0
-            || value.indexOf('[') >= 0 || random.nextBoolean();
-        header.append(quoted ? '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"' : value);
+        String value =
+            oneOf(
+                random,
+                "192.0.2.60",
+                "192.0.2.1:8080",
+                "[2001:db8:cafe::17]:4711",
+                "[::1]",
+                "unknown",
+                "_hidden",
+                "::ffff:192.0.2.7",
+                "fe80::1%eth0",
+                "http",
+                "",
+                "a\\b",
+                "x\"y",
+                "\\",
+                "\"\"");
+        boolean quoted =
+            value.isEmpty()
+                || value.indexOf('"') >= 0
+                || value.indexOf('\\') >= 0
+                || value.indexOf('[') >= 0
+                || random.nextBoolean();
+        header.append(
+            quoted ? '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"' : value);
         header.append(pair > 1 ? oneOf(random, ";", " ; ", ";\t") : "");
       }
       header.append(element > 1 ? oneOf(random, ",", ", ", " ,\t") : "");

@@ -18,18 +18,19 @@ class RateLimitedLogTest {
 
   RateLimitedLogTest() {
     logger.setUseParentHandlers(false);
-    logger.addHandler(new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        records.add(record);
-      }
+    logger.addHandler(
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            records.add(record);
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    });
+          @Override
+          public void close() {}
+        });
   }
 
   @Test
@@ -43,12 +44,14 @@ class RateLimitedLogTest {
 
   @Test
   void theNextLineWrittenSaysHowManyWereLeftOut() throws InterruptedException {
-    RateLimitedLog log = new RateLimitedLog(logger, RateLimitedLogTest.class, Duration.ofMillis(300));
+    RateLimitedLog log =
+        new RateLimitedLog(logger, RateLimitedLogTest.class, Duration.ofMillis(300));
     assertThat(log.log(Level.INFO, "test", "one")).isTrue();
     assertThat(log.log(Level.INFO, "test", "two")).isFalse();
     Thread.sleep(350); // log time, not algorithm time: the interval must really pass
     assertThat(log.log(Level.INFO, "test", "three")).isTrue();
-    assertThat(records).extracting(LogRecord::getMessage)
+    assertThat(records)
+        .extracting(LogRecord::getMessage)
         .containsExactly("one", "three (and 1 more like it since the last such message)");
   }
 

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.StoreHealth;
 import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder.Outcome;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.StoreHealth;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,8 +73,13 @@ class RecorderTest {
     both.storeDuration("redis", 7);
     both.watch(StoreGauges.of("memory", InMemoryStore.create()));
 
-    List<String> expected = List.of("decision api dry-run-rejected true", "near api", "shaping api 5", "store redis 7",
-        "watch memory");
+    List<String> expected =
+        List.of(
+            "decision api dry-run-rejected true",
+            "near api",
+            "shaping api 5",
+            "store redis 7",
+            "watch memory");
     assertThat(first.calls).isEqualTo(expected);
     assertThat(second.calls).isEqualTo(expected);
   }
@@ -85,7 +90,8 @@ class RecorderTest {
 
     assertThat(RecorderFactory.load(off, getClass().getClassLoader())).isSameAs(Recorder.NOOP);
     // The core alone has no backend on its class path.
-    assertThat(RecorderFactory.load(MetricsSettings.DEFAULTS, getClass().getClassLoader())).isSameAs(Recorder.NOOP);
+    assertThat(RecorderFactory.load(MetricsSettings.DEFAULTS, getClass().getClassLoader()))
+        .isSameAs(Recorder.NOOP);
   }
 
   @Test
@@ -94,8 +100,10 @@ class RecorderTest {
     Optional<Instant> at = Optional.of(Instant.EPOCH);
 
     assertThat(StoreGauges.circuitState(StoreHealth.healthy())).isEqualTo(StoreGauges.CLOSED);
-    assertThat(StoreGauges.circuitState(new StoreHealth(false, "open", error, at))).isEqualTo(StoreGauges.OPEN);
-    assertThat(StoreGauges.circuitState(new StoreHealth(false, "half-open", error, at))).isEqualTo(StoreGauges.HALF_OPEN);
+    assertThat(StoreGauges.circuitState(new StoreHealth(false, "open", error, at)))
+        .isEqualTo(StoreGauges.OPEN);
+    assertThat(StoreGauges.circuitState(new StoreHealth(false, "half-open", error, at)))
+        .isEqualTo(StoreGauges.HALF_OPEN);
   }
 
   @Test
@@ -109,7 +117,8 @@ class RecorderTest {
   @Test
   void anInMemoryStoreShowsItsEvictions() {
     // Given a store of two keys that evicts when full
-    try (InMemoryStore store = InMemoryStore.builder().maxKeys(2).overflow(InMemoryStore.Overflow.EVICT).build()) {
+    try (InMemoryStore store =
+        InMemoryStore.builder().maxKeys(2).overflow(InMemoryStore.Overflow.EVICT).build()) {
       StoreGauges gauges = StoreGauges.of("memory", store);
       Policy policy = Policy.fixedWindow("api", Limit.of(5, Duration.ofHours(1)));
 

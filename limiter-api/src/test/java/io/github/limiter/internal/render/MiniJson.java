@@ -5,7 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A strict little JSON parser for checking response bodies: objects, arrays, strings, numbers, literals. */
+/**
+ * A strict little JSON parser for checking response bodies: objects, arrays, strings, numbers,
+ * literals.
+ */
 final class MiniJson {
 
   private final String text;
@@ -15,7 +18,9 @@ final class MiniJson {
     this.text = text;
   }
 
-  /** Parses a whole document; throws IllegalArgumentException on anything that is not valid JSON. */
+  /**
+   * Parses a whole document; throws IllegalArgumentException on anything that is not valid JSON.
+   */
   static Object parse(String text) {
     MiniJson json = new MiniJson(text);
     Object value = json.value();

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.limiter.Cases;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
-import io.github.limiter.tck.ManualClock;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.tck.ManualClock;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 class ResponseRendererTest {
 
@@ -45,13 +45,25 @@ class ResponseRendererTest {
 
   static Map<String, String> headers(ResponseRenderer renderer, Policy policy, Decision decision) {
     Map<String, String> headers = new LinkedHashMap<>();
-    renderer.headers(policy, decision, (name, value) -> assertThat(headers.put(name, value)).as("once: " + name).isNull());
+    renderer.headers(
+        policy,
+        decision,
+        (name, value) -> assertThat(headers.put(name, value)).as("once: " + name).isNull());
     return headers;
   }
 
   @ParameterizedTest(name = "{0} ns -> {1} s")
-  @CsvSource({"0, 1", "1, 1", "999999999, 1", "1000000000, 1", "1000000001, 2", "1500000000, 2", "59900000000, 60",
-      "60000000000, 60", "9223372036854775807, 9223372037"})
+  @CsvSource({
+    "0, 1",
+    "1, 1",
+    "999999999, 1",
+    "1000000000, 1",
+    "1000000001, 2",
+    "1500000000, 2",
+    "59900000000, 60",
+    "60000000000, 60",
+    "9223372036854775807, 9223372037"
+  })
   void retryAfterIsWholeSecondsRoundedUpAndAtLeastOne(long nanos, long seconds) {
     assertThat(ResponseRenderer.retryAfterSeconds(nanos)).isEqualTo(seconds);
   }
@@ -83,9 +95,10 @@ class ResponseRendererTest {
     Map<String, String> headers = headers(renderer, API, decision);
 
     // Then r is what remains and t the seconds to reset, rounded up (18.5 s -> 19)
-    assertThat(headers).containsExactly(
-        Map.entry("RateLimit-Policy", "\"api\";q=100;w=60"),
-        Map.entry("RateLimit", "\"api\";r=42;t=19"));
+    assertThat(headers)
+        .containsExactly(
+            Map.entry("RateLimit-Policy", "\"api\";q=100;w=60"),
+            Map.entry("RateLimit", "\"api\";r=42;t=19"));
   }
 
   @Test
@@ -109,10 +122,13 @@ class ResponseRendererTest {
     Policy bucket = Policy.tokenBucket("tb", Limit.bucket(10, Duration.ofSeconds(1), 20));
     Policy slow = Policy.leakyBucket("lb", Limit.bucket(1, Duration.ofMillis(300), 1));
 
-    assertThat(headers(renderer, bucket, Decision.allowed("tb", bucket.limits().get(0), 19, S / 10, 0)))
+    assertThat(
+            headers(
+                renderer, bucket, Decision.allowed("tb", bucket.limits().get(0), 19, S / 10, 0)))
         .containsEntry("RateLimit-Policy", "\"tb\";q=20;w=2")
         .containsEntry("RateLimit", "\"tb\";r=19;t=1");
-    assertThat(headers(renderer, slow, Decision.allowed("lb", slow.limits().get(0), 0, S / 4, S / 4)))
+    assertThat(
+            headers(renderer, slow, Decision.allowed("lb", slow.limits().get(0), 0, S / 4, S / 4)))
         .containsEntry("RateLimit-Policy", "\"lb\";q=1;w=1");
   }
 
@@ -122,9 +138,11 @@ class ResponseRendererTest {
     Limit perHour = Limit.of(1000, Duration.ofHours(1));
     Policy policy = Policy.fixedWindow("api", perSecond, perHour);
 
-    Map<String, String> headers = headers(renderer, policy, Decision.allowed("api", perHour, 3, 1800 * S, 0));
+    Map<String, String> headers =
+        headers(renderer, policy, Decision.allowed("api", perHour, 3, 1800 * S, 0));
 
-    assertThat(headers).containsEntry("RateLimit-Policy", "\"api\";q=10;w=1, \"api.2\";q=1000;w=3600")
+    assertThat(headers)
+        .containsEntry("RateLimit-Policy", "\"api\";q=10;w=1, \"api.2\";q=1000;w=3600")
         .containsEntry("RateLimit", "\"api.2\";r=3;t=1800");
   }
 
@@ -132,14 +150,15 @@ class ResponseRendererTest {
   void legacyHeadersComeOnTopWhenAskedFor() {
     Decision decision = Decision.allowed("api", HUNDRED_PER_MINUTE, 42, 18 * S, 0);
 
-    assertThat(headers(new ResponseRenderer(LEGACY), API, decision)).containsExactly(
-        Map.entry("RateLimit-Policy", "\"api\";q=100;w=60"),
-        Map.entry("RateLimit", "\"api\";r=42;t=18"),
-        Map.entry("X-RateLimit-Limit", "100"),
-        Map.entry("X-RateLimit-Remaining", "42"),
-        Map.entry("X-RateLimit-Reset", "18"));
-    assertThat(headers(new ResponseRenderer(ONLY_LEGACY), API, decision)).containsOnlyKeys(
-        "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+    assertThat(headers(new ResponseRenderer(LEGACY), API, decision))
+        .containsExactly(
+            Map.entry("RateLimit-Policy", "\"api\";q=100;w=60"),
+            Map.entry("RateLimit", "\"api\";r=42;t=18"),
+            Map.entry("X-RateLimit-Limit", "100"),
+            Map.entry("X-RateLimit-Remaining", "42"),
+            Map.entry("X-RateLimit-Reset", "18"));
+    assertThat(headers(new ResponseRenderer(ONLY_LEGACY), API, decision))
+        .containsOnlyKeys("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
   }
 
   @Test
@@ -152,7 +171,8 @@ class ResponseRendererTest {
   @Test
   void aRejectionIs429WithRetryAfterNoStoreHeadersAndAProblemDocument() {
     // Given a rejection that may retry in 17.2 s
-    Decision decision = Decision.limited("api", HUNDRED_PER_MINUTE, 17_200_000_000L, 17_200_000_000L);
+    Decision decision =
+        Decision.limited("api", HUNDRED_PER_MINUTE, 17_200_000_000L, 17_200_000_000L);
 
     // When rendered
     RateLimitResponse response = renderer.rejection(API, decision);
@@ -214,8 +234,11 @@ class ResponseRendererTest {
     assertThat(problem.get("type")).isEqualTo("urn:limiter:problem:unavailable");
     assertThat(problem.get("title")).isEqualTo("Service Unavailable");
     assertThat(problem.get("status")).isEqualTo(503L);
-    assertThat(new ResponseRenderer(new HttpSettings(429, 500, true, false, List.of(), 64))
-        .rejection(API, decision).status()).isEqualTo(500);
+    assertThat(
+            new ResponseRenderer(new HttpSettings(429, 500, true, false, List.of(), 64))
+                .rejection(API, decision)
+                .status())
+        .isEqualTo(500);
   }
 
   @Test
@@ -237,11 +260,14 @@ class ResponseRendererTest {
   void theRejectionStatusIsConfigurableAndHeadersCanBeOff() {
     Decision decision = Decision.limited("api", HUNDRED_PER_MINUTE, 5 * S, 5 * S);
 
-    RateLimitResponse response = new ResponseRenderer(new HttpSettings(503, 503, false, false, List.of(), 64))
-        .rejection(API, decision);
+    RateLimitResponse response =
+        new ResponseRenderer(new HttpSettings(503, 503, false, false, List.of(), 64))
+            .rejection(API, decision);
 
     assertThat(response.status()).isEqualTo(503);
-    assertThat(response.headers()).extracting(Map.Entry::getKey).containsExactly("Retry-After", "Cache-Control");
+    assertThat(response.headers())
+        .extracting(Map.Entry::getKey)
+        .containsExactly("Retry-After", "Cache-Control");
     assertThat(json(response.body())).isNotEmpty();
   }
 
@@ -249,10 +275,11 @@ class ResponseRendererTest {
   void everyPolicyNameMakesAValidProblemDocument() {
     for (String name : List.of("a", "API_v2.strict-1", "x".repeat(64))) {
       Policy policy = Policy.fixedWindow(name, HUNDRED_PER_MINUTE);
-      for (Decision decision : List.of(
-          Decision.limited(name, HUNDRED_PER_MINUTE, S, S),
-          Decision.exceedsCapacity(name, HUNDRED_PER_MINUTE, 1, 0),
-          Decision.unavailable(name, HUNDRED_PER_MINUTE, S))) {
+      for (Decision decision :
+          List.of(
+              Decision.limited(name, HUNDRED_PER_MINUTE, S, S),
+              Decision.exceedsCapacity(name, HUNDRED_PER_MINUTE, 1, 0),
+              Decision.unavailable(name, HUNDRED_PER_MINUTE, S))) {
         Map<String, Object> problem = json(renderer.rejection(policy, decision).body());
         assertThat(problem.get("policies")).isEqualTo(List.of(name));
       }
@@ -262,38 +289,48 @@ class ResponseRendererTest {
   @Test
   void aRejectionIsWrittenStatusFirstBodyLastAndItsBodyTellsEachWaitExactly() throws Exception {
     // Given one renderer, with a custom status, rendering one policy's rejections again and again
-    ResponseRenderer custom = new ResponseRenderer(new HttpSettings(420, 503, true, false, List.of(), 64));
+    ResponseRenderer custom =
+        new ResponseRenderer(new HttpSettings(420, 503, true, false, List.of(), 64));
     for (long seconds : new long[] {1, 18, 3600, 9_223_372_036L}) {
       Decision decision = Decision.limited("api", HUNDRED_PER_MINUTE, seconds * S, seconds * S - 1);
       List<String> calls = new ArrayList<>();
       String[] body = new String[1];
 
       // When written to a sink
-      custom.reject(API, decision, new ResponseRenderer.RejectionSink() {
-        @Override
-        public void status(int status) {
-          calls.add("status " + status);
-        }
+      custom.reject(
+          API,
+          decision,
+          new ResponseRenderer.RejectionSink() {
+            @Override
+            public void status(int status) {
+              calls.add("status " + status);
+            }
 
-        @Override
-        public void header(String name, String value) {
-          calls.add(name + ": " + value);
-        }
+            @Override
+            public void header(String name, String value) {
+              calls.add(name + ": " + value);
+            }
 
-        @Override
-        public void body(String contentType, byte[] bytes) {
-          calls.add("body " + contentType);
-          body[0] = new String(bytes, StandardCharsets.UTF_8);
-        }
-      });
+            @Override
+            public void body(String contentType, byte[] bytes) {
+              calls.add("body " + contentType);
+              body[0] = new String(bytes, StandardCharsets.UTF_8);
+            }
+          });
 
       // Then the calls come in the order of an HTTP response, and the body states this wait
-      assertThat(calls).containsExactly("status 420", "Retry-After: " + seconds, "Cache-Control: no-store",
-          "RateLimit-Policy: \"api\";q=100;w=60", "RateLimit: \"api\";r=0;t=" + seconds,
-          "body application/problem+json");
+      assertThat(calls)
+          .containsExactly(
+              "status 420",
+              "Retry-After: " + seconds,
+              "Cache-Control: no-store",
+              "RateLimit-Policy: \"api\";q=100;w=60",
+              "RateLimit: \"api\";r=0;t=" + seconds,
+              "body application/problem+json");
       Map<String, Object> problem = json(body[0]);
       assertThat(problem.get("status")).isEqualTo(420L);
-      assertThat(problem.get("detail")).isEqualTo("Rate limit of policy 'api' exceeded; retry after " + seconds + " s.");
+      assertThat(problem.get("detail"))
+          .isEqualTo("Rate limit of policy 'api' exceeded; retry after " + seconds + " s.");
       assertThat(custom.rejection(API, decision).body()).isEqualTo(body[0]);
     }
   }
@@ -309,9 +346,20 @@ class ResponseRendererTest {
 
   @Test
   void theMiniJsonCheckerRejectsInvalidDocuments() {
-    for (String bad : List.of("{", "{\"a\":}", "{\"a\":1,}", "{'a':1}", "[1 2]", "{\"a\":1}x", "\"a\nb\"", "01",
-        "{\"a\":1,\"a\":2}")) {
-      assertThatThrownBy(() -> MiniJson.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+    for (String bad :
+        List.of(
+            "{",
+            "{\"a\":}",
+            "{\"a\":1,}",
+            "{'a':1}",
+            "[1 2]",
+            "{\"a\":1}x",
+            "\"a\nb\"",
+            "01",
+            "{\"a\":1,\"a\":2}")) {
+      assertThatThrownBy(() -> MiniJson.parse(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(MiniJson.parse(" {\"a\": [1, -2.5e3, true, null, \"\\u00e4\\\"\"]} "))
         .isEqualTo(Map.of("a", Arrays.asList(1L, -2500.0, true, null, "ä\"")));

@@ -1,16 +1,15 @@
 package io.github.limiter.internal.store;
 
-import io.github.limiter.ConfigException;
-import io.github.limiter.spi.ConfigLookup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.github.limiter.ConfigException;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.RateLimitStore;
-import io.github.limiter.internal.store.Stores;
+import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.spi.ConfigLookup;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,8 +31,17 @@ class StoreFactoryTest {
 
   @Test
   void theMemoryStoreReadsItsKeys() {
-    InMemoryStore store = (InMemoryStore) Stores.create("memory",
-        ConfigLookup.of(Map.of("limiter.memory.max-keys", "1", "limiter.memory.overflow", "Reject-New-Keys")), LOADER);
+    InMemoryStore store =
+        (InMemoryStore)
+            Stores.create(
+                "memory",
+                ConfigLookup.of(
+                    Map.of(
+                        "limiter.memory.max-keys",
+                        "1",
+                        "limiter.memory.overflow",
+                        "Reject-New-Keys")),
+                LOADER);
     Policy policy = Policy.fixedWindow("p", Limit.of(1, Duration.ofHours(1)));
 
     store.decide(policy, "a", 1);
@@ -43,11 +51,17 @@ class StoreFactoryTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"limiter.memory.max-keys, 0", "limiter.memory.max-keys, lots", "limiter.memory.max-keys, 3000000000",
-      "limiter.memory.overflow, drop"})
+  @CsvSource({
+    "limiter.memory.max-keys, 0",
+    "limiter.memory.max-keys, lots",
+    "limiter.memory.max-keys, 3000000000",
+    "limiter.memory.overflow, drop"
+  })
   void aBadMemoryValueNamesTheKeyAndTheValue(String key, String value) {
-    ConfigException e = catchThrowableOfType(ConfigException.class,
-        () -> Stores.create("memory", ConfigLookup.of(Map.of(key, value)), LOADER));
+    ConfigException e =
+        catchThrowableOfType(
+            ConfigException.class,
+            () -> Stores.create("memory", ConfigLookup.of(Map.of(key, value)), LOADER));
 
     assertThat(e.key()).isEqualTo(key);
     assertThat(e.getMessage()).startsWith(key + ": ").contains("'" + value + "'");
@@ -55,37 +69,50 @@ class StoreFactoryTest {
 
   @Test
   void anUnknownStoreNamesTheStoresFoundAndHowToAddRedis() {
-    ConfigException e = catchThrowableOfType(ConfigException.class,
-        () -> Stores.create("redis", ConfigLookup.of(Map.of()), LOADER));
+    ConfigException e =
+        catchThrowableOfType(
+            ConfigException.class, () -> Stores.create("redis", ConfigLookup.of(Map.of()), LOADER));
 
     assertThat(e.key()).isEqualTo("limiter.store");
     assertThat(e.getMessage()).contains("'redis'").contains("memory").contains("limiter-redis");
   }
-  /** A misspelt store key, or one of a store not on the class path, fails instead of leaving a default. */
+
+  /**
+   * A misspelt store key, or one of a store not on the class path, fails instead of leaving a
+   * default.
+   */
   @ParameterizedTest
   @CsvSource({
-      "limiter.memory.max-key, 10, store 'memory' reads [limiter.memory.max-keys, limiter.memory.overflow]",
-      "LIMITER_MEMORY_MAXKEYS, 10, (here in their environment form)",
-      "limiter.redis.url, redis://127.0.0.1:6379, no store named 'redis' on the class path (found [memory])",
-      "limiter.memroy.max-keys, 10, no store named 'memroy'"})
+    "limiter.memory.max-key, 10, store 'memory' reads [limiter.memory.max-keys, limiter.memory.overflow]",
+    "LIMITER_MEMORY_MAXKEYS, 10, (here in their environment form)",
+    "limiter.redis.url, redis://127.0.0.1:6379, no store named 'redis' on the class path (found [memory])",
+    "limiter.memroy.max-keys, 10, no store named 'memroy'"
+  })
   void anUnknownStoreKeyNamesTheKeyAndTheValue(String key, String value, String says) {
-    ConfigException e = catchThrowableOfType(ConfigException.class,
-        () -> Stores.create("memory", ConfigLookup.of(Map.of(key, value)), LOADER));
+    ConfigException e =
+        catchThrowableOfType(
+            ConfigException.class,
+            () -> Stores.create("memory", ConfigLookup.of(Map.of(key, value)), LOADER));
 
     assertThat(e).as(key).isNotNull();
     assertThat(e.key()).isEqualTo(key);
-    assertThat(e.getMessage()).startsWith(key + ": unknown key").contains(says).contains("'" + value + "'");
+    assertThat(e.getMessage())
+        .startsWith(key + ": unknown key")
+        .contains(says)
+        .contains("'" + value + "'");
   }
 
   @Test
   void storeKeysInEitherFormAndTheCoresKeysPass() {
-    ConfigLookup config = ConfigLookup.of(Map.of(
-        "limiter.memory.max-keys", "10",
-        "LIMITER_MEMORY_OVERFLOW", "evict",
-        "limiter.policy.api.limits", "10/s",
-        "limiter.http.headers", "false",
-        "limiter.store", "memory",
-        "LIMITER_STORE", "memory"));
+    ConfigLookup config =
+        ConfigLookup.of(
+            Map.of(
+                "limiter.memory.max-keys", "10",
+                "LIMITER_MEMORY_OVERFLOW", "evict",
+                "limiter.policy.api.limits", "10/s",
+                "limiter.http.headers", "false",
+                "limiter.store", "memory",
+                "LIMITER_STORE", "memory"));
 
     assertThat(Stores.check("memory", config, LOADER).name()).isEqualTo("memory");
   }

@@ -2,7 +2,6 @@ package io.github.limiter.bench.overhead;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,7 +41,8 @@ final class CpuMeter extends Handler.Wrapper {
     try {
       return super.handle(request, response, callback);
     } finally {
-      LongAdder[] counts = byPath.computeIfAbsent(path, p -> new LongAdder[] {new LongAdder(), new LongAdder()});
+      LongAdder[] counts =
+          byPath.computeIfAbsent(path, p -> new LongAdder[] {new LongAdder(), new LongAdder()});
       counts[0].increment();
       counts[1].add(THREADS.getCurrentThreadCpuTime() - start);
     }
@@ -53,8 +53,15 @@ final class CpuMeter extends Handler.Wrapper {
     if ("reset".equals(request.getHttpURI().getQuery())) {
       byPath.clear();
     } else {
-      new TreeMap<>(byPath).forEach((path, counts) ->
-          text.append(path).append(' ').append(counts[0].sum()).append(' ').append(counts[1].sum()).append('\n'));
+      new TreeMap<>(byPath)
+          .forEach(
+              (path, counts) ->
+                  text.append(path)
+                      .append(' ')
+                      .append(counts[0].sum())
+                      .append(' ')
+                      .append(counts[1].sum())
+                      .append('\n'));
     }
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
     Content.Sink.write(response, true, text.toString(), callback);

@@ -24,7 +24,8 @@ public final class FilterCpuShare {
     Map<String, Integer> byFrame = new HashMap<>();
     Map<String, Integer> byLeaf = new HashMap<>();
     for (RecordedEvent event : RecordingFile.readAllEvents(Path.of(args[0]))) {
-      if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
+      if (!event.getEventType().getName().equals("jdk.ExecutionSample")
+          || event.getStackTrace() == null) {
         continue;
       }
       String thread = event.getThread("sampledThread").getJavaName();
@@ -40,18 +41,28 @@ public final class FilterCpuShare {
           break;
         }
       }
-      if (filter < 0 || frames.subList(0, filter).stream().map(FilterCpuShare::name)
-          .anyMatch(n -> n.contains("ServletHolder") || n.contains("OverheadServer$Trivial"))) {
+      if (filter < 0
+          || frames.subList(0, filter).stream()
+              .map(FilterCpuShare::name)
+              .anyMatch(n -> n.contains("ServletHolder") || n.contains("OverheadServer$Trivial"))) {
         continue;
       }
       inFilter++;
-      String own = frames.subList(0, filter + 1).stream().map(FilterCpuShare::name)
-          .filter(n -> n.startsWith("io.github.limiter")).findFirst().orElse("?");
+      String own =
+          frames.subList(0, filter + 1).stream()
+              .map(FilterCpuShare::name)
+              .filter(n -> n.startsWith("io.github.limiter"))
+              .findFirst()
+              .orElse("?");
       byFrame.merge(own, 1, Integer::sum);
       byLeaf.merge(name(frames.get(0)), 1, Integer::sum);
     }
-    System.out.printf("%s: %d worker samples, %d inside the filter = %.1f%%%n",
-        args.length > 1 ? args[1] : args[0], workers, inFilter, 100.0 * inFilter / Math.max(1, workers));
+    System.out.printf(
+        "%s: %d worker samples, %d inside the filter = %.1f%%%n",
+        args.length > 1 ? args[1] : args[0],
+        workers,
+        inFilter,
+        100.0 * inFilter / Math.max(1, workers));
     System.out.println("  by the innermost Limiter frame:");
     top(byFrame, 8);
     System.out.println("  by the leaf frame (what the time was spent on):");
@@ -59,7 +70,9 @@ public final class FilterCpuShare {
   }
 
   private static void top(Map<String, Integer> counts, int n) {
-    counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(n)
+    counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(n)
         .forEach(e -> System.out.printf("    %4d %s%n", e.getValue(), e.getKey()));
   }
 

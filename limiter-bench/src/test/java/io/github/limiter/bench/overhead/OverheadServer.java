@@ -29,12 +29,12 @@ import org.eclipse.jetty.server.ServerConnector;
  * The server that {@code overhead.sh} loads with wrk (not a test). Without the filter: a trivial
  * servlet at {@code /bare/x}, a small JSON endpoint at {@code /bare/json} (what a 429 protects),
  * the trivial servlet with the two rate-limit headers as constants at {@code /bare/headers}, and
- * the filter's 429 written from constants at {@code /bare/problem}. Behind the filter, the
- * trivial servlet at {@code /app/plain} (unmatched), {@code /app/limited} (admitted: a limit never
- * reached) and {@code /app/rejected} (every request but the first gets the 429), and at {@code
- * /quiet/limited} as {@code /app/limited} with {@code limiter.http.headers=false}, to show what
- * the headers cost. In-memory store, keyed by client address. Prints {@code port=N} and serves
- * until killed.
+ * the filter's 429 written from constants at {@code /bare/problem}. Behind the filter, the trivial
+ * servlet at {@code /app/plain} (unmatched), {@code /app/limited} (admitted: a limit never reached)
+ * and {@code /app/rejected} (every request but the first gets the 429), and at {@code
+ * /quiet/limited} as {@code /app/limited} with {@code limiter.http.headers=false}, to show what the
+ * headers cost. In-memory store, keyed by client address. Prints {@code port=N} and serves until
+ * killed.
  */
 public final class OverheadServer {
 
@@ -44,7 +44,8 @@ public final class OverheadServer {
     private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+        throws IOException {
       response.setContentType("text/plain");
       response.setContentLength(OK.length);
       response.getOutputStream().write(OK);
@@ -59,12 +60,22 @@ public final class OverheadServer {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+        throws IOException {
       StringBuilder json = new StringBuilder(1200).append("{\"items\":[");
       for (int i = 0; i < 20; i++) {
-        json.append(i == 0 ? "" : ",").append("{\"id\":").append(i).append(",\"name\":\"item-").append(i)
-            .append("\",\"price\":").append(100 + 7 * i).append('.').append(i % 10).append("9,\"stock\":")
-            .append(i * 3 % 17).append('}');
+        json.append(i == 0 ? "" : ",")
+            .append("{\"id\":")
+            .append(i)
+            .append(",\"name\":\"item-")
+            .append(i)
+            .append("\",\"price\":")
+            .append(100 + 7 * i)
+            .append('.')
+            .append(i % 10)
+            .append("9,\"stock\":")
+            .append(i * 3 % 17)
+            .append('}');
       }
       byte[] body = json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
       response.setContentType("application/json");
@@ -80,13 +91,16 @@ public final class OverheadServer {
   public static final class Problem extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final long HOUR_NANOS = 3_600_000_000_000L;
-    private static final RateLimitResponse REJECTION = new ResponseRenderer(HttpSettings.DEFAULTS).rejection(
-        Policy.tokenBucket("rejected", Limit.parse("1/h")),
-        Decision.limited("rejected", Limit.parse("1/h"), HOUR_NANOS, HOUR_NANOS));
+    private static final RateLimitResponse REJECTION =
+        new ResponseRenderer(HttpSettings.DEFAULTS)
+            .rejection(
+                Policy.tokenBucket("rejected", Limit.parse("1/h")),
+                Decision.limited("rejected", Limit.parse("1/h"), HOUR_NANOS, HOUR_NANOS));
     private static final byte[] BODY = REJECTION.body().getBytes(StandardCharsets.UTF_8);
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+        throws IOException {
       response.setStatus(REJECTION.status());
       for (Map.Entry<String, String> header : REJECTION.headers()) {
         response.setHeader(header.getKey(), header.getValue());
@@ -106,7 +120,8 @@ public final class OverheadServer {
     private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+        throws IOException {
       response.addHeader("RateLimit-Policy", "\"limited\";q=1000000;w=1");
       response.addHeader("RateLimit", "\"limited\";r=999999;t=1");
       response.setContentType("text/plain");
@@ -118,15 +133,16 @@ public final class OverheadServer {
   private OverheadServer() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> props = Map.of(
-        "limiter.policy.limited.algorithm", "token-bucket",
-        "limiter.policy.limited.limits", "1000000/s burst=1000000",
-        "limiter.policy.rejected.algorithm", "token-bucket",
-        "limiter.policy.rejected.limits", "1/h",
-        "limiter.route.limited.pattern", "/limited/*",
-        "limiter.route.limited.policies", "limited",
-        "limiter.route.rejected.pattern", "/rejected/*",
-        "limiter.route.rejected.policies", "rejected");
+    Map<String, String> props =
+        Map.of(
+            "limiter.policy.limited.algorithm", "token-bucket",
+            "limiter.policy.limited.limits", "1000000/s burst=1000000",
+            "limiter.policy.rejected.algorithm", "token-bucket",
+            "limiter.policy.rejected.limits", "1/h",
+            "limiter.route.limited.pattern", "/limited/*",
+            "limiter.route.limited.policies", "limited",
+            "limiter.route.rejected.pattern", "/rejected/*",
+            "limiter.route.rejected.policies", "rejected");
     ServletContextHandler bare = new ServletContextHandler("/bare");
     bare.addServlet(new ServletHolder(new Json()), "/json");
     bare.addServlet(new ServletHolder(new Problem()), "/problem");
@@ -152,11 +168,15 @@ public final class OverheadServer {
     new CountDownLatch(1).await();
   }
 
-  /** RateLimitFilter on every path of {@code context}, configured by init-params, as an application registers it. */
+  /**
+   * RateLimitFilter on every path of {@code context}, configured by init-params, as an application
+   * registers it.
+   */
   private static void addFilter(ServletContext context, Map<String, String> initParams) {
     FilterRegistration.Dynamic registration = context.addFilter("limiter", RateLimitFilter.class);
     registration.setAsyncSupported(true);
     initParams.forEach(registration::setInitParameter);
-    registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/*");
+    registration.addMappingForUrlPatterns(
+        EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/*");
   }
 }

@@ -30,7 +30,8 @@ public class RateLimitHeadersFilter implements ContainerRequestFilter, Container
     }
     scope.close();
     request.removeProperty(SCOPE);
-    if (!scope.isEmpty() && !response.getHeaders().containsKey("RateLimit")
+    if (!scope.isEmpty()
+        && !response.getHeaders().containsKey("RateLimit")
         && !response.getHeaders().containsKey("X-RateLimit-Remaining")) {
       scope.headers(response.getHeaders()::add);
     }

@@ -7,10 +7,10 @@ import java.util.stream.Collectors;
 
 /**
  * A Redis Cluster of six real redis-server processes on 127.0.0.1: three masters with one replica
- * each, set up as {@code redis-cli --cluster create} would but over the harness's own client, and
- * a node timeout of 2 s so that a killed master is replaced within seconds. {@link #start} returns once every slot is served and every
- * replica has finished its first sync ({@code master_link_status:up}), so that a failover test can
- * kill a master right away.
+ * each, set up as {@code redis-cli --cluster create} would but over the harness's own client, and a
+ * node timeout of 2 s so that a killed master is replaced within seconds. {@link #start} returns
+ * once every slot is served and every replica has finished its first sync ({@code
+ * master_link_status:up}), so that a failover test can kill a master right away.
  */
 public final class RedisCluster implements AutoCloseable {
 
@@ -27,13 +27,21 @@ public final class RedisCluster implements AutoCloseable {
    *
    * @param name names the nodes' directories: {@code <name>-0} to {@code <name>-5}
    * @param extraArgs more redis-server options for every node
-   * @throws IllegalStateException if the cluster is not healthy within 30 s; nothing is left running
+   * @throws IllegalStateException if the cluster is not healthy within 30 s; nothing is left
+   *     running
    */
   public static RedisCluster start(String name, String... extraArgs) {
     RedisCluster cluster = new RedisCluster();
     try {
-      List<String> args = new ArrayList<>(List.of(
-          "--cluster-enabled", "yes", "--cluster-node-timeout", "2000", "--cluster-config-file", "nodes.conf"));
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "--cluster-enabled",
+                  "yes",
+                  "--cluster-node-timeout",
+                  "2000",
+                  "--cluster-config-file",
+                  "nodes.conf"));
       args.addAll(List.of(extraArgs));
       for (int i = 0; i < NODES; i++) {
         cluster.nodes.add(RedisServer.start(name + "-" + i, args.toArray(String[]::new)));
@@ -80,15 +88,27 @@ public final class RedisCluster implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (RedisServer node : nodes) {
       while (true) {
-        List<String> known = ((String) node.call("CLUSTER", "NODES")).lines()
-            .filter(line -> !line.isBlank() && !line.contains("handshake") && !line.contains("noaddr"))
-            .toList();
+        List<String> known =
+            ((String) node.call("CLUSTER", "NODES"))
+                .lines()
+                .filter(
+                    line ->
+                        !line.isBlank() && !line.contains("handshake") && !line.contains("noaddr"))
+                .toList();
         if (known.size() == NODES) {
           break;
         }
         if (System.nanoTime() - deadline > 0) {
-          throw new IllegalStateException(node + " knows " + known.size() + " of " + NODES + " nodes after "
-              + timeout + ": " + known);
+          throw new IllegalStateException(
+              node
+                  + " knows "
+                  + known.size()
+                  + " of "
+                  + NODES
+                  + " nodes after "
+                  + timeout
+                  + ": "
+                  + known);
         }
         Pause.millis(50);
       }
@@ -139,7 +159,9 @@ public final class RedisCluster implements AutoCloseable {
         return node + ": " + e.getMessage();
       }
     }
-    return replicas >= replicasExpected ? "" : replicas + " of " + replicasExpected + " replicas in sync";
+    return replicas >= replicasExpected
+        ? ""
+        : replicas + " of " + replicasExpected + " replicas in sync";
   }
 
   /** The six nodes, dead or alive, in start order. */
@@ -174,7 +196,8 @@ public final class RedisCluster implements AutoCloseable {
   public RedisServer masterOf(String key) {
     long slot = slotOf(key);
     for (RedisServer node : live()) {
-      if (role(node).equals("master") && ownSlots(node).stream().anyMatch(r -> r[0] <= slot && slot <= r[1])) {
+      if (role(node).equals("master")
+          && ownSlots(node).stream().anyMatch(r -> r[0] <= slot && slot <= r[1])) {
         return node;
       }
     }

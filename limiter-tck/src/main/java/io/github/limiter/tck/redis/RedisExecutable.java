@@ -24,7 +24,9 @@ final class RedisExecutable {
 
   private RedisExecutable() {}
 
-  /** The redis-server to start: from the PATH, else the embedded one, extracted under {@code bin}. */
+  /**
+   * The redis-server to start: from the PATH, else the embedded one, extracted under {@code bin}.
+   */
   static synchronized Path get(Path bin) {
     if (resolved == null) {
       resolved = onPath(System.getenv("PATH")).orElseGet(() -> embedded(bin));
@@ -60,8 +62,10 @@ final class RedisExecutable {
     String name = "redis-server-" + EMBEDDED_VERSION + "-" + platform();
     try (InputStream in = RedisExecutable.class.getResourceAsStream("/" + name)) {
       if (in == null) {
-        throw new IllegalStateException("no redis-server on the PATH, and no " + name
-            + " on the class path (org.signal:embedded-redis): install redis-server");
+        throw new IllegalStateException(
+            "no redis-server on the PATH, and no "
+                + name
+                + " on the class path (org.signal:embedded-redis): install redis-server");
       }
       Files.createDirectories(bin);
       Path target = bin.resolve(name);
@@ -74,7 +78,8 @@ final class RedisExecutable {
         if (!partial.toFile().setExecutable(true, true)) {
           throw new IllegalStateException("cannot make " + partial + " executable");
         }
-        Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } finally {
         Files.deleteIfExists(partial);
       }
@@ -88,13 +93,17 @@ final class RedisExecutable {
   private static String platform() {
     String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
-    String osPart = os.contains("mac") || os.contains("darwin") ? "darwin" : os.contains("linux") ? "linux" : os;
-    String archPart = switch (arch) {
-      case "amd64", "x86_64" -> "amd64";
-      case "aarch64", "arm64" -> "arm64";
-      case "x86", "i386", "i686" -> "386";
-      default -> arch;
-    };
+    String osPart =
+        os.contains("mac") || os.contains("darwin")
+            ? "darwin"
+            : os.contains("linux") ? "linux" : os;
+    String archPart =
+        switch (arch) {
+          case "amd64", "x86_64" -> "amd64";
+          case "aarch64", "arm64" -> "arm64";
+          case "x86", "i386", "i686" -> "386";
+          default -> arch;
+        };
     return osPart + "-" + archPart;
   }
 }

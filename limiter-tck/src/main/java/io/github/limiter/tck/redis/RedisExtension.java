@@ -22,7 +22,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class RedisExtension implements ParameterResolver {
 
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisExtension.class);
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(RedisExtension.class);
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -38,6 +39,7 @@ public final class RedisExtension implements ParameterResolver {
       return store.getOrComputeIfAbsent(
           "standalone", k -> RedisServer.fromEnvironmentOrStart("shared"), RedisServer.class);
     }
-    return store.getOrComputeIfAbsent("cluster", k -> RedisCluster.start("shared-cluster"), RedisCluster.class);
+    return store.getOrComputeIfAbsent(
+        "cluster", k -> RedisCluster.start("shared-cluster"), RedisCluster.class);
   }
 }

@@ -1,6 +1,8 @@
 package io.github.limiter.tck.redis;
 
-/** An error reply from Redis, such as {@code NOAUTH Authentication required.} or {@code ERR ...}. */
+/**
+ * An error reply from Redis, such as {@code NOAUTH Authentication required.} or {@code ERR ...}.
+ */
 public final class RedisReplyException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;

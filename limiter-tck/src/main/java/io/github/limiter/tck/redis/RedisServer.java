@@ -28,10 +28,11 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * A real redis-server process on a free 127.0.0.1 port (never 6379), without persistence, for
- * tests. The binary is the PATH's redis-server if there is one, else the Redis 7.0.15 that
- * {@code org.signal:embedded-redis} ships, extracted to {@code target/redis/bin}. It is started directly, not through a shell, so that the process held
- * is the server and every stop goes to its PID. Its working directory and log are under {@code
- * target/redis/<name>-<port>} of the current directory (the module's, under Maven).
+ * tests. The binary is the PATH's redis-server if there is one, else the Redis 7.0.15 that {@code
+ * org.signal:embedded-redis} ships, extracted to {@code target/redis/bin}. It is started directly,
+ * not through a shell, so that the process held is the server and every stop goes to its PID. Its
+ * working directory and log are under {@code target/redis/<name>-<port>} of the current directory
+ * (the module's, under Maven).
  *
  * <pre>{@code
  * try (RedisServer redis = RedisServer.start("mine")) {
@@ -47,7 +48,10 @@ import javax.net.ssl.SSLSocket;
  */
 public final class RedisServer implements AutoCloseable {
 
-  /** The environment variable naming an external standalone server, e.g. {@code redis://10.1.2.3:6380}. */
+  /**
+   * The environment variable naming an external standalone server, e.g. {@code
+   * redis://10.1.2.3:6380}.
+   */
   public static final String REDIS_URL = "REDIS_URL";
 
   private static final Path ROOT = Path.of(System.getProperty("user.dir"), "target", "redis");
@@ -55,8 +59,10 @@ public final class RedisServer implements AutoCloseable {
   private static final Set<RedisServer> RUNNING = ConcurrentHashMap.newKeySet();
 
   static {
-    Runtime.getRuntime().addShutdownHook(new Thread(
-        () -> List.copyOf(RUNNING).forEach(RedisServer::close), "redis-server-reaper"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> List.copyOf(RUNNING).forEach(RedisServer::close), "redis-server-reaper"));
   }
 
   private final String host;
@@ -65,14 +71,26 @@ public final class RedisServer implements AutoCloseable {
   private final List<String> extraArgs;
   private final TlsCertificates tls;
   private final String externalUrl;
+
   /** For TLS: the certificates' context, or the JVM's default for an external rediss:// server. */
   private final SSLContext sslContext;
-  /** AUTH from an external URL's user info: {@code [user, password]}, {@code [password]}, or empty. */
+
+  /**
+   * AUTH from an external URL's user info: {@code [user, password]}, {@code [password]}, or empty.
+   */
   private final List<String> auth;
+
   private volatile Process process;
 
-  private RedisServer(String host, int port, Path dir, List<String> extraArgs, TlsCertificates tls,
-      String externalUrl, SSLContext sslContext, List<String> auth) {
+  private RedisServer(
+      String host,
+      int port,
+      Path dir,
+      List<String> extraArgs,
+      TlsCertificates tls,
+      String externalUrl,
+      SSLContext sslContext,
+      List<String> auth) {
     this.host = host;
     this.port = port;
     this.dir = dir;
@@ -104,8 +122,16 @@ public final class RedisServer implements AutoCloseable {
 
   private static RedisServer launched(String name, TlsCertificates tls, String... extraArgs) {
     int port = freePort();
-    RedisServer server = new RedisServer("127.0.0.1", port, ROOT.resolve(name + "-" + port), List.of(extraArgs),
-        tls, null, tls == null ? null : tls.sslContext(), List.of());
+    RedisServer server =
+        new RedisServer(
+            "127.0.0.1",
+            port,
+            ROOT.resolve(name + "-" + port),
+            List.of(extraArgs),
+            tls,
+            null,
+            tls == null ? null : tls.sslContext(),
+            List.of());
     server.launch();
     return server;
   }
@@ -125,17 +151,21 @@ public final class RedisServer implements AutoCloseable {
    * leaves it running. {@link #call} sends AUTH with the URL's user and password, if any, and
    * speaks TLS with the JVM's default trust for {@code rediss://}.
    *
-   * @throws IllegalArgumentException if {@code url} is not {@code redis://host:port...} or {@code rediss://...}
+   * @throws IllegalArgumentException if {@code url} is not {@code redis://host:port...} or {@code
+   *     rediss://...}
    */
   public static RedisServer external(String url) {
     URI uri;
     try {
       uri = URI.create(url.trim());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(REDIS_URL + ": expected redis://host:port, was '" + url + "'", e);
+      throw new IllegalArgumentException(
+          REDIS_URL + ": expected redis://host:port, was '" + url + "'", e);
     }
-    if (!("redis".equals(uri.getScheme()) || "rediss".equals(uri.getScheme())) || uri.getHost() == null) {
-      throw new IllegalArgumentException(REDIS_URL + ": expected redis://host:port, was '" + url + "'");
+    if (!("redis".equals(uri.getScheme()) || "rediss".equals(uri.getScheme()))
+        || uri.getHost() == null) {
+      throw new IllegalArgumentException(
+          REDIS_URL + ": expected redis://host:port, was '" + url + "'");
     }
     SSLContext context = null;
     if ("rediss".equals(uri.getScheme())) {
@@ -154,8 +184,15 @@ public final class RedisServer implements AutoCloseable {
       }
       auth.add(decode(colon < 0 ? info : info.substring(colon + 1)));
     }
-    return new RedisServer(uri.getHost(), uri.getPort() == -1 ? 6379 : uri.getPort(), null, List.of(), null,
-        url.trim(), context, List.copyOf(auth));
+    return new RedisServer(
+        uri.getHost(),
+        uri.getPort() == -1 ? 6379 : uri.getPort(),
+        null,
+        List.of(),
+        null,
+        url.trim(),
+        context,
+        List.copyOf(auth));
   }
 
   private static String decode(String text) {
@@ -193,10 +230,11 @@ public final class RedisServer implements AutoCloseable {
     command.addAll(extraArgs);
     try {
       Files.createDirectories(dir);
-      process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
-          .start();
+      process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+              .start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot start " + executable, e);
     }
@@ -206,8 +244,15 @@ public final class RedisServer implements AutoCloseable {
       if (!process.isAlive() || System.nanoTime() - deadline > 0) {
         String exit = process.isAlive() ? "still running" : "exited with " + process.exitValue();
         close();
-        throw new IllegalStateException("redis-server on port " + port + " did not answer PING within "
-            + START_TIMEOUT + " (" + exit + "); its log:\n" + logTail());
+        throw new IllegalStateException(
+            "redis-server on port "
+                + port
+                + " did not answer PING within "
+                + START_TIMEOUT
+                + " ("
+                + exit
+                + "); its log:\n"
+                + logTail());
       }
       Pause.millis(20);
     }
@@ -268,7 +313,8 @@ public final class RedisServer implements AutoCloseable {
         return plain;
       }
       plain.setSoTimeout(timeoutMillis);
-      SSLSocket secure = (SSLSocket) sslContext.getSocketFactory().createSocket(plain, host, port, true);
+      SSLSocket secure =
+          (SSLSocket) sslContext.getSocketFactory().createSocket(plain, host, port, true);
       // Check the certificate's name too, as a client should: the test certificates name 127.0.0.1.
       SSLParameters parameters = secure.getSSLParameters();
       parameters.setEndpointIdentificationAlgorithm("HTTPS");
@@ -298,7 +344,9 @@ public final class RedisServer implements AutoCloseable {
         .orElse("");
   }
 
-  /** One command's counters from {@code INFO commandstats}; Redis before 6.2 reports no errors (0). */
+  /**
+   * One command's counters from {@code INFO commandstats}; Redis before 6.2 reports no errors (0).
+   */
   public record CommandStats(long calls, long failedCalls, long rejectedCalls) {}
 
   /**
@@ -319,9 +367,12 @@ public final class RedisServer implements AutoCloseable {
           fields.put(kv[0], Long.parseLong(kv[1]));
         }
       }
-      stats.put(line.substring("cmdstat_".length(), colon), new CommandStats(
-          fields.getOrDefault("calls", 0L), fields.getOrDefault("failed_calls", 0L),
-          fields.getOrDefault("rejected_calls", 0L)));
+      stats.put(
+          line.substring("cmdstat_".length(), colon),
+          new CommandStats(
+              fields.getOrDefault("calls", 0L),
+              fields.getOrDefault("failed_calls", 0L),
+              fields.getOrDefault("rejected_calls", 0L)));
     }
     return stats;
   }
@@ -339,7 +390,9 @@ public final class RedisServer implements AutoCloseable {
     return port;
   }
 
-  /** {@code redis://127.0.0.1:<port>}, {@code rediss://...} for TLS, or the external URL as given. */
+  /**
+   * {@code redis://127.0.0.1:<port>}, {@code rediss://...} for TLS, or the external URL as given.
+   */
   public String url() {
     if (externalUrl != null) {
       return externalUrl;
@@ -376,7 +429,8 @@ public final class RedisServer implements AutoCloseable {
     p.destroyForcibly();
     try {
       if (!p.waitFor(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("redis-server " + p.pid() + " still running 10 s after SIGKILL");
+        throw new IllegalStateException(
+            "redis-server " + p.pid() + " still running 10 s after SIGKILL");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -397,7 +451,8 @@ public final class RedisServer implements AutoCloseable {
     requireOwned();
     long pid = process.pid();
     try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
       if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
         throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
       }
@@ -421,11 +476,15 @@ public final class RedisServer implements AutoCloseable {
 
   private void requireOwned() {
     if (externalUrl != null) {
-      throw new IllegalStateException("an external server (" + externalUrl + ") is never stopped or inspected by tests");
+      throw new IllegalStateException(
+          "an external server (" + externalUrl + ") is never stopped or inspected by tests");
     }
   }
 
-  /** Stops the server by its PID (SIGCONT in case it is frozen, then SIGKILL); a no-op for an external one. */
+  /**
+   * Stops the server by its PID (SIGCONT in case it is frozen, then SIGKILL); a no-op for an
+   * external one.
+   */
   @Override
   public void close() {
     Process p = process;
@@ -438,7 +497,9 @@ public final class RedisServer implements AutoCloseable {
 
   private void thawQuietly() {
     try {
-      new ProcessBuilder("kill", "-CONT", Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
+      new ProcessBuilder("kill", "-CONT", Long.toString(process.pid()))
+          .start()
+          .waitFor(5, TimeUnit.SECONDS);
     } catch (IOException e) {
       // The SIGKILL that follows stops a frozen process as well.
     } catch (InterruptedException e) {

@@ -72,33 +72,35 @@ final class Resp {
         throw new RedisReplyException(line);
       case ':':
         return Long.parseLong(line);
-      case '$': {
-        int length = Integer.parseInt(line);
-        if (length < 0) {
-          return null;
-        }
-        byte[] bytes = in.readNBytes(length);
-        if (bytes.length != length || in.read() != '\r' || in.read() != '\n') {
-          throw new EOFException("truncated bulk reply");
-        }
-        return new String(bytes, StandardCharsets.UTF_8);
-      }
-      case '*': {
-        int count = Integer.parseInt(line);
-        if (count < 0) {
-          return null;
-        }
-        List<Object> items = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-          try {
-            items.add(read(in));
-          } catch (RedisReplyException e) {
-            // An error inside an array (e.g. from EXEC) is a value, not a failure of the call.
-            items.add(e);
+      case '$':
+        {
+          int length = Integer.parseInt(line);
+          if (length < 0) {
+            return null;
           }
+          byte[] bytes = in.readNBytes(length);
+          if (bytes.length != length || in.read() != '\r' || in.read() != '\n') {
+            throw new EOFException("truncated bulk reply");
+          }
+          return new String(bytes, StandardCharsets.UTF_8);
         }
-        return items;
-      }
+      case '*':
+        {
+          int count = Integer.parseInt(line);
+          if (count < 0) {
+            return null;
+          }
+          List<Object> items = new ArrayList<>(count);
+          for (int i = 0; i < count; i++) {
+            try {
+              items.add(read(in));
+            } catch (RedisReplyException e) {
+              // An error inside an array (e.g. from EXEC) is a value, not a failure of the call.
+              items.add(e);
+            }
+          }
+          return items;
+        }
       default:
         throw new IOException("not a RESP2 reply: '" + (char) type + line + "'");
     }

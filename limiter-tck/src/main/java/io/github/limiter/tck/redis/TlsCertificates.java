@@ -19,9 +19,9 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A throw-away certificate authority, a server certificate for 127.0.0.1 and localhost and a
- * client certificate, made with {@code openssl} from the PATH, plus a PKCS12 trust store holding
- * the authority and a PKCS12 key store holding the client's key: what a TLS redis-server ({@link
+ * A throw-away certificate authority, a server certificate for 127.0.0.1 and localhost and a client
+ * certificate, made with {@code openssl} from the PATH, plus a PKCS12 trust store holding the
+ * authority and a PKCS12 key store holding the client's key: what a TLS redis-server ({@link
  * RedisServer#startTls}) and its clients need in a test.
  */
 public final class TlsCertificates {
@@ -47,35 +47,115 @@ public final class TlsCertificates {
     Path dir = where.toAbsolutePath();
     try {
       Files.createDirectories(dir);
-      Files.writeString(dir.resolve("server.ext"),
-          "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n", StandardCharsets.US_ASCII);
-      openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=limiter test CA",
-          "-keyout", "ca.key", "-out", "ca.crt");
-      openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
-          "-keyout", "server.key", "-out", "server.csr");
-      openssl(dir, "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-          "-days", "2", "-extfile", "server.ext", "-out", "server.crt");
+      Files.writeString(
+          dir.resolve("server.ext"),
+          "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n",
+          StandardCharsets.US_ASCII);
+      openssl(
+          dir,
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-days",
+          "2",
+          "-subj",
+          "/CN=limiter test CA",
+          "-keyout",
+          "ca.key",
+          "-out",
+          "ca.crt");
+      openssl(
+          dir,
+          "req",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-subj",
+          "/CN=localhost",
+          "-keyout",
+          "server.key",
+          "-out",
+          "server.csr");
+      openssl(
+          dir,
+          "x509",
+          "-req",
+          "-in",
+          "server.csr",
+          "-CA",
+          "ca.crt",
+          "-CAkey",
+          "ca.key",
+          "-CAcreateserial",
+          "-days",
+          "2",
+          "-extfile",
+          "server.ext",
+          "-out",
+          "server.crt");
       // A client certificate too, for servers that require one (--tls-auth-clients yes).
-      Files.writeString(dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n", StandardCharsets.US_ASCII);
-      openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=limiter test client",
-          "-keyout", "client.key", "-out", "client.csr");
-      openssl(dir, "x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-          "-days", "2", "-extfile", "client.ext", "-out", "client.crt");
-      openssl(dir, "pkcs12", "-export", "-in", "client.crt", "-inkey", "client.key", "-name", "limiter-test-client",
-          "-passout", "pass:" + TRUSTSTORE_PASSWORD, "-out", "client.p12");
+      Files.writeString(
+          dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n", StandardCharsets.US_ASCII);
+      openssl(
+          dir,
+          "req",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-subj",
+          "/CN=limiter test client",
+          "-keyout",
+          "client.key",
+          "-out",
+          "client.csr");
+      openssl(
+          dir,
+          "x509",
+          "-req",
+          "-in",
+          "client.csr",
+          "-CA",
+          "ca.crt",
+          "-CAkey",
+          "ca.key",
+          "-CAcreateserial",
+          "-days",
+          "2",
+          "-extfile",
+          "client.ext",
+          "-out",
+          "client.crt");
+      openssl(
+          dir,
+          "pkcs12",
+          "-export",
+          "-in",
+          "client.crt",
+          "-inkey",
+          "client.key",
+          "-name",
+          "limiter-test-client",
+          "-passout",
+          "pass:" + TRUSTSTORE_PASSWORD,
+          "-out",
+          "client.p12");
       KeyStore truststore = KeyStore.getInstance("PKCS12");
       truststore.load(null, null);
       truststore.setCertificateEntry("limiter-test-ca", certificate(dir.resolve("ca.crt")));
       try (OutputStream out = Files.newOutputStream(dir.resolve("truststore.p12"))) {
         truststore.store(out, TRUSTSTORE_PASSWORD.toCharArray());
       }
-      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      TrustManagerFactory trust =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       trust.init(truststore);
       KeyStore keystore = KeyStore.getInstance("PKCS12");
       try (InputStream in = Files.newInputStream(dir.resolve("client.p12"))) {
         keystore.load(in, TRUSTSTORE_PASSWORD.toCharArray());
       }
-      KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      KeyManagerFactory keys =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       keys.init(keystore, TRUSTSTORE_PASSWORD.toCharArray());
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
@@ -98,7 +178,8 @@ public final class TlsCertificates {
     command.addAll(List.of(args));
     Process process;
     try {
-      process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+      process =
+          new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot run openssl (is it on the PATH?)", e);
     }
@@ -151,7 +232,10 @@ public final class TlsCertificates {
     return TRUSTSTORE_PASSWORD;
   }
 
-  /** A client context that trusts the authority and nothing else, and presents the client certificate. */
+  /**
+   * A client context that trusts the authority and nothing else, and presents the client
+   * certificate.
+   */
   public SSLContext sslContext() {
     return sslContext;
   }

@@ -1,7 +1,8 @@
 /**
- * Real redis-server processes for tests of any module: {@link io.github.limiter.tck.redis.RedisServer}
- * (standalone, optionally TLS with {@link io.github.limiter.tck.redis.TlsCertificates}), {@link
- * io.github.limiter.tck.redis.RedisCluster} (three masters, three replicas) and the JUnit 5 {@link
+ * Real redis-server processes for tests of any module: {@link
+ * io.github.limiter.tck.redis.RedisServer} (standalone, optionally TLS with {@link
+ * io.github.limiter.tck.redis.TlsCertificates}), {@link io.github.limiter.tck.redis.RedisCluster}
+ * (three masters, three replicas) and the JUnit 5 {@link
  * io.github.limiter.tck.redis.RedisExtension} that shares one of each per run.
  *
  * <p>Servers bind to 127.0.0.1 on free ports (never 6379), keep nothing on disk, and are stopped by

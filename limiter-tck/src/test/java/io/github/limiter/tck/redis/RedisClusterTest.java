@@ -18,9 +18,13 @@ class RedisClusterTest {
     assertThat(cluster).isSameAs(FIRST.get());
     assertThat(cluster.nodes()).hasSize(6);
     assertThat(cluster.live()).hasSize(6);
-    assertThat(cluster.seedList().split(",")).hasSize(6).allSatisfy(seed -> assertThat(seed).startsWith("127.0.0.1:"));
+    assertThat(cluster.seedList().split(","))
+        .hasSize(6)
+        .allSatisfy(seed -> assertThat(seed).startsWith("127.0.0.1:"));
     // Keys with one hash tag share a slot; the slot's master has a replica in sync
-    assertThat(cluster.slotOf("{user:1}:a")).isEqualTo(cluster.slotOf("{user:1}:b")).isEqualTo(cluster.slotOf("user:1"));
+    assertThat(cluster.slotOf("{user:1}:a"))
+        .isEqualTo(cluster.slotOf("{user:1}:b"))
+        .isEqualTo(cluster.slotOf("user:1"));
     for (String key : List.of("a", "b", "c", "{tag}x")) {
       RedisServer master = cluster.masterOf(key);
       assertThat(master.info("replication", "role")).isEqualTo("master");
@@ -29,7 +33,10 @@ class RedisClusterTest {
       assertThat(replicas.get(0).info("replication", "master_link_status")).isEqualTo("up");
       assertThat(master.call("SET", key, "v")).isEqualTo("OK");
     }
-    long masters = cluster.nodes().stream().filter(n -> n.info("replication", "role").equals("master")).count();
+    long masters =
+        cluster.nodes().stream()
+            .filter(n -> n.info("replication", "role").equals("master"))
+            .count();
     assertThat(masters).isEqualTo(3);
   }
 

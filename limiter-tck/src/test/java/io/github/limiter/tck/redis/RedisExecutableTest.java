@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 class RedisExecutableTest {
 
   @Test
-  void withoutRedisOnThePathTheEmbeddedBinaryIsExtractedExecutableAndRuns(@TempDir Path bin) throws Exception {
+  void withoutRedisOnThePathTheEmbeddedBinaryIsExtractedExecutableAndRuns(@TempDir Path bin)
+      throws Exception {
     // Given a PATH without redis-server
     assertThat(RedisExecutable.onPath(bin.toString())).isEmpty();
 
@@ -29,7 +30,8 @@ class RedisExecutableTest {
     try (var files = Files.list(bin)) {
       assertThat(files).containsExactly(extracted);
     }
-    Process version = new ProcessBuilder(extracted.toString(), "--version").redirectErrorStream(true).start();
+    Process version =
+        new ProcessBuilder(extracted.toString(), "--version").redirectErrorStream(true).start();
     String output = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(version.waitFor(10, TimeUnit.SECONDS)).isTrue();
     assertThat(output).startsWith("Redis server v=" + RedisExecutable.EMBEDDED_VERSION + " ");
@@ -44,7 +46,13 @@ class RedisExecutableTest {
     assertThat(server.toFile().setExecutable(true)).isTrue();
     Files.writeString(notExecutable.resolve("redis-server"), "#!/bin/sh\n");
 
-    String path = String.join(File.pathSeparator, empty.toString(), "", notExecutable.toString(), withRedis.toString());
+    String path =
+        String.join(
+            File.pathSeparator,
+            empty.toString(),
+            "",
+            notExecutable.toString(),
+            withRedis.toString());
 
     assertThat(RedisExecutable.onPath(path)).contains(server);
     assertThat(RedisExecutable.onPath(null)).isEmpty();

@@ -9,7 +9,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The harness against real redis-server processes: start, talk, kill, freeze, restart, stop by PID. */
+/**
+ * The harness against real redis-server processes: start, talk, kill, freeze, restart, stop by PID.
+ */
 class RedisServerTest {
 
   private static RedisServer server;
@@ -79,17 +81,30 @@ class RedisServerTest {
 
   @Test
   void aServerThatRequiresAuthCountsAsUpAndExternalUrlsLogIn() {
-    try (RedisServer auth = RedisServer.start("harness-auth",
-        "--user", "default", "off", "--user", "tester", "on", ">s3cr:t@", "~*", "+@all")) {
+    try (RedisServer auth =
+        RedisServer.start(
+            "harness-auth",
+            "--user",
+            "default",
+            "off",
+            "--user",
+            "tester",
+            "on",
+            ">s3cr:t@",
+            "~*",
+            "+@all")) {
       assertThat(auth.answersPing()).isTrue();
       assertThatThrownBy(() -> auth.call("GET", "k"))
           .isInstanceOf(RedisReplyException.class)
           .satisfies(e -> assertThat(((RedisReplyException) e).code()).isEqualTo("NOAUTH"));
       // An external URL's credentials, percent-decoded, are sent with AUTH first
-      RedisServer withUser = RedisServer.external("redis://tester:s3cr%3At%40@127.0.0.1:" + auth.port());
+      RedisServer withUser =
+          RedisServer.external("redis://tester:s3cr%3At%40@127.0.0.1:" + auth.port());
       assertThat(withUser.call("ACL", "WHOAMI")).isEqualTo("tester");
       RedisServer wrong = RedisServer.external("redis://tester:wrong@127.0.0.1:" + auth.port());
-      assertThatThrownBy(() -> wrong.call("PING")).isInstanceOf(RedisReplyException.class).hasMessageContaining("WRONGPASS");
+      assertThatThrownBy(() -> wrong.call("PING"))
+          .isInstanceOf(RedisReplyException.class)
+          .hasMessageContaining("WRONGPASS");
     }
   }
 
@@ -100,7 +115,9 @@ class RedisServerTest {
     assertThat(external.url()).isEqualTo(server.url() + "/0");
     assertThat(external.port()).isEqualTo(server.port());
     assertThat(external.answersPing()).isTrue();
-    assertThatThrownBy(external::kill).isInstanceOf(IllegalStateException.class).hasMessageContaining("external");
+    assertThatThrownBy(external::kill)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("external");
     assertThatThrownBy(external::restart).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(external::freeze).isInstanceOf(IllegalStateException.class);
     external.close();
@@ -133,7 +150,8 @@ class RedisServerTest {
       assertThat(tls.url()).isEqualTo("rediss://127.0.0.1:" + tls.port());
       assertThat(tls.call("PING")).isEqualTo("PONG");
       assertThat(tls.call("CONFIG", "GET", "port")).isEqualTo(List.of("port", "0"));
-      assertThat(tls.call("CONFIG", "GET", "tls-port")).isEqualTo(List.of("tls-port", Integer.toString(tls.port())));
+      assertThat(tls.call("CONFIG", "GET", "tls-port"))
+          .isEqualTo(List.of("tls-port", Integer.toString(tls.port())));
       // Plain text to the TLS port gets no answer
       assertThat(RedisServer.external("redis://127.0.0.1:" + tls.port()).answersPing()).isFalse();
     }

@@ -31,7 +31,8 @@ class RespTest {
     assertThat(read("$-1\r\n")).isNull();
     assertThat(read("*-1\r\n")).isNull();
     assertThat(read("*0\r\n")).isEqualTo(List.of());
-    assertThat(read("*3\r\n$5\r\nslave\r\n*1\r\n:1\r\n$-1\r\n")).isEqualTo(Arrays.asList("slave", List.of(1L), null));
+    assertThat(read("*3\r\n$5\r\nslave\r\n*1\r\n:1\r\n$-1\r\n"))
+        .isEqualTo(Arrays.asList("slave", List.of(1L), null));
   }
 
   @Test
@@ -50,6 +51,8 @@ class RespTest {
     assertThatThrownBy(() -> read("")).isInstanceOf(EOFException.class);
     assertThatThrownBy(() -> read("$10\r\nabc")).isInstanceOf(EOFException.class);
     assertThatThrownBy(() -> read("+OK")).isInstanceOf(EOFException.class);
-    assertThatThrownBy(() -> read("HTTP/1.1 400\r\n")).isInstanceOf(IOException.class).hasMessageContaining("HTTP/1.1 400");
+    assertThatThrownBy(() -> read("HTTP/1.1 400\r\n"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("HTTP/1.1 400");
   }
 }

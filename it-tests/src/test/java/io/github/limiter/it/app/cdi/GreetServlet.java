@@ -19,11 +19,11 @@ public class GreetServlet extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
 
-  @Inject
-  transient GreetingService greetings;
+  @Inject transient GreetingService greetings;
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     try {
       String greeting = greetings.greet(request.getParameter("user"));
       response.setContentType("text/plain");

@@ -15,11 +15,13 @@ public class HelloServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     response.setContentType("text/plain");
     response.setCharacterEncoding("UTF-8");
     if (request.getParameter("libs") != null) {
-      Set<String> libs = new TreeSet<>(request.getServletContext().getResourcePaths("/WEB-INF/lib/"));
+      Set<String> libs =
+          new TreeSet<>(request.getServletContext().getResourcePaths("/WEB-INF/lib/"));
       response.getWriter().print(String.join("\n", libs));
     } else {
       response.getWriter().print("hello from " + request.getServletContext().getServerInfo());

@@ -21,9 +21,13 @@ public class ScrapeServlet extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
 
-  static final PrometheusMeterRegistry REGISTRY = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  static final PrometheusMeterRegistry REGISTRY =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-  /** Produces the registry; a dependent bean of the one instance, so no proxy of a class without a no-arg constructor. */
+  /**
+   * Produces the registry; a dependent bean of the one instance, so no proxy of a class without a
+   * no-arg constructor.
+   */
   @ApplicationScoped
   public static class Registry {
     @Produces
@@ -33,7 +37,8 @@ public class ScrapeServlet extends HttpServlet {
   }
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     response.setContentType("text/plain; version=0.0.4");
     response.setCharacterEncoding("UTF-8");
     response.getWriter().print(REGISTRY.scrape());

@@ -16,10 +16,12 @@ public class EchoServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
 
   @Override
-  protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     response.setContentType("text/plain");
     response.setCharacterEncoding("UTF-8");
-    String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+    String path =
+        request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
     response.getWriter().print("ok " + request.getMethod() + " " + path);
   }
 }
