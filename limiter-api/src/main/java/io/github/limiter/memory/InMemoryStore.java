@@ -176,13 +176,13 @@ public final class InMemoryStore implements RateLimitStore {
 
     @Override
     public Decision decide(String key, long permits) {
-      // The loop answers a primitive; the decision comes out through this thread's admission, so
-      // that the one-long path allocates the Decision alone (AllocationTest).
-      Admission decide = DECIDE.get();
+      // The loop answers a primitive; the decision comes out through this call's admission. It
+      // never escapes the call and holds only primitives on the one-long path, so the compiler
+      // drops it and the Decision is all that is allocated (AllocationTest). A per-thread carrier
+      // cost more: its lookup, and a GC write barrier for each decision stored into it.
+      Admission decide = new Admission(true);
       run(key, liveEntry(key), decide, permits);
-      Decision decision = decide.decision;
-      decide.decision = null;
-      return decision != null ? decision : full();
+      return decide.decision(this);
     }
 
     @Override
@@ -323,8 +323,18 @@ public final class InMemoryStore implements RateLimitStore {
    * One that keeps decisions also leaves the whole decision for its caller to take.
    */
   private static final class Admission extends Op {
+    static final int ONE_LONG = 1;
+    static final int SNAPSHOT = 2;
+
     final boolean keepsDecision;
-    Decision decision;
+
+    // What the attempt of a deciding admission judged; on the one-long path, primitives from which
+    // the Decision is built after the loop. 0: nothing (the store is full).
+    int made;
+    long state;
+    long now;
+    long retry;
+    Decision snapshotDecision;
 
     Admission(boolean keepsDecision) {
       this.keepsDecision = keepsDecision;
@@ -334,20 +344,17 @@ public final class InMemoryStore implements RateLimitStore {
     long onLong(Table t, LongEntry entry, long state, long permits) {
       long now = t.now();
       long retry = t.single.retryAfter(state, now, permits);
-      if (retry != 0) {
-        if (keepsDecision) {
-          decision = t.function.rejected(t.single, state, now, retry);
-        }
-        return retry;
-      }
-      long next = t.single.admit(state, now, permits);
-      if (!entry.compareAndSet(state, next)) {
+      long next = retry != 0 ? state : t.single.admit(state, now, permits);
+      if (retry == 0 && !entry.compareAndSet(state, next)) {
         return LOST;
       }
       if (keepsDecision) {
-        decision = t.function.admitted(t.single, next, now);
+        this.made = ONE_LONG;
+        this.state = next;
+        this.now = now;
+        this.retry = retry;
       }
-      return 0;
+      return retry;
     }
 
     @Override
@@ -356,7 +363,8 @@ public final class InMemoryStore implements RateLimitStore {
       long retry = t.function.retryAfter(state, now, permits);
       if (retry != 0) {
         if (keepsDecision) {
-          decision = t.function.reject(state, now, permits, retry);
+          made = SNAPSHOT;
+          snapshotDecision = t.function.reject(state, now, permits, retry);
         }
         return retry;
       }
@@ -366,9 +374,26 @@ public final class InMemoryStore implements RateLimitStore {
         return LOST;
       }
       if (keepsDecision) {
-        decision = admitted;
+        made = SNAPSHOT;
+        snapshotDecision = admitted;
       }
       return 0;
+    }
+
+    /** The decision the loop made through this admission; the store is full if it made none. */
+    Decision decision(Table t) {
+      switch (made) {
+        case ONE_LONG:
+          return retry == 0
+              ? t.function.admitted(t.single, state, now)
+              : t.function.rejected(t.single, state, now, retry);
+        case SNAPSHOT:
+          Decision decision = snapshotDecision;
+          snapshotDecision = null;
+          return decision;
+        default:
+          return t.full();
+      }
     }
 
     @Override
