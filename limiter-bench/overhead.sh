@@ -2,6 +2,7 @@
 # Measures what RateLimitFilter costs, with wrk against an embedded Jetty on 127.0.0.1 (not a test).
 #
 #   limiter-bench/overhead.sh [seconds per run, default 10] [rounds, default 3]
+#   PROFILE=0 MIX_RUNS=5 limiter-bench/overhead.sh 5 0    # interleaved only, five runs: the figures
 #
 # Paths (see src/test/java/io/github/limiter/bench/overhead/OverheadServer.java):
 #   /bare/x       the trivial servlet, no filter                      (the baseline)
@@ -12,6 +13,9 @@
 #   /app/limited  behind the filter, admitted (a limit it never reaches), headers sent
 #   /app/rejected behind the filter, every request but the first rejected with the 429
 #   /quiet/limited as /app/limited, with limiter.http.headers=false: what the two headers cost
+#   /metered/limited as /app/limited, recording metrics on Micrometer (a Prometheus registry added to
+#                 Metrics.globalRegistry); /app and /quiet have limiter.metrics.enabled=false
+#   /otel/limited as /app/limited, recording metrics on OpenTelemetry (GlobalOpenTelemetry, an SDK)
 # Each round runs every path once, in turn, each on a fresh server warmed up on that path alone
 # (WARM_UP_SECONDS, default 10), so that machine noise spreads evenly and the JIT compiles the
 # container for one path, as in a real deployment. Reported: the medians of throughput and of the
@@ -53,7 +57,7 @@ start_server() { # start_server [java options...]: sets SERVER and BASE
   BASE="http://127.0.0.1:$PORT"
 }
 stop_server() { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=; }
-PATHS=${PATHS:-"/bare/x /bare/json /bare/problem /bare/headers /app/plain /app/limited /quiet/limited /app/rejected"}
+PATHS=${PATHS:-"/bare/x /bare/json /bare/problem /bare/headers /app/plain /app/limited /quiet/limited /app/rejected /metered/limited /otel/limited"}
 WARM_UP_SECONDS=${WARM_UP_SECONDS:-10}
 
 start_server
@@ -112,27 +116,74 @@ fi
 # machine's state at every moment; CpuMeter sums the handling thread's CPU time per path. The
 # difference to /bare/x is what the filter adds to a request, set against the server's whole CPU
 # time per request (user + system, all threads, from /proc): the share of throughput it costs.
+# MIX_RUNS runs (default 1), each on a fresh server; with several, the range and median per path,
+# and what metrics on (/metered/limited: Micrometer, /otel/limited: OpenTelemetry) add to
+# /app/limited (metrics off) within each run. MIX_PATHS chooses the paths (default: PATHS).
 MIX_SECONDS=${MIX_SECONDS:-20}
-echo
-echo "interleaved, ${MIX_SECONDS}s after a ${WARM_UP_SECONDS}s warm-up, wrk -t$THREADS -c$CONNECTIONS:"
-start_server
-MIX="$PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM_UP_SECONDS}s" -s scripts/overhead-mix.lua "$BASE" > /dev/null
-curl -s "$BASE/meter?reset" > /dev/null
-before=$(cpu_ticks)
-out=$(MIX="$PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${MIX_SECONDS}s" -s scripts/overhead-mix.lua "$BASE")
-after=$(cpu_ticks)
-meter=$(curl -s "$BASE/meter")
-stop_server
-requests=$(echo "$out" | awk '/requests in/ {print $1}')
-total=$(awk -v t=$((after - before)) -v n="$requests" -v hz="$TICKS_PER_SECOND" 'BEGIN {printf "%.2f", t * 1e6 / hz / n}')
-echo "  server CPU per request, every path and thread, kernel included: $total µs ($requests requests)"
-echo "$meter" | awk -v total="$total" '
-  { n[$1] = $2; cpu[$1] = $3 / $2 / 1000 }
-  END {
-    printf "  %-14s %9s %16s %18s\n", "path", "requests", "handler CPU µs", "vs /bare/x"
-    for (p in n) printf "  %-14s %9d %16.2f %+10.2f µs = %+.1f%% of a request\n", p, n[p], cpu[p],
-      cpu[p] - cpu["/bare/x"], (cpu[p] - cpu["/bare/x"]) * 100 / total
-  }' | sort
+MIX_RUNS=${MIX_RUNS:-1}
+MIX_PATHS=${MIX_PATHS:-$PATHS}
+# admitted "<scrape>": the admitted decisions of policy "limited" counted by Micrometer (Prometheus
+# scrape) and by OpenTelemetry (the scrape's comment line), as "<micrometer> <opentelemetry>"
+admitted() {
+  echo "$1" | awk '
+    /^limiter_decisions_total\{/ && /policy="limited"/ && /outcome="admitted"/ { m += $NF }
+    /^# otel limiter.decisions admitted=/ { split($0, a, "="); o = a[2] }
+    END { printf "%d %d", m, o }'
+}
+declare -A ADDED SHARE
+for run in $(seq "$MIX_RUNS"); do
+  echo
+  echo "interleaved run $run of $MIX_RUNS, ${MIX_SECONDS}s after a ${WARM_UP_SECONDS}s warm-up, wrk -t$THREADS -c$CONNECTIONS:"
+  start_server
+  MIX="$MIX_PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM_UP_SECONDS}s" -s scripts/overhead-mix.lua "$BASE" > /dev/null
+  counted_before=$(admitted "$(curl -s "$BASE/bare/scrape")")
+  curl -s "$BASE/meter?reset" > /dev/null
+  before=$(cpu_ticks)
+  out=$(MIX="$MIX_PATHS" $CLIENT_CPU wrk -t"$THREADS" -c"$CONNECTIONS" -d"${MIX_SECONDS}s" -s scripts/overhead-mix.lua "$BASE")
+  after=$(cpu_ticks)
+  meter=$(curl -s "$BASE/meter")
+  counted_after=$(admitted "$(curl -s "$BASE/bare/scrape")")
+  stop_server
+  requests=$(echo "$out" | awk '/requests in/ {print $1}')
+  total=$(awk -v t=$((after - before)) -v n="$requests" -v hz="$TICKS_PER_SECOND" 'BEGIN {printf "%.2f", t * 1e6 / hz / n}')
+  echo "  server CPU per request, every path and thread, kernel included: $total µs ($requests requests)"
+  table=$(echo "$meter" | awk -v total="$total" '
+    { n[$1] = $2; cpu[$1] = $3 / $2 / 1000 }
+    END {
+      for (p in n) printf "%s %d %.3f %.3f %.2f\n", p, n[p], cpu[p], cpu[p] - cpu["/bare/x"],
+        (cpu[p] - cpu["/bare/x"]) * 100 / total
+    }' | sort)
+  printf "  %-16s %9s %16s %18s\n" path requests "handler CPU µs" "vs /bare/x"
+  echo "$table" | awk '{ printf "  %-16s %9d %16.2f %+10.2f µs = %+.1f%% of a request\n", $1, $2, $3, $4, $5 }'
+  while read -r p _ _ added share; do
+    ADDED[$p]="${ADDED[$p]:-} $added"; SHARE[$p]="${SHARE[$p]:-} $share"
+  done <<< "$table"
+  for metered in /metered/limited /otel/limited; do
+    if [ -n "$(echo "$table" | awk -v p="$metered" '$1 == p')" ] && [ -n "$(echo "$table" | awk '$1 == "/app/limited"')" ]; then
+      on_off=$(echo "$table" | awk -v p="$metered" '$1 == p {on = $5} $1 == "/app/limited" {off = $5} END {printf "%.2f", on - off}')
+      SHARE["$metered - /app/limited"]="${SHARE["$metered - /app/limited"]:-} $on_off"
+    fi
+  done
+  read -r m0 o0 <<< "$counted_before"; read -r m1 o1 <<< "$counted_after"
+  echo "  admitted decisions recorded meanwhile: Micrometer $((m1 - m0)) (/metered/limited: $(echo "$meter" | awk '$1 == "/metered/limited" {print $2}')), OpenTelemetry $((o1 - o0)) (/otel/limited: $(echo "$meter" | awk '$1 == "/otel/limited" {print $2}'))"
+done
+
+spread() { # spread "<values>": least–most (median)
+  tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR] = $1} END {
+    m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+    printf "%+.2f to %+.2f (median %+.2f)", a[1], a[NR], m }'
+}
+if [ "$MIX_RUNS" -gt 1 ]; then
+  echo
+  echo "over the $MIX_RUNS interleaved runs, against /bare/x of the same run: least to most (median)"
+  printf "  %-16s %-40s %s\n" path "adds µs" "% of a request"
+  for p in $(printf '%s\n' "${!ADDED[@]}" | sort); do
+    printf "  %-16s %-40s %s\n" "$p" "$(echo "${ADDED[$p]}" | spread)" "$(echo "${SHARE[$p]}" | spread)"
+  done
+  for k in "/metered/limited - /app/limited" "/otel/limited - /app/limited"; do
+    [ -z "${SHARE[$k]:-}" ] || echo "  metrics on minus off, $k: $(echo "${SHARE[$k]}" | spread) points of a request"
+  done
+fi
 
 [ "${PROFILE:-1}" = 0 ] && exit 0
 # JFR's profile settings, sampling Java code every millisecond instead of every 10 ms.

@@ -35,6 +35,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * subsystem, WildFly's default configuration. Both adapters are counted: the filter's {@code burst}
  * and {@code @Limited("bean")}. On Payara the same decisions also reach the server's own {@code
  * /metrics} (MicroProfile Metrics): two backends at once.
+ *
+ * <p>Readiness is asserted on Payara only (in {@code DemoTwoNodesIT} and {@code RedisStoreIT}): the
+ * WildFly this suite boots runs the default {@code standalone.xml}, whose {@code health} subsystem
+ * serves {@code /health/ready} on the management port with the server's own checks but never an
+ * application's {@code @Readiness} beans; that takes the {@code microprofile-health-smallrye}
+ * subsystem of {@code standalone-microprofile.xml}.
  */
 @ExtendWith({ArquillianExtension.class, PrintServerLogOnFailure.class})
 @RunAsClient
@@ -89,9 +95,8 @@ class MetricsIT {
 
     assertDecisions(scrape, "burst", filter);
     assertDecisions(scrape, "bean", limited);
-    assertThat(Prometheus.sum(scrape, "limiter_store_duration_seconds_count", "store", "memory"))
-        .as("store decisions timed")
-        .isGreaterThanOrEqualTo(12);
+    // The in-memory store's decision is a compare-and-set, cheaper than timing it: not timed.
+    assertThat(scrape).doesNotContain("limiter_store_duration_seconds_count{");
     if (Settings.isPayara()) {
       String server =
           Http.get(

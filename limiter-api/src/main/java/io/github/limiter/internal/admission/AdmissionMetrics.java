@@ -2,6 +2,7 @@ package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
 import io.github.limiter.internal.metrics.Recorder;
+import io.github.limiter.internal.store.InMemoryStoreFactory;
 import java.util.Objects;
 
 /**
@@ -9,6 +10,11 @@ import java.util.Objects;
  * decision, near-limit admissions, the shaping wait and the store's decision time. Built once at
  * start-up; {@link #OFF} when metrics are off or no backend is present, and then the step does not
  * even read the clock.
+ *
+ * <p>The in-memory store is not timed: its decision is a compare-and-set on the request thread,
+ * shorter than the two clock reads and the histogram update that timing it would add to every
+ * request (overhead.sh measured them as most of what metrics cost an admitted request). The
+ * request's own latency shows it. Stores that leave the JVM (Redis) are timed.
  */
 public final class AdmissionMetrics {
 
@@ -18,11 +24,13 @@ public final class AdmissionMetrics {
   private final Recorder recorder;
   private final String store;
   private final NearLimit nearLimit;
+  private final boolean timesStore;
 
   private AdmissionMetrics(Recorder recorder, String store, NearLimit nearLimit) {
     this.recorder = recorder;
     this.store = store;
     this.nearLimit = nearLimit;
+    this.timesStore = recorder != Recorder.NOOP && !InMemoryStoreFactory.NAME.equals(store);
   }
 
   /**
@@ -40,6 +48,11 @@ public final class AdmissionMetrics {
 
   boolean on() {
     return this != OFF;
+  }
+
+  /** Whether the step times the store's decision: metrics on, and a store outside the JVM. */
+  boolean timesStore() {
+    return timesStore;
   }
 
   /**

@@ -69,13 +69,18 @@ class AdmissionMetricsTest {
     return LimiterConfig.from(ConfigLookup.of(map));
   }
 
+  /** The step, its metrics tagged as deciding on a store that leaves the JVM, so it is timed. */
   private Admission admission(LimiterConfig config) {
+    return admission(config, "redis");
+  }
+
+  private Admission admission(LimiterConfig config, String store) {
     return new Admission(
         new ClientAddress(config.http()),
         true,
         false,
         OutcomeObserver.NONE,
-        AdmissionMetrics.of(recorder, "memory", new NearLimit(config.events().nearLimit())));
+        AdmissionMetrics.of(recorder, store, new NearLimit(config.events().nearLimit())));
   }
 
   private PolicySet set(Admission admission, LimiterConfig config, String... policies) {
@@ -112,23 +117,23 @@ class AdmissionMetricsTest {
     // that leaves at most a quarter of the quota is near the limit
     assertThat(recorder.calls)
         .containsExactly(
-            "store memory",
+            "store redis",
             "decision api admitted",
             "decision trial admitted",
             "near-limit trial",
-            "store memory",
+            "store redis",
             "decision api admitted",
             "decision trial dry-run-rejected",
-            "store memory",
+            "store redis",
             "decision api admitted",
             "near-limit api",
             "decision trial dry-run-rejected",
-            "store memory",
+            "store redis",
             "decision api admitted",
             "near-limit api",
             "decision trial dry-run-rejected",
             // the enforced rejection stops the request before the dry-run policy is asked
-            "store memory",
+            "store redis",
             "decision api rejected");
     assertThat(recorder.storeNanos).allMatch(nanos -> nanos >= 0);
   }
@@ -146,6 +151,23 @@ class AdmissionMetricsTest {
     admission.admit(set(admission, config, "api"), new AdmissionTest.View("192.0.2.7", Map.of()));
 
     assertThat(recorder.calls).containsExactly("decision api rejected");
+  }
+
+  @Test
+  void theInMemoryStoreIsNotTimedButItsDecisionsAreCounted() {
+    LimiterConfig config =
+        config("limiter.policy.api.limits", "1/m", "limiter.policy.api.algorithm", "fixed-window");
+    Admission admission = admission(config, "memory");
+    PolicySet set = set(admission, config, "api");
+
+    admission.admit(set, new AdmissionTest.View("192.0.2.7", Map.of()));
+    admission.admit(set, new AdmissionTest.View("192.0.2.7", Map.of()));
+
+    assertThat(recorder.calls)
+        .containsExactly("decision api admitted", "near-limit api", "decision api rejected");
+    assertThat(AdmissionMetrics.of(recorder, "memory", new NearLimit(0.1)).timesStore()).isFalse();
+    assertThat(AdmissionMetrics.of(recorder, "redis", new NearLimit(0.1)).timesStore()).isTrue();
+    assertThat(AdmissionMetrics.OFF.timesStore()).isFalse();
   }
 
   @Test

@@ -7,6 +7,15 @@ import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.internal.render.RateLimitResponse;
 import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.servlet.RateLimitFilter;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.LongPointData;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
@@ -33,7 +42,15 @@ import org.eclipse.jetty.server.ServerConnector;
  * servlet at {@code /app/plain} (unmatched), {@code /app/limited} (admitted: a limit never reached)
  * and {@code /app/rejected} (every request but the first gets the 429), and at {@code
  * /quiet/limited} as {@code /app/limited} with {@code limiter.http.headers=false}, to show what the
- * headers cost. In-memory store, keyed by client address. Prints {@code port=N} and serves until
+ * headers cost. In-memory store, keyed by client address.
+ *
+ * <p>Metrics: {@code /app} and {@code /quiet} have them off ({@code
+ * limiter.metrics.enabled=false}). {@code /metered/limited} is {@code /app/limited} recording
+ * through limiter-metrics on Micrometer's global registry, which holds a {@code
+ * PrometheusMeterRegistry}, and {@code /otel/limited} the same on OpenTelemetry's global meter, an
+ * SDK with an in-memory reader: the filter in a plain servlet container, no CDI. {@code
+ * /bare/scrape} serves the Prometheus scrape and, as a comment, the OpenTelemetry count of admitted
+ * decisions, so the script can check that both recorded. Prints {@code port=N} and serves until
  * killed.
  */
 public final class OverheadServer {
@@ -130,10 +147,44 @@ public final class OverheadServer {
     }
   }
 
+  /**
+   * The Prometheus scrape of Micrometer's registry, then a comment line {@code # otel
+   * limiter.decisions admitted=N} with OpenTelemetry's count of admitted decisions.
+   */
+  public static final class Scrape extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("outcome");
+    private final transient PrometheusMeterRegistry prometheus;
+    private final transient InMemoryMetricReader otel;
+
+    Scrape(PrometheusMeterRegistry prometheus, InMemoryMetricReader otel) {
+      this.prometheus = prometheus;
+      this.otel = otel;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+        throws IOException {
+      long admitted =
+          otel.collectAllMetrics().stream()
+              .filter(m -> m.getName().equals("limiter.decisions"))
+              .flatMap(m -> m.getLongSumData().getPoints().stream())
+              .filter(p -> "admitted".equals(p.getAttributes().get(OUTCOME)))
+              .mapToLong(LongPointData::getValue)
+              .sum();
+      byte[] body =
+          (prometheus.scrape() + "# otel limiter.decisions admitted=" + admitted + "\n")
+              .getBytes(StandardCharsets.UTF_8);
+      response.setContentType("text/plain");
+      response.setContentLength(body.length);
+      response.getOutputStream().write(body);
+    }
+  }
+
   private OverheadServer() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> props =
+    Map<String, String> metered =
         Map.of(
             "limiter.policy.limited.algorithm", "token-bucket",
             "limiter.policy.limited.limits", "1000000/s burst=1000000",
@@ -143,7 +194,17 @@ public final class OverheadServer {
             "limiter.route.limited.policies", "limited",
             "limiter.route.rejected.pattern", "/rejected/*",
             "limiter.route.rejected.policies", "rejected");
+    Map<String, String> props = with(metered, "limiter.metrics.enabled", "false");
+    // Set up before any filter starts: each finds its backends once, at init.
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Metrics.addRegistry(prometheus);
+    InMemoryMetricReader otelReader = InMemoryMetricReader.create();
+    GlobalOpenTelemetry.set(
+        OpenTelemetrySdk.builder()
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(otelReader).build())
+            .build());
     ServletContextHandler bare = new ServletContextHandler("/bare");
+    bare.addServlet(new ServletHolder(new Scrape(prometheus, otelReader)), "/scrape");
     bare.addServlet(new ServletHolder(new Json()), "/json");
     bare.addServlet(new ServletHolder(new Problem()), "/problem");
     bare.addServlet(new ServletHolder(new Headers()), "/headers");
@@ -153,19 +214,33 @@ public final class OverheadServer {
     app.addServletContainerInitializer((classes, ctx) -> addFilter(ctx, props));
     ServletContextHandler quiet = new ServletContextHandler("/quiet");
     quiet.addServlet(new ServletHolder(new Trivial()), "/*");
-    Map<String, String> quietProps = new HashMap<>(props);
-    quietProps.put("limiter.http.headers", "false");
+    Map<String, String> quietProps = with(props, "limiter.http.headers", "false");
     quiet.addServletContainerInitializer((classes, ctx) -> addFilter(ctx, quietProps));
+    ServletContextHandler micrometer = new ServletContextHandler("/metered");
+    micrometer.addServlet(new ServletHolder(new Trivial()), "/*");
+    Map<String, String> micrometerProps =
+        with(metered, "limiter.metrics.opentelemetry.enabled", "false");
+    micrometer.addServletContainerInitializer((classes, ctx) -> addFilter(ctx, micrometerProps));
+    ServletContextHandler otel = new ServletContextHandler("/otel");
+    otel.addServlet(new ServletHolder(new Trivial()), "/*");
+    Map<String, String> otelProps = with(metered, "limiter.metrics.micrometer.enabled", "false");
+    otel.addServletContainerInitializer((classes, ctx) -> addFilter(ctx, otelProps));
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
     connector.setPort(args.length > 0 ? Integer.parseInt(args[0]) : 0);
     server.addConnector(connector);
-    server.setHandler(new CpuMeter(new Handler.Sequence(bare, app, quiet)));
+    server.setHandler(new CpuMeter(new Handler.Sequence(bare, app, quiet, micrometer, otel)));
     server.start();
     System.out.println("port=" + connector.getLocalPort());
     System.out.flush();
     new CountDownLatch(1).await();
+  }
+
+  private static Map<String, String> with(Map<String, String> props, String key, String value) {
+    Map<String, String> copy = new HashMap<>(props);
+    copy.put(key, value);
+    return Map.copyOf(copy);
   }
 
   /**
