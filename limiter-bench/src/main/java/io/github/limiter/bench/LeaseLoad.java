@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Lease mode against direct mode (one EVALSHA per decision), in the same run on the same server:
  * {@code --nodes} stores in this JVM, standing for application nodes, each with {@code --threads}
- * threads deciding back to back on one hot key, for {@code --seconds}. A token bucket of {@link
- * RedisPolicies#RATE} per second, burst as much, so that it admits what the machine can decide.
+ * threads deciding back to back on one hot key, for {@code --seconds}: a token bucket of {@link
+ * RedisPolicies#RATE} per second, burst as much (which a lease-mode run can reach: it then rejects
+ * some), or with {@code --algorithm fixed-window} a window that no run fills.
  *
  * <p>Per mode it prints one JSON line: decisions per second, admitted, unverified (fail-open), the
  * script calls per decision from {@code INFO commandstats} (every {@code eval*}, after {@code
@@ -26,14 +27,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * direct. Modes alternate for {@code --rounds} rounds, each after a warm-up of its own.
  *
  * <p>Usage: {@code LeaseLoad --port P [--nodes 4] [--threads 8] [--seconds 10] [--warmup 2]
- * [--rounds 1]}; it only ever talks to 127.0.0.1.
+ * [--rounds 1] [--algorithm token-bucket|fixed-window]}; it only ever talks to 127.0.0.1.
  */
 public final class LeaseLoad {
 
-  static final Policy POLICY =
+  /** The default: a token bucket of 10^6 per second (the most a bucket has at µs resolution). */
+  static final Policy TOKEN_BUCKET =
       Policy.tokenBucket(
           "bench-lease",
           Limit.bucket(RedisPolicies.RATE, Duration.ofSeconds(1), RedisPolicies.RATE));
+
+  /** {@code --algorithm fixed-window}: 10^12 an hour, which no run reaches. */
+  static final Policy FIXED_WINDOW =
+      Policy.fixedWindow("bench-lease", Limit.of(1_000_000_000_000L, Duration.ofHours(1)));
 
   private LeaseLoad() {}
 
@@ -98,11 +104,20 @@ public final class LeaseLoad {
     double seconds = Double.parseDouble(options.getOrDefault("seconds", "10"));
     double warmup = Double.parseDouble(options.getOrDefault("warmup", "2"));
     int rounds = Integer.parseInt(options.getOrDefault("rounds", "1"));
+    String algorithm = options.getOrDefault("algorithm", "token-bucket");
+    Policy policy =
+        switch (algorithm) {
+          case "token-bucket" -> TOKEN_BUCKET;
+          case "fixed-window" -> FIXED_WINDOW;
+          default ->
+              throw new IllegalArgumentException(
+                  "--algorithm: expected token-bucket or fixed-window, was '" + algorithm + "'");
+        };
     List<Result> direct = new ArrayList<>();
     List<Result> lease = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {
       for (String mode : List.of("direct", "lease")) {
-        Result result = run(mode, port, nodes, threads, warmup, seconds);
+        Result result = run(policy, mode, port, nodes, threads, warmup, seconds);
         System.out.println(result.toJson());
         (mode.equals("direct") ? direct : lease).add(result);
       }
@@ -115,10 +130,11 @@ public final class LeaseLoad {
     System.out.println(
         String.format(
             Locale.ROOT,
-            "{\"summary\":\"lease vs direct\",\"nodes\":%d,\"threadsPerNode\":%d,\"seconds\":%.0f,"
+            "{\"summary\":\"lease vs direct\",\"algorithm\":\"%s\",\"nodes\":%d,\"threadsPerNode\":%d,\"seconds\":%.0f,"
                 + "\"rounds\":%d,\"throughputRatio\":%.2f,\"perCpuSecondRatio\":%.2f,"
                 + "\"leaseScriptCallsPerDecision\":%.5f,\"throughputTarget\":10,"
                 + "\"callsTarget\":0.05,\"verdict\":\"%s\"}",
+            algorithm,
             nodes,
             threads,
             seconds,
@@ -133,7 +149,8 @@ public final class LeaseLoad {
     return results.stream().mapToDouble(f).sum();
   }
 
-  private static List<RedisStore> stores(String mode, int port, int nodes, int threads) {
+  private static List<RedisStore> stores(
+      Policy policy, String mode, int port, int nodes, int threads) {
     List<RedisStore> stores = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       var b =
@@ -145,19 +162,20 @@ public final class LeaseLoad {
               .decisionTimeout(Duration.ofSeconds(2))
               .socketTimeout(Duration.ofSeconds(2));
       if (mode.equals("lease")) {
-        b.lease(POLICY.name());
+        b.lease(policy.name());
       }
       stores.add(b.build());
     }
     return stores;
   }
 
-  static Result run(String mode, int port, int nodes, int threads, double warmup, double seconds)
+  static Result run(
+      Policy policy, String mode, int port, int nodes, int threads, double warmup, double seconds)
       throws Exception {
-    List<RedisStore> stores = stores(mode, port, nodes, threads);
+    List<RedisStore> stores = stores(policy, mode, port, nodes, threads);
     try (RedisAdmin admin = new RedisAdmin(port)) {
-      drive(stores, threads, warmup, null);
-      return drive(stores, threads, seconds, admin).withMode(mode, nodes, threads);
+      drive(policy, stores, threads, warmup, null);
+      return drive(policy, stores, threads, seconds, admin).withMode(mode, nodes, threads);
     } finally {
       stores.forEach(RedisStore::close);
     }
@@ -178,7 +196,7 @@ public final class LeaseLoad {
   }
 
   private static Counts drive(
-      List<RedisStore> stores, int threadsPerStore, double seconds, RedisAdmin admin)
+      Policy policy, List<RedisStore> stores, int threadsPerStore, double seconds, RedisAdmin admin)
       throws Exception {
     int threads = stores.size() * threadsPerStore;
     long[] decisions = new long[threads];
@@ -202,7 +220,7 @@ public final class LeaseLoad {
                   long unknown = 0;
                   // The clock is read every 64 decisions: a lease decision costs less than a read.
                   while ((n & 63) != 0 || System.nanoTime() - end < 0) {
-                    Decision d = store.decide(POLICY, "hot", 1);
+                    Decision d = store.decide(policy, "hot", 1);
                     n++;
                     if (!d.isVerified()) {
                       unknown++;
