@@ -6,6 +6,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.tck.redis.RedisCluster;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
@@ -42,6 +43,41 @@ class LeaseWiringTest {
       // The lease's hash holds this node's record; the exact policy has none
       String leases = LeaseModeTest.leaseKeyOf(redis, global, "k");
       assertThat(LeaseModeTest.hash(server, leases)).containsOnlyKeys(redis.leases().node);
+    }
+  }
+
+  @Test
+  void leaseModeWorksOnRedisClusterWithEveryKeyOfALeaseInOneSlot(RedisCluster cluster) {
+    // Given two nodes on a Redis Cluster sharing a window of 100, leased in slices of at most 10
+    Policy policy =
+        Policy.fixedWindow(
+            "cluster-lease", Limit.of(100, Duration.ofDays(365))); // no boundary in the test
+    String prefix = "cluster-lease:" + UUID.randomUUID() + ":";
+    RedisStore[] nodes = new RedisStore[2];
+    for (int i = 0; i < nodes.length; i++) {
+      nodes[i] =
+          RedisStore.builder()
+              .clusterNodes(cluster.seedList())
+              .keyPrefix(prefix)
+              .decisionTimeout(Duration.ofSeconds(2))
+              .socketTimeout(Duration.ofSeconds(2))
+              .lease(policy.name(), Duration.ofSeconds(1), Duration.ofSeconds(10), 10, 0.25)
+              .build();
+    }
+    try {
+      // When they take 150 requests in turn
+      int admitted = 0;
+      for (int i = 0; i < 150; i++) {
+        admitted += nodes[i % 2].decide(policy, "k", 1).isAllowed() ? 1 : 0;
+      }
+
+      // Then the window admits 100 at most, and nearly all of them: the nodes' slices ran out
+      // only as the window did
+      assertThat(admitted).isBetween(100 - 2 * 13, 100);
+    } finally {
+      for (RedisStore node : nodes) {
+        node.close();
+      }
     }
   }
 
