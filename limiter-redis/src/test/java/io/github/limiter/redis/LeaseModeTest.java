@@ -16,6 +16,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -229,6 +234,76 @@ class LeaseModeTest {
     } finally {
       exact.close();
       leased.close();
+    }
+  }
+
+  @Test
+  void thirtyTwoThreadsOnFourLeasedNodesAdmitNoMoreThanTheLimitAndAccountForEveryPermit(
+      RedisServer server) throws Exception {
+    // Given four nodes with their background fetchers and sweepers, on server time, sharing a
+    // bucket of 2000 that refills one permit a day
+    String prefix = "lease-threads:" + UUID.randomUUID() + ":";
+    Policy policy =
+        Policy.tokenBucket("lease-threads", Limit.bucket(1, Duration.ofDays(1), 2000))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    List<RedisStore> nodes = new ArrayList<>();
+    for (int i = 0; i < NODES; i++) {
+      nodes.add(
+          RedisStore.builder()
+              .url(server.url())
+              .keyPrefix(prefix)
+              .decisionTimeout(Duration.ofSeconds(2))
+              .socketTimeout(Duration.ofSeconds(2))
+              .lease(policy.name(), REFRESH, Duration.ofSeconds(30), MAX_SLICE, LOW_WATER)
+              .build());
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(NODES * 8);
+    long admitted = 0;
+    try {
+      // When 32 threads race 100 requests each for the 2000 permits
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<long[]>> results = new ArrayList<>();
+      for (RedisStore node : nodes) {
+        for (int t = 0; t < 8; t++) {
+          results.add(
+              threads.submit(
+                  () -> {
+                    start.await();
+                    long[] counts = new long[2];
+                    for (int i = 0; i < 100; i++) {
+                      Decision d = node.decide(policy, "hot", 1);
+                      counts[0] += d.isAllowed() ? 1 : 0;
+                      counts[1] += d.isVerified() ? 0 : 1;
+                    }
+                    return counts;
+                  }));
+        }
+      }
+      start.countDown();
+      long unverified = 0;
+      for (Future<long[]> result : results) {
+        long[] counts = result.get(60, TimeUnit.SECONDS);
+        admitted += counts[0];
+        unverified += counts[1];
+      }
+
+      // Then no more than the limit is admitted, every decision by Redis's word, and at most what
+      // the four nodes still hold less
+      assertThat(unverified).isZero();
+      assertThat(admitted).isBetween(2000 - NODES * HELD, 2000L);
+    } finally {
+      threads.shutdownNow();
+      nodes.forEach(RedisStore::close);
+    }
+
+    // And once they closed, exact mode finds exactly what they did not admit: every permit
+    // granted was either spent or given back
+    RedisStore exact = RedisStore.builder().url(server.url()).keyPrefix(prefix).build();
+    try {
+      Decision d = exact.decide(policy, "hot", 1);
+      assertThat(d.isAllowed() ? d.remaining() + 1 : 0).isEqualTo(2000 - admitted);
+    } finally {
+      exact.close();
     }
   }
 
