@@ -81,6 +81,20 @@ final class CompiledPolicy {
     return List.of(keys);
   }
 
+  /**
+   * Lease mode's keys of {@code clientKey}: its limits' keys, then the hash of its nodes' leases,
+   * {@code <tag><algorithm>-leases}, in the same slot.
+   */
+  List<String> leaseKeys(String clientKey) {
+    String tag = KeyScheme.tag(head, clientKey);
+    List<String> keys = new ArrayList<>(suffixes.length + 1);
+    for (String suffix : suffixes) {
+      keys.add(tag + suffix);
+    }
+    keys.add(tag + code(policy.algorithm()) + "-leases");
+    return List.copyOf(keys);
+  }
+
   /** ARGV: now ('' for server time), permits, the least TTL in ms, then the limits' parameters. */
   List<String> args(String now, long permits, String ttlFloorMillis) {
     List<String> args = new ArrayList<>(3 + params.size());

@@ -29,6 +29,9 @@ import redis.clients.jedis.UnifiedJedis;
  * policy's {@link FailureMode} decides, and a circuit breaker keeps a dead Redis from costing every
  * decision a timeout.
  *
+ * <p>A policy in lease mode ({@link RedisStoreBuilder#lease}) is decided from slices of its limits
+ * that this node reserved in Redis beforehand: see {@code Leases}.
+ *
  * <pre>{@code
  * RedisStore store = RedisStore.builder()
  *     .url("rediss://limiter:secret@redis.example:6380/0")
@@ -64,6 +67,9 @@ public final class RedisStore implements RateLimitStore {
   private final ConcurrentHashMap<Policy, CompiledPolicy> compiled = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Policy, Policy> divided = new ConcurrentHashMap<>();
 
+  /** The policies in lease mode, if any is. */
+  private final Leases leases;
+
   RedisStore(RedisStoreBuilder b, Transport transport) {
     this.transport = transport;
     this.keys = new KeyScheme(b.keyPrefix);
@@ -79,6 +85,14 @@ public final class RedisStore implements RateLimitStore {
         InMemoryStore.builder()
             .clock(callerClock == null ? NanoClock.system() : callerClock)
             .build();
+    this.leases =
+        b.leases.isEmpty()
+            ? null
+            : new Leases(
+                this,
+                callerClock == null ? NanoClock.system() : callerClock,
+                b.leases,
+                b.leaseBackground);
   }
 
   public static RedisStoreBuilder builder() {
@@ -112,6 +126,12 @@ public final class RedisStore implements RateLimitStore {
 
   @Override
   public Decision decide(Policy policy, String key, long permits) {
+    if (leases != null) {
+      Decision leased = leases.decide(policy, key, permits);
+      if (leased != null) {
+        return leased;
+      }
+    }
     CompiledPolicy c = compile(policy);
     List<String> redisKeys = c.keys(key);
     CircuitBreaker breaker = breaker(redisKeys);
@@ -140,6 +160,11 @@ public final class RedisStore implements RateLimitStore {
     if (permits < 1) {
       return;
     }
+    if (leases != null && leases.isLeased(policy)) {
+      // Lease mode gives nothing back: the permits may have come from a slice that has ended
+      // since, and giving them to the next one would admit more than exact mode.
+      return;
+    }
     CompiledPolicy c = compile(policy);
     List<String> redisKeys = c.keys(key);
     CircuitBreaker breaker = breaker(redisKeys);
@@ -161,7 +186,7 @@ public final class RedisStore implements RateLimitStore {
   }
 
   /** The breaker of the node that serves these keys now (a decision's keys share one slot). */
-  private CircuitBreaker breaker(List<String> redisKeys) {
+  CircuitBreaker breaker(List<String> redisKeys) {
     String node = transport.nodeOf(redisKeys.get(0));
     CircuitBreaker breaker = breakers.get(node);
     return breaker != null
@@ -170,7 +195,7 @@ public final class RedisStore implements RateLimitStore {
             node, n -> new CircuitBreaker(n, breakerThreshold, breakerOpenNanos, logInterval));
   }
 
-  private Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
+  Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
     breaker.onFallback();
     return switch (policy.failureMode()) {
       case FAIL_OPEN -> Decision.allowedUnverified(policy.name(), policy.limits().get(0));
@@ -190,7 +215,8 @@ public final class RedisStore implements RateLimitStore {
     return c != null ? c : compiled.computeIfAbsent(policy, p -> new CompiledPolicy(p, keys));
   }
 
-  private String now() {
+  /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */
+  String now() {
     return callerClock == null
         ? SERVER_TIME
         : Long.toString(Math.floorDiv(callerClock.nanos() - callerEpoch, 1_000L));
@@ -246,8 +272,17 @@ public final class RedisStore implements RateLimitStore {
     return compile(policy).keys(clientKey).get(limitIndex);
   }
 
+  /** The scripts' ARGV[3]: the least TTL in ms (0 under server time). */
+  String ttlFloor() {
+    return ttlFloor;
+  }
+
+  /** Gives back the slices of lease mode first, then closes the connections. */
   @Override
   public void close() {
+    if (leases != null) {
+      leases.close();
+    }
     transport.close();
     local.close();
   }
@@ -258,6 +293,11 @@ public final class RedisStore implements RateLimitStore {
       return direct.jedis();
     }
     return ((WorkerTransport) transport).jedis();
+  }
+
+  /** For tests: lease mode, or null if no policy is in it. */
+  Leases leases() {
+    return leases;
   }
 
   /** For tests: how it reaches Redis. */

@@ -2,8 +2,12 @@ package io.github.limiter.redis;
 
 import io.github.limiter.FailureMode;
 import io.github.limiter.NanoClock;
+import io.github.limiter.Policy;
+import io.github.limiter.internal.config.PolicyConfig;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import redis.clients.jedis.ConnectionPoolConfig;
@@ -40,6 +44,8 @@ public final class RedisStoreBuilder {
   Duration callerTtlFloor = Duration.ofMinutes(10);
   private Duration idleCheckInterval = Duration.ofSeconds(30);
   Duration logInterval = CircuitBreaker.LOG_INTERVAL;
+  final Map<String, PolicyConfig.Lease> leases = new LinkedHashMap<>();
+  boolean leaseBackground = true;
 
   RedisStoreBuilder() {}
 
@@ -206,6 +212,44 @@ public final class RedisStoreBuilder {
   /** The least TTL of a key under caller time; 10 minutes by default. */
   public RedisStoreBuilder callerTtlFloor(Duration floor) {
     this.callerTtlFloor = requireMillis(floor, "caller TTL floor");
+    return this;
+  }
+
+  /**
+   * Lease mode for the policy named {@code policyName} (token bucket or fixed window): this node
+   * reserves slices of each key's limits and spends them locally; see the README's lease-mode
+   * section for what it gives up. Every node must decide the policy in the same mode.
+   *
+   * @param refresh a slice is sized to last about this long at the node's rate
+   * @param ttl how long a slice may be spent; what is left then goes back
+   * @param maxSlice the largest slice
+   * @param lowWater the fraction of the last slice below which the next is fetched in the
+   *     background
+   * @throws IllegalArgumentException naming a bad value
+   */
+  public RedisStoreBuilder lease(
+      String policyName, Duration refresh, Duration ttl, long maxSlice, double lowWater) {
+    return lease(policyName, PolicyConfig.Lease.on(refresh, ttl, maxSlice, lowWater));
+  }
+
+  /** Lease mode for the policy named {@code policyName}, with the default settings. */
+  public RedisStoreBuilder lease(String policyName) {
+    PolicyConfig.Lease d = PolicyConfig.Lease.OFF;
+    return lease(policyName, d.refresh(), d.ttl(), d.maxSlice(), d.lowWater());
+  }
+
+  /** As configured by {@code limiter.policy.NAME.lease*}. */
+  RedisStoreBuilder lease(String policyName, PolicyConfig.Lease settings) {
+    if (!Policy.isValidName(policyName)) {
+      throw new IllegalArgumentException("not a policy name, was '" + policyName + "'");
+    }
+    leases.put(policyName, Objects.requireNonNull(settings, "settings"));
+    return this;
+  }
+
+  /** For tests: grants below the low-water mark on the deciding thread, sweeps only when asked. */
+  RedisStoreBuilder leaseInline() {
+    this.leaseBackground = false;
     return this;
   }
 

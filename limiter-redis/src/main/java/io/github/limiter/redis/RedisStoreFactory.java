@@ -4,6 +4,7 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.Limit;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.spi.StoreFactory;
 import java.io.File;
@@ -13,6 +14,7 @@ import java.io.InputStream;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Optional;
 import java.util.Set;
@@ -136,6 +138,11 @@ public final class RedisStoreFactory implements StoreFactory {
     set(config, LOCAL_NODES, RedisStoreFactory::parseInt, b::localNodes);
     set(config, BREAKER_FAILURE_THRESHOLD, RedisStoreFactory::parseInt, b::breakerFailureThreshold);
     set(config, BREAKER_OPEN_DURATION, Limit::parseDuration, b::breakerOpenDuration);
+    // Lease mode is a policy's setting (limiter.policy.NAME.lease), read by the one config model;
+    // its problems are the adapter's to report, with every other.
+    LimiterConfig.read(lookup, new ArrayList<>()).policies().values().stream()
+        .filter(policy -> policy.lease().enabled())
+        .forEach(policy -> b.lease(policy.name(), policy.lease()));
     return b;
   }
 

@@ -23,6 +23,10 @@ import java.util.regex.Pattern;
  * lines are replaced by the section of that name, from the algorithm or from the shared ones after
  * {@code prelude.lua}'s opening. Splicing text, rather than calling hooks, keeps the script Redis
  * runs as tight as one written out by hand: no per-call closures or tables.
+ *
+ * <p>Lease mode's templates, {@code lease.lua} (grant a slice) and {@code release.lua} (give back
+ * what is left of it), are spliced from the same sources, for the algorithms whose source defines
+ * the lease sections {@code lent} and {@code horizon}: the token bucket and the fixed window.
  */
 final class Scripts {
 
@@ -35,6 +39,11 @@ final class Scripts {
 
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> REFUND = new EnumMap<>(Algorithm.class);
+  private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
+  private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
+
+  /** The sections that an algorithm's source defines if lease mode is proven for it. */
+  private static final Set<String> LEASE_SECTIONS = Set.of("lent", "horizon");
 
   static {
     String prelude = resource("prelude");
@@ -43,6 +52,8 @@ final class Scripts {
     Map<String, String> common = sections("prelude", prelude);
     String decide = resource("decide");
     String refund = resource("refund");
+    String lease = resource("lease");
+    String release = resource("release");
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
@@ -57,6 +68,11 @@ final class Scripts {
       Set<String> used = new HashSet<>();
       DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
       REFUND.put(algorithm, script(name + "/refund", opening + splice(refund, parts, name, used)));
+      if (parts.keySet().containsAll(LEASE_SECTIONS)) {
+        LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));
+        RELEASE.put(
+            algorithm, script(name + "/release", opening + splice(release, parts, name, used)));
+      }
       if (!used.containsAll(parts.keySet())) {
         Set<String> unused = new HashSet<>(parts.keySet());
         unused.removeAll(used);
@@ -73,6 +89,21 @@ final class Scripts {
 
   static Script refund(Algorithm algorithm) {
     return REFUND.get(algorithm);
+  }
+
+  /** Whether lease mode is proven for {@code algorithm}: its source has the lease sections. */
+  static boolean leases(Algorithm algorithm) {
+    return LEASE.containsKey(algorithm);
+  }
+
+  /** The lease grant script of {@code algorithm}; only if {@link #leases}. */
+  static Script lease(Algorithm algorithm) {
+    return LEASE.get(algorithm);
+  }
+
+  /** The lease release script of {@code algorithm}; only if {@link #leases}. */
+  static Script release(Algorithm algorithm) {
+    return RELEASE.get(algorithm);
   }
 
   /**

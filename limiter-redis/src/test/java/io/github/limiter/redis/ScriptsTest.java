@@ -21,12 +21,17 @@ class ScriptsTest {
       Map<String, String> sections = Scripts.sections(name, Scripts.resource(name));
       String decide = unindented(Scripts.decide(algorithm).source());
       String refund = unindented(Scripts.refund(algorithm).source());
+      String leases =
+          Scripts.leases(algorithm)
+              ? unindented(Scripts.lease(algorithm).source())
+                  + unindented(Scripts.release(algorithm).source())
+              : "";
       assertThat(sections)
           .as(name)
           .containsKeys("head", "fetch", "load", "wait", "admit", "refund", "reset", "write");
       sections.forEach(
           (section, text) ->
-              assertThat(decide + refund)
+              assertThat(decide + refund + leases)
                   .as(name + " --@ " + section)
                   .contains(unindented(text).strip()));
       // The state is read and written by the same text in both scripts: nothing kept in step by
@@ -41,6 +46,35 @@ class ScriptsTest {
       assertThat(Scripts.class.getResource("lua/" + name + "-decide.lua"))
           .as(name + "-decide.lua")
           .isNull();
+    }
+  }
+
+  @Test
+  void leaseScriptsAreSplicedFromTheSameSourceForTheTokenBucketAndTheFixedWindowOnly() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      String name = algorithm.configName();
+      boolean proven = algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.FIXED_WINDOW;
+      assertThat(Scripts.leases(algorithm)).as(name).isEqualTo(proven);
+      if (!proven) {
+        continue;
+      }
+      Map<String, String> sections = Scripts.sections(name, Scripts.resource(name));
+      String lease = unindented(Scripts.lease(algorithm).source());
+      String release = unindented(Scripts.release(algorithm).source());
+      // The grant refills, measures and charges with the algorithm's own text; the release gives
+      // back with it: no arithmetic of a bucket or a window is written twice.
+      for (String shared : new String[] {"head", "fetch", "load", "lent", "remaining", "admit"}) {
+        assertThat(lease)
+            .as(name + " lease --@ " + shared)
+            .contains(unindented(sections.get(shared)).strip());
+      }
+      for (String shared : new String[] {"head", "fetch", "load", "lent", "refund", "write"}) {
+        assertThat(release)
+            .as(name + " release --@ " + shared)
+            .contains(unindented(sections.get(shared)).strip());
+      }
+      assertThat(lease + release).as(name).doesNotContainPattern(MARKER_LINE);
+      assertThat(Scripts.lease(algorithm).source()).as(name).doesNotContain("function");
     }
   }
 

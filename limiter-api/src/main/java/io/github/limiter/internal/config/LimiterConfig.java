@@ -48,6 +48,13 @@ import java.util.function.Supplier;
  * limiter.policy.NAME.nodelay            boolean, leaky-bucket only                    (false)
  * limiter.policy.NAME.max-delay          duration, leaky-bucket only                   (30s)
  * limiter.policy.NAME.delay-after        int, leaky-bucket only (nginx delay=N)        (0)
+ * limiter.policy.NAME.lease              on | off: lease mode, token-bucket and fixed-window only,
+ *                                        for a shared store (redis)                    (off)
+ * limiter.policy.NAME.lease-refresh      duration a slice should last at the node's rate (200ms)
+ * limiter.policy.NAME.lease-ttl          duration a slice may be spent, at least lease-refresh (2s)
+ * limiter.policy.NAME.lease-max-slice    int, the largest slice                        (no cap)
+ * limiter.policy.NAME.lease-low-water    fraction of the last slice that starts the next fetch
+ *                                        (0.25)
  * limiter.route.NAME.pattern             servlet URL pattern, e.g. /api/*              (required)
  * limiter.route.NAME.methods             e.g. GET,POST                                 (all)
  * limiter.route.NAME.policies            e.g. api,burst                                (required)
@@ -121,7 +128,12 @@ public record LimiterConfig(
           "dry-run",
           "nodelay",
           "max-delay",
-          "delay-after");
+          "delay-after",
+          "lease",
+          "lease-refresh",
+          "lease-ttl",
+          "lease-max-slice",
+          "lease-low-water");
   private static final Set<String> ROUTE_KEYS = Set.of("pattern", "methods", "policies");
   private static final Set<String> HTTP_KEYS =
       Set.of(
@@ -136,6 +148,8 @@ public record LimiterConfig(
   private static final Set<String> METRICS_KEYS =
       Set.of("enabled", "microprofile.enabled", "opentelemetry.enabled", "micrometer.enabled");
   private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(30);
+  private static final List<String> LEASE_TUNING =
+      List.of("lease-refresh", "lease-ttl", "lease-max-slice", "lease-low-water");
 
   public LimiterConfig {
     policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
@@ -360,6 +374,8 @@ public record LimiterConfig(
     Boolean dryRun = collect(problems, () -> reader.bool(base + "dry-run", false), null);
     Shaping shaping =
         algorithm == null ? null : collect(problems, () -> shaping(reader, base, algorithm), null);
+    PolicyConfig.Lease lease =
+        algorithm == null ? null : lease(reader, base, algorithm, permits, problems);
     if (problems.size() > before) {
       return null;
     }
@@ -388,7 +404,7 @@ public record LimiterConfig(
                     + permits
                     + "'");
           }
-          return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping);
+          return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping, lease);
         },
         null);
   }
@@ -416,6 +432,142 @@ public record LimiterConfig(
         reader.optional(base + "max-delay", Limit::parseDuration, DEFAULT_MAX_DELAY);
     long delayAfter = reader.integer(base + "delay-after", 0, 0, Integer.MAX_VALUE);
     return new Shaping(nodelay, maxDelay, delayAfter);
+  }
+
+  /**
+   * Lease mode: {@code lease=on} and its tuning keys, which are errors without it; null after
+   * adding every problem to {@code problems}.
+   */
+  private static PolicyConfig.Lease lease(
+      ConfigReader reader,
+      String base,
+      Algorithm algorithm,
+      Long permits,
+      List<ConfigException> problems) {
+    int before = problems.size();
+    Boolean on =
+        collect(problems, () -> reader.optional(base + "lease", LimiterConfig::onOff, false), null);
+    if (on == null) {
+      return null;
+    }
+    if (!on) {
+      for (String key : LEASE_TUNING) {
+        reader
+            .text(base + key)
+            .ifPresent(
+                value ->
+                    problems.add(
+                        new ConfigException(
+                            base + key,
+                            "applies only with " + base + "lease=on, was '" + value + "'")));
+      }
+      return problems.size() > before ? null : PolicyConfig.Lease.OFF;
+    }
+    if (algorithm != Algorithm.TOKEN_BUCKET && algorithm != Algorithm.FIXED_WINDOW) {
+      problems.add(
+          new ConfigException(
+              base + "lease",
+              "lease mode is proven never to admit more than exact mode for token-bucket and"
+                  + " fixed-window only, not for "
+                  + algorithm
+                  + ", was '"
+                  + reader.text(base + "lease").orElse("")
+                  + "'"));
+      return null;
+    }
+    PolicyConfig.Lease d = PolicyConfig.Lease.OFF;
+    Duration refresh =
+        collect(
+            problems,
+            () -> {
+              Duration value = reader.duration(base + "lease-refresh", d.refresh());
+              if (value.compareTo(PolicyConfig.Lease.MIN_INTERVAL) < 0
+                  || value.compareTo(PolicyConfig.Lease.MAX_TTL) > 0) {
+                throw new ConfigException(
+                    base + "lease-refresh",
+                    "expected a duration between 10ms and 1h, was '"
+                        + reader.text(base + "lease-refresh").orElse("")
+                        + "'");
+              }
+              return value;
+            },
+            null);
+    Duration ttl =
+        collect(
+            problems,
+            () -> {
+              Duration value = reader.duration(base + "lease-ttl", d.ttl());
+              Duration least = refresh == null ? PolicyConfig.Lease.MIN_INTERVAL : refresh;
+              if (value.compareTo(least) < 0 || value.compareTo(PolicyConfig.Lease.MAX_TTL) > 0) {
+                throw new ConfigException(
+                    base + "lease-ttl",
+                    "expected a duration between "
+                        + base
+                        + "lease-refresh ("
+                        + least.toMillis()
+                        + "ms) and 1h, was '"
+                        + reader.text(base + "lease-ttl").orElse(value.toMillis() + "ms")
+                        + "'");
+              }
+              return value;
+            },
+            null);
+    long least = permits == null ? 1 : permits;
+    Long maxSlice =
+        collect(
+            problems,
+            () -> {
+              long value =
+                  reader.integer(base + "lease-max-slice", d.maxSlice(), 1, Integer.MAX_VALUE);
+              if (value < least) {
+                throw new ConfigException(
+                    base + "lease-max-slice",
+                    "a slice smaller than one request's permits ("
+                        + least
+                        + ") could never admit it, was '"
+                        + value
+                        + "'");
+              }
+              return value;
+            },
+            null);
+    Double lowWater =
+        collect(
+            problems,
+            () -> reader.optional(base + "lease-low-water", LimiterConfig::lowWater, d.lowWater()),
+            null);
+    if (problems.size() > before) {
+      return null;
+    }
+    return PolicyConfig.Lease.on(refresh, ttl, maxSlice, lowWater);
+  }
+
+  private static boolean onOff(String value) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "on", "true" -> true;
+      case "off", "false" -> false;
+      default -> throw new IllegalArgumentException("expected on or off, was '" + value + "'");
+    };
+  }
+
+  private static double lowWater(String value) {
+    double fraction;
+    try {
+      fraction = Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "expected a fraction of the last slice, at least 0 and below 1, such as 0.25, was '"
+              + value
+              + "'",
+          e);
+    }
+    if (!(fraction >= 0 && fraction < 1)) {
+      throw new IllegalArgumentException(
+          "expected a fraction of the last slice, at least 0 and below 1, such as 0.25, was '"
+              + value
+              + "'");
+    }
+    return fraction;
   }
 
   private static Route route(ConfigReader reader, String name, Set<String> policies) {

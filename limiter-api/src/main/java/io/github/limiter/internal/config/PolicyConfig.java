@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param dryRun decide and send headers, but let would-be rejections pass (they are counted and
  *     logged)
  * @param shaping leaky-bucket shaping: how long an admitted request may wait for its departure
+ * @param lease lease mode: whether a node spends slices of the shared limit locally, and how it
+ *     sizes and renews them ({@link Lease#OFF}: every decision asks the store)
  */
 public record PolicyConfig(
     Policy policy,
@@ -23,7 +25,8 @@ public record PolicyConfig(
     MissingKey onMissingKey,
     long permits,
     boolean dryRun,
-    Shaping shaping) {
+    Shaping shaping,
+    Lease lease) {
 
   /** What a request without a key gets. */
   public enum MissingKey {
@@ -92,14 +95,88 @@ public record PolicyConfig(
     }
   }
 
+  /**
+   * Lease mode, for a store shared by several nodes (Redis): a node reserves a slice of the limit
+   * by one atomic call, spends it locally, and asks for the next one before it runs out. Slices are
+   * charged before they are spent, so lease mode never admits more than exact mode; it may admit
+   * less, by at most what the nodes hold. Proven for the token bucket and the fixed window only.
+   *
+   * @param enabled whether the policy is in lease mode
+   * @param refresh the time a slice should last at the node's own rate: a slice is about rate ×
+   *     refresh
+   * @param ttl how long a slice may be spent; what is left then goes back, and a node that dies
+   *     holds its slice at most this long
+   * @param maxSlice the most one slice may be, besides capacity ÷ active nodes
+   * @param lowWater the fraction of the last slice below which the next one is fetched in the
+   *     background
+   */
+  public record Lease(
+      boolean enabled, Duration refresh, Duration ttl, long maxSlice, double lowWater) {
+
+    /** The least refresh interval and TTL. */
+    public static final Duration MIN_INTERVAL = Duration.ofMillis(10);
+
+    /** The largest TTL: a lease is a short reservation, not a store of permits. */
+    public static final Duration MAX_TTL = Duration.ofHours(1);
+
+    /** Every decision asks the store: the default (after the bounds it is checked against). */
+    public static final Lease OFF =
+        new Lease(false, Duration.ofMillis(200), Duration.ofSeconds(2), Integer.MAX_VALUE, 0.25);
+
+    public Lease {
+      Objects.requireNonNull(refresh, "refresh");
+      Objects.requireNonNull(ttl, "ttl");
+      if (refresh.compareTo(MIN_INTERVAL) < 0 || refresh.compareTo(MAX_TTL) > 0) {
+        throw new IllegalArgumentException(
+            "refresh must be between 10ms and 1h, was " + millis(refresh));
+      }
+      if (ttl.compareTo(refresh) < 0 || ttl.compareTo(MAX_TTL) > 0) {
+        throw new IllegalArgumentException(
+            "ttl must be between the refresh interval ("
+                + millis(refresh)
+                + ") and 1h, was "
+                + millis(ttl));
+      }
+      if (maxSlice < 1 || maxSlice > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "max slice must be between 1 and " + Integer.MAX_VALUE + ", was " + maxSlice);
+      }
+      if (!(lowWater >= 0 && lowWater < 1)) {
+        throw new IllegalArgumentException(
+            "low water must be a fraction at least 0 and below 1, was " + lowWater);
+      }
+    }
+
+    private static String millis(Duration d) {
+      return d.toMillis() + "ms";
+    }
+
+    /** Lease mode with these settings. */
+    public static Lease on(Duration refresh, Duration ttl, long maxSlice, double lowWater) {
+      return new Lease(true, refresh, ttl, maxSlice, lowWater);
+    }
+  }
+
   public PolicyConfig {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(onMissingKey, "onMissingKey");
     Objects.requireNonNull(shaping, "shaping");
+    Objects.requireNonNull(lease, "lease");
     if (permits < 1) {
       throw new IllegalArgumentException("permits must be at least 1, was " + permits);
     }
+  }
+
+  /** A policy that every decision asks the store about (lease mode off). */
+  public PolicyConfig(
+      Policy policy,
+      KeySource key,
+      MissingKey onMissingKey,
+      long permits,
+      boolean dryRun,
+      Shaping shaping) {
+    this(policy, key, onMissingKey, permits, dryRun, shaping, Lease.OFF);
   }
 
   /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */

@@ -10,7 +10,7 @@ local PARAMS = 2
 --@ fetch
 -- Decoded once, into the reply's free slots: raw[n + 2i - 1] and raw[n + 2i] hold key i's window
 -- and count (nil when it is missing or unreadable), so that each pass reads two numbers.
-local raw = redis.call('MGET', unpack(KEYS))
+local raw = redis.call('MGET', unpack(KEYS, 1, n))
 for i = 1, n do
   if raw[i] then
     local sw, sc = string.match(raw[i], '^(%-?%d+) (%-?%d+)$')
@@ -55,3 +55,11 @@ local delay = 0
 
 --@ write
 redis.call('SET', KEYS[i], format('%d %d', w, count), 'PX', px)
+
+--@ lent
+-- Lease mode: a window does not refill, so what the nodes hold is simply counted in it.
+
+--@ horizon
+-- Lease mode: a slice of a window may be spent only in that window (horizon); the window counts
+-- it, so a lease that ended needs keeping no longer (settle).
+local horizon, settle = W - e, 0

@@ -7,7 +7,7 @@
 local PARAMS = 3
 
 --@ fetch
-local raw = redis.call('MGET', unpack(KEYS))
+local raw = redis.call('MGET', unpack(KEYS, 1, n))
 
 --@ load
 local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
@@ -57,3 +57,18 @@ local delay = 0
 
 --@ write
 redis.call('SET', KEYS[i], format('%d', z), 'PX', px)
+
+--@ lent
+-- Lease mode: what the nodes hold (lent) counts against the capacity. The bucket holds at most
+-- b - lent as of now, and z moves so; once written, a later call cannot refill past that with
+-- time that passed while the slices were out.
+do
+  local room = (b - lent) * T
+  if room < 0 then room = 0 end
+  if now - z > room then z = now - room end
+end
+
+--@ horizon
+-- Lease mode: a slice of a bucket may be spent as long as its lease lives (horizon); a lease that
+-- ended matters for one more full refill (settle), so its record is kept that long.
+local horizon, settle = NEVER, full
