@@ -23,10 +23,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * Pipelines the EVALSHA calls of concurrent callers on one Redis node. A caller queues its call and
  * waits for its reply until its deadline. Whoever finds the dispatcher free takes the dispatcher's
  * turn: it writes every call queued (up to the maximum batch) as one pipeline on one connection,
- * reads the replies in order and hands each to its caller, then wakes the next caller queued, which
- * takes the next turn. A lone caller thus takes the turn itself at once: no thread hand-off and no
- * window, the same one round trip as a direct call. Callers that arrive while a batch is in flight
- * queue up and go out together in the next one.
+ * reads the replies in order, wakes the next caller queued, which takes the next turn, and then
+ * hands each reply to its caller. A lone caller thus takes the turn itself at once: no thread
+ * hand-off and no window, the same one round trip as a direct call. Callers that arrive while a
+ * batch is in flight queue up and go out together in the next one.
  *
  * <p>Failures stay per call, as in the direct mode: an error reply fails its own call only; a
  * NOSCRIPT reply (after a restart, a failover or {@code SCRIPT FLUSH}) loads each script concerned
@@ -87,11 +87,16 @@ final class PipelineDispatcher {
         return call.reply();
       }
       if (s == QUEUED && turn.compareAndSet(false, true)) {
+        List<Call> batch = List.of();
         try {
-          runBatch();
+          batch = runBatch();
         } finally {
+          // The next turn may write while this one hands out the replies.
           turn.set(false);
           wakeNext();
+          for (Call c : batch) {
+            c.publish();
+          }
         }
         continue;
       }
@@ -125,8 +130,11 @@ final class PipelineDispatcher {
     }
   }
 
-  /** One turn: takes what is queued, writes it as one pipeline and completes each call. */
-  private void runBatch() {
+  /**
+   * One turn: takes what is queued, writes it as one pipeline and settles each call; returns them,
+   * to be published once the turn is over.
+   */
+  private List<Call> runBatch() {
     List<Call> batch = new ArrayList<>(Math.min(maxBatch, 64));
     long earliest = Long.MAX_VALUE;
     for (Call c = queue.poll(); c != null; c = batch.size() < maxBatch ? queue.poll() : null) {
@@ -136,7 +144,7 @@ final class PipelineDispatcher {
       }
     }
     if (batch.isEmpty()) {
-      return;
+      return batch;
     }
     batches.increment();
     calls.add(batch.size());
@@ -156,12 +164,13 @@ final class PipelineDispatcher {
         c.fail(e);
       }
     }
+    return batch;
   }
 
   private static List<Call> pending(List<Call> batch) {
     List<Call> left = new ArrayList<>(batch.size());
     for (Call c : batch) {
-      if (c.state.get() == TAKEN) {
+      if (!c.settled) {
         left.add(c);
       }
     }
@@ -259,34 +268,33 @@ final class PipelineDispatcher {
       this.deadlineNanos = deadlineNanos;
     }
 
+    /** Whether the turn has its reply or failure; only the turn's thread reads and writes it. */
+    boolean settled;
+
     /** A raw reply, or the error Redis answered for this call. */
     void complete(Object raw) {
-      if (state.get() != TAKEN) {
-        return; // abandoned by its caller
-      }
       if (raw instanceof JedisDataException error) {
         fail(error);
         return;
       }
-      Object built;
       try {
-        built = command.getBuilder().build(raw);
+        reply = command.getBuilder().build(raw);
       } catch (RuntimeException e) {
-        fail(e);
-        return;
+        failure = e;
       }
-      reply = built;
-      if (state.compareAndSet(TAKEN, DONE)) {
-        LockSupport.unpark(caller);
-      }
+      settled = true;
     }
 
     void fail(RuntimeException error) {
-      if (state.get() != TAKEN) {
-        return; // done already, or abandoned by its caller
+      if (!settled) {
+        failure = error;
+        settled = true;
       }
-      failure = error;
-      if (state.compareAndSet(TAKEN, DONE)) {
+    }
+
+    /** Hands the reply or failure to the caller, unless it gave up waiting. */
+    void publish() {
+      if (settled && state.compareAndSet(TAKEN, DONE)) {
         LockSupport.unpark(caller);
       }
     }
