@@ -58,6 +58,8 @@ final class PipelineDispatcher {
   private final Connections connections;
   private final int maxBatch;
   private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
+
+  /** Whether a turn is under way: one batch in flight at a time. */
   private final AtomicBoolean turn = new AtomicBoolean();
 
   /** For tests and the benchmark: batches written, and calls written in them. */
@@ -86,7 +88,7 @@ final class PipelineDispatcher {
       if (s == DONE) {
         return call.reply();
       }
-      if (s == QUEUED && turn.compareAndSet(false, true)) {
+      if (s == QUEUED && !turn.get() && turn.compareAndSet(false, true)) {
         List<Call> batch = List.of();
         try {
           batch = runBatch();
@@ -119,9 +121,12 @@ final class PipelineDispatcher {
     }
   }
 
-  /** Wakes the first caller still waiting in the queue, to take the next turn. */
+  /**
+   * Wakes the first caller still waiting in the queue, to take the next turn; unless a caller took
+   * it meanwhile, which wakes the next one when its turn ends.
+   */
   private void wakeNext() {
-    for (Call head = queue.peek(); head != null; head = queue.peek()) {
+    for (Call head = queue.peek(); head != null && !turn.get(); head = queue.peek()) {
       if (head.state.get() == QUEUED) {
         LockSupport.unpark(head.caller);
         return;
