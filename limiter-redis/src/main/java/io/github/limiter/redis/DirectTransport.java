@@ -30,6 +30,10 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * as stale, and is retried once on a connection known good (new, or just used successfully) within
  * the same deadline; only a failure of that retry reaches the breaker. A background check PINGs
  * idle connections, so that most stale ones are gone before a decision draws them.
+ *
+ * <p>With pipelining on (the default), calls go through a {@link PipelineDispatcher}, which writes
+ * the calls of concurrent callers as one pipeline on a connection of this pool, with the same
+ * deadline and stale-connection rules.
  */
 final class DirectTransport implements Transport {
 
