@@ -46,6 +46,11 @@ final class PipelineDispatcher {
 
     /** The connection in hand was found closed; drop others likely as stale. */
     void dropStale();
+
+    /** Gives back a connection from {@link #get}. */
+    default void release(Connection connection) {
+      connection.close();
+    }
   }
 
   private static final int QUEUED = 0;
@@ -212,7 +217,7 @@ final class PipelineDispatcher {
         reload(connection, missing, retry, deadlineNanos);
       }
     } finally {
-      connection.close();
+      connections.release(connection);
     }
   }
 

@@ -274,7 +274,9 @@ public final class RedisStoreBuilder {
                       .maxTotalRetriesDuration(retries)
                       .build(),
               poolMaxTotal,
-              "cluster");
+              "cluster",
+              pipeline ? pipelineMaxBatch : 0,
+              (int) socketTimeout.toMillis());
     }
     return new RedisStore(this, transport);
   }
