@@ -7,11 +7,13 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.redis.Pause;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -249,6 +251,47 @@ class PipelineTest {
     assertThat(((DirectTransport) store.transport()).pipeline()).isNull();
     Policy policy = Policy.tokenBucket("direct", Limit.bucket(1000, Duration.ofSeconds(1), 1000));
     assertThat(store.decide(policy, "k", 1).isVerified()).isTrue();
+  }
+
+  @Test
+  void theKeysTurnPipeliningOffAndBoundTheBatch() throws Exception {
+    try (RedisStore direct =
+            (RedisStore)
+                new RedisStoreFactory()
+                    .create(
+                        ConfigLookup.of(
+                            Map.of(
+                                "limiter.redis.url",
+                                server.url(),
+                                "limiter.redis.pipeline.enabled",
+                                "false")));
+        RedisStore single =
+            (RedisStore)
+                new RedisStoreFactory()
+                    .create(
+                        ConfigLookup.of(
+                            Map.of(
+                                "limiter.redis.url", server.url(),
+                                "limiter.redis.decision-timeout", "2s",
+                                "limiter.redis.socket-timeout", "2s",
+                                "limiter.redis.pipeline.max-batch", "1")))) {
+      assertThat(((DirectTransport) direct.transport()).pipeline()).isNull();
+      Policy policy = Policy.tokenBucket("keys", Limit.bucket(1, Duration.ofHours(1), 100_000));
+      List<Long> verified =
+          onThreads(
+              8,
+              () -> {
+                long n = 0;
+                for (int i = 0; i < 200; i++) {
+                  n += single.decide(policy, "hot", 1).isVerified() ? 1 : 0;
+                }
+                return n;
+              });
+      assertThat(verified).containsOnly(200L);
+      PipelineDispatcher dispatcher = dispatcher(single);
+      assertThat(dispatcher.largestBatch.get()).isEqualTo(1);
+      assertThat(dispatcher.batches.sum()).isEqualTo(1_600);
+    }
   }
 
   private long evalshaCalls() {
