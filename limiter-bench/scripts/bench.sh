@@ -27,7 +27,7 @@ case "$mode" in
     jmh_many=(-f 0 -wi 0 -i 1 -r 100ms -p refill=slow)
     single_threads=(1); many_threads=(1); cost=no
     memory_subjects=(token-bucket bucket4j); memory_keys=10000; memory_flags=()
-    redis_threads=1,8; redis_keys=1,100; redis_warmup=0.1; redis_seconds=0.2; redis_calls=2000
+    redis_threads=1,8; redis_keys=1,100; redis_warmup=0.1; redis_seconds=0.2; redis_calls=2000; redis_rounds=1
     ;;
   quick)
     # Warm-up long enough for C2 to finish Limiter's deeper call chain even on a loaded machine;
@@ -37,7 +37,7 @@ case "$mode" in
     jmh_many=(-f 1 -wi 1 -w 500ms -i 5 -r 200ms -p refill=slow)
     single_threads=(1 2); many_threads=(1); cost=no
     memory_subjects=(token-bucket leaky-bucket bucket4j); memory_keys=1000000; memory_flags=()
-    redis_threads=1,8,32; redis_keys=1,10000; redis_warmup=0.3; redis_seconds=1; redis_calls=30000
+    redis_threads=1,8,32; redis_keys=1,10000; redis_warmup=0.3; redis_seconds=1; redis_calls=30000; redis_rounds=3
     ;;
   full)
     jmh_single=(-f 1 -wi 3 -w 1s -i 10 -r 1s)
@@ -45,7 +45,7 @@ case "$mode" in
     single_threads=(1 2); many_threads=(1 2); cost=yes
     memory_subjects=(token-bucket leaky-bucket fixed-window sliding-window-counter sliding-window-log bucket4j)
     memory_keys=1000000; memory_flags=(--histogram)
-    redis_threads=1,8,32; redis_keys=1,10000; redis_warmup=2; redis_seconds=5; redis_calls=500000
+    redis_threads=1,8,32; redis_keys=1,10000; redis_warmup=2; redis_seconds=5; redis_calls=500000; redis_rounds=3
     ;;
   *) echo "mode: expected smoke, quick or full, was '$mode'" >&2; exit 2 ;;
 esac

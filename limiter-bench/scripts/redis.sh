@@ -49,13 +49,27 @@ redis_benchmarks() {
   step "redis on 127.0.0.1:$redis_port"
 
   redis_ceiling
-  for subject in limiter bucket4j; do
-    step "redis, $subject"
-    redis_cli flushall > /dev/null
-    "$java" -cp "$jar" io.github.limiter.bench.RedisLoad --port "$redis_port" --subject "$subject" \
-      --threads "$redis_threads" --keys "$redis_keys" --warmup "$redis_warmup" --seconds "$redis_seconds" \
-      >> "$raw/redis.jsonl" 2> "$raw/redis-$subject.log"
-  done
+  # Pipelined (the default) and direct mode alternate run by run, $redis_rounds rounds each: their
+  # ratio compares runs that saw the same noise.
+  step "redis, limiter pipelined and direct, interleaved"
+  redis_cli flushall > /dev/null
+  "$java" -cp "$jar" io.github.limiter.bench.RedisLoad --port "$redis_port" --subject limiter,limiter-direct \
+    --threads "$redis_threads" --keys "$redis_keys" --warmup "$redis_warmup" --seconds "$redis_seconds" \
+    --rounds "$redis_rounds" >> "$raw/redis.jsonl" 2> "$raw/redis-limiter.log"
+  step "redis, bucket4j: plain, batching, delaying"
+  redis_cli flushall > /dev/null
+  "$java" -cp "$jar" io.github.limiter.bench.RedisLoad --port "$redis_port" \
+    --subject bucket4j,bucket4j-batching,bucket4j-delaying \
+    --threads "$redis_threads" --keys "$redis_keys" --warmup "$redis_warmup" --seconds "$redis_seconds" \
+    >> "$raw/redis.jsonl" 2> "$raw/redis-bucket4j.log"
+  # Over-admission: a limit of 1000/s with a burst of 1000 on a fresh hot key, 8 threads; each
+  # subject's admissions against the most the limit lets through while the run lasts.
+  step "redis, over-admission at 1000/s"
+  redis_cli flushall > /dev/null
+  "$java" -Dlimiter.bench.rate=1000 -cp "$jar" io.github.limiter.bench.RedisLoad --port "$redis_port" \
+    --subject limiter,limiter-direct,bucket4j,bucket4j-batching,bucket4j-delaying \
+    --threads 8 --keys 1 --fresh true --seconds "$redis_seconds" \
+    >> "$raw/redis-exactness.jsonl" 2> "$raw/redis-exactness.log"
   stop_redis
   trap - EXIT
 }
@@ -86,5 +100,10 @@ redis_ceiling() {
         evalsha "$sha" "${call[@]}" > "$raw/redis-benchmark-c$threads-k$keys.csv"
       redis_cli info commandstats > "$raw/redis-benchmark-c$threads-k$keys.stats"
     done
+    # The pipelined ceiling: 16 calls in flight per connection.
+    step "redis-benchmark, $keys key(s), $threads connection(s), -P 16"
+    redis_cli flushall > /dev/null
+    redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$threads" -P 16 -n "$redis_calls" "${random[@]}" --csv \
+      evalsha "$sha" "${call[@]}" > "$raw/redis-benchmark-c$threads-P16-k$keys.csv"
   done
 }

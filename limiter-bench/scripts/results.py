@@ -249,12 +249,13 @@ if os.path.exists(memory_path):
                           "**met**" if v <= 100 else "**missed**", "", ""))
 
 # ---- Redis ----------------------------------------------------------------------------------
-redis_rows = []
+redis_runs = []
 redis_path = os.path.join(raw_dir, "redis.jsonl")
 if os.path.exists(redis_path):
-    redis_rows += [json.loads(l) for l in open(redis_path) if l.strip().startswith("{")]
+    redis_runs += [json.loads(l) for l in open(redis_path) if l.strip().startswith("{")]
 for path in sorted(glob.glob(os.path.join(raw_dir, "redis-benchmark-c*-k*.csv"))):
-    c, k = map(int, re.search(r"-c(\d+)-k(\d+)\.csv$", path).groups())
+    c, p, k = re.search(r"-c(\d+)(?:-P(\d+))?-k(\d+)\.csv$", path).groups()
+    c, k = int(c), int(k)
     server = {}
     stats_path = path[:-4] + ".stats"
     if os.path.exists(stats_path):
@@ -264,45 +265,96 @@ for path in sorted(glob.glob(os.path.join(raw_dir, "redis-benchmark-c*-k*.csv"))
                 server[m.group(1)] = (int(m.group(2)), int(m.group(3)))
     with open(path) as f:
         for row in csv.DictReader(f):
-            r = {"subject": "redis-benchmark", "threads": c, "keys": k,
+            r = {"subject": "redis-benchmark" + (f"-P{p}" if p else ""), "threads": c, "keys": k,
                  "opsPerSec": float(row["rps"]), "p50us": float(row["p50_latency_ms"]) * 1000,
                  "p99us": float(row["p99_latency_ms"]) * 1000}
             if "evalsha" in server:
                 calls = server["evalsha"][0]
                 r["scriptUsPerCall"] = sum(u for name, (_, u) in server.items() if name.startswith("eval")) / calls
                 r["commandsPerCall"] = {name: n / calls for name, (n, _) in server.items() if name not in ("config", "info")}
-            redis_rows.append(r)
+            redis_runs.append(r)
+
+
+def median_run(runs):
+    """The run of median throughput among a subject's rounds."""
+    ordered = sorted(runs, key=lambda r: r["opsPerSec"])
+    return ordered[len(ordered) // 2]
+
+
+def median(values):
+    values = sorted(v for v in values if v is not None)
+    return None if not values else values[len(values) // 2]
+
+
+grouped = {}
+for r in redis_runs:
+    grouped.setdefault((r["subject"], r["keys"], r["threads"]), []).append(r)
+redis_rows = [median_run(runs) for runs in grouped.values()]
+
+
+def paired(keys, threads, value):
+    """Pipelined ÷ direct, round by round (the two alternate), and the median of those ratios."""
+    a = grouped.get(("limiter", keys, threads), [])
+    b = grouped.get(("limiter-direct", keys, threads), [])
+    return median([ratio(value(x), value(y)) for x, y in zip(a, b)])
+
+
 if redis_rows:
-    subjects = ["limiter", "bucket4j", "redis-benchmark"]
+    subjects = ["limiter", "limiter-direct", "bucket4j", "bucket4j-batching", "bucket4j-delaying",
+                "redis-benchmark", "redis-benchmark-P16"]
+    names = {"limiter": "Limiter, pipelined (default)", "limiter-direct": "Limiter, direct",
+             "bucket4j": "Bucket4j Jedis (CAS)", "bucket4j-batching": "Bucket4j, batching()",
+             "bucket4j-delaying": "Bucket4j, delaying(...)",
+             "redis-benchmark": "redis-benchmark, same EVALSHA",
+             "redis-benchmark-P16": "redis-benchmark -P 16"}
     by = {(r["subject"], r["keys"], r["threads"]): r for r in redis_rows}
+    rounds = max(len(v) for k, v in grouped.items() if k[0] == "limiter") if any(k[0] == "limiter" for k in grouped) else 0
     out("## Redis: one local redis-server, closed loop (k calls/s, latency p50 / p99 in µs)")
     out("")
-    out("| keys | threads | Limiter RedisStore | Bucket4j Jedis (CAS) | redis-benchmark, same EVALSHA "
-        "| Limiter ÷ Bucket4j | Limiter ÷ redis-benchmark |")
-    out("|---:|---:|---|---|---|---:|---:|")
+    out("| keys | threads | " + " | ".join(names[s] for s in subjects)
+        + " | pipelined ÷ direct | pipelined ÷ redis-benchmark | pipelined ÷ -P 16 | pipelined ÷ Bucket4j |")
+    out("|---:|---:|" + "---|" * len(subjects) + "---:|---:|---:|---:|")
     for keys, threads in sorted({(r["keys"], r["threads"]) for r in redis_rows}):
         cells = []
         for subj in subjects:
             r = by.get((subj, keys, threads))
-            cells.append("n/a" if r is None else
+            cells.append("" if r is None else
                          f"{r['opsPerSec'] / 1e3:.1f}k ({r['p50us']:.0f} / {r['p99us']:.0f})")
         get = lambda subj: (by.get((subj, keys, threads)) or {}).get("opsPerSec")
-        out(f"| {keys:,} | {threads} | " + " | ".join(cells) + f" | {fmt_ratio(ratio(get('limiter'), get('bucket4j')))}"
-            f" | {fmt_ratio(ratio(get('limiter'), get('redis-benchmark')))} |")
+        out(f"| {keys:,} | {threads} | " + " | ".join(cells)
+            + f" | {fmt_ratio(paired(keys, threads, lambda r: r['opsPerSec']))}"
+            + f" | {fmt_ratio(ratio(get('limiter'), get('redis-benchmark')))}"
+            + f" | {fmt_ratio(ratio(get('limiter'), get('redis-benchmark-P16')))}"
+            + f" | {fmt_ratio(ratio(get('limiter'), get('bucket4j')))} |")
     out("")
-    out("Threads are client threads for the Java subjects and connections (`-c`) for redis-benchmark. "
-        "The client and the server share the same 2 cores.")
+    out("Threads are client threads for the Java subjects and connections (`-c`) for redis-benchmark; "
+        "`-P 16` keeps 16 calls in flight per connection. The client and the server share the same 2 cores. "
+        f"Limiter pipelined and direct alternate run by run, {rounds} round(s) each: their cells are the "
+        "median round, their ratio the median of the round-by-round ratios.")
+    out("")
+    out("Client CPU per decision (µs of the benchmark JVM's CPU time, every thread, per call; median round):")
+    out("")
+    out("| keys | threads | pipelined | direct | direct ÷ pipelined (round by round) |")
+    out("|---:|---:|---:|---:|---:|")
+    for keys, threads in sorted({(r["keys"], r["threads"]) for r in redis_rows}):
+        a = by.get(("limiter", keys, threads))
+        b = by.get(("limiter-direct", keys, threads))
+        if a is None or b is None or "cpuUsPerCall" not in a:
+            continue
+        out(f"| {keys:,} | {threads} | {a['cpuUsPerCall']:.1f} | {b['cpuUsPerCall']:.1f} | "
+            f"{fmt_ratio(paired(keys, threads, lambda r: 1 / r['cpuUsPerCall'] if r['cpuUsPerCall'] else None))} |")
     out("")
     out("What one decision costs the server, from `INFO commandstats` of exactly that run: microseconds "
         "spent in Lua scripts (which includes the commands they call) per decision, and the commands per "
         "decision (those called from a script included). Bucket4j's CAS sends a GET, then an EVAL whose "
         "script GETs and compares again; more than one EVAL per decision is a lost compare-and-set, retried.")
     out("")
-    out("| keys | threads | " + " | ".join(subjects) + " |")
-    out("|---:|---:|" + "---|" * len(subjects))
+    cost_subjects = ["limiter", "limiter-direct", "bucket4j", "bucket4j-batching", "bucket4j-delaying", "redis-benchmark"]
+    out("| keys | threads | " + " | ".join(cost_subjects) + " |")
+    out("|---:|---:|" + "---|" * len(cost_subjects))
     for keys, threads in sorted({(r["keys"], r["threads"]) for r in redis_rows}):
         cells = []
-        for subj in subjects:
+        for subj in cost_subjects:
             r = by.get((subj, keys, threads))
             if r is None or "scriptUsPerCall" not in r:
                 cells.append("n/a")
@@ -311,12 +363,49 @@ if redis_rows:
                 cells.append(f"{r['scriptUsPerCall']:.1f} µs; {cmds}")
         out(f"| {keys:,} | {threads} | " + " | ".join(cells) + " |")
     out("")
+    exact_path = os.path.join(raw_dir, "redis-exactness.jsonl")
+    exact = [json.loads(l) for l in open(exact_path) if l.strip().startswith("{")] if os.path.exists(exact_path) else []
+    if exact:
+        out(f"### Over-admission: {exact[0]['rate']}/s with a burst of {exact[0]['rate']}, one fresh hot key, "
+            f"{exact[0]['threads']} threads")
+        out("")
+        out("The most the limit lets through is the burst plus what refills while the run lasts; "
+            "admissions above it are over-admission. Bucket4j's `delaying` synchronises with Redis at most "
+            "every 1 % of the limit or 50 ms.")
+        out("")
+        out("| subject | k calls/s | calls | admitted | most allowed | over-admitted |")
+        out("|---|---:|---:|---:|---:|---:|")
+        for r in exact:
+            over = max(0, r["admitted"] - r["limit"])
+            out(f"| {names.get(r['subject'], r['subject'])} | {r['opsPerSec'] / 1e3:.1f} | {r['calls']:,} | "
+                f"{r['admitted']:,} | {r['limit']:,} | {over:,} ({over / r['limit']:.1%}) |")
+            if r["subject"] == "limiter":
+                goals.append(("Redis, pipelined: no over-admission", f"{over} over {r['limit']:,}",
+                              "**met**" if over == 0 else "**missed**", "", ""))
+        out("")
     for threads in sorted({r["threads"] for r in redis_rows}):
         get = lambda subj: (by.get((subj, 1, threads)) or {}).get("opsPerSec")
         r = ratio(get("limiter"), get("bucket4j"))
         goals.append((f"Redis hot key, {threads} thread(s): ≥ 10× Bucket4j-Jedis", fmt_ratio(r), verdict(r, 10), "", ""))
         r = ratio(get("limiter"), get("redis-benchmark"))
         goals.append((f"Redis hot key, {threads} thread(s): ≥ 0.9× redis-benchmark", fmt_ratio(r), verdict(r, 0.9), "", ""))
+    get32 = lambda subj: (by.get((subj, 1, 32)) or {}).get("opsPerSec")
+    if get32("limiter") is not None:
+        r = ratio(get32("limiter"), get32("redis-benchmark"))
+        goals.append(("Redis hot key, 32 threads, pipelined: ≥ 1.5× redis-benchmark -c 32", fmt_ratio(r), verdict(r, 1.5), "", ""))
+        r = ratio(get32("limiter"), get32("redis-benchmark-P16"))
+        goals.append(("Redis hot key, 32 threads, pipelined: ≥ 0.5× redis-benchmark -c 32 -P 16", fmt_ratio(r), verdict(r, 0.5), "", ""))
+        r = paired(1, 32, lambda x: 1 / x["p99us"] if x["p99us"] else None)
+        goals.append(("Redis hot key, 32 threads: pipelined p99 no worse than direct (direct p99 ÷ pipelined p99 ≥ 1)",
+                      fmt_ratio(r), verdict(r, 1.0), "", ""))
+    if ("limiter", 1, 8) in by:
+        r = paired(1, 8, lambda x: x["opsPerSec"])
+        goals.append(("Redis hot key, 8 threads: pipelined ≥ 1.3× direct", fmt_ratio(r), verdict(r, 1.3), "", ""))
+    if ("limiter", 1, 1) in by:
+        r = paired(1, 1, lambda x: x["opsPerSec"])
+        goals.append(("Redis hot key, 1 thread: pipelined ≥ 0.9× direct, interleaved throughput", fmt_ratio(r), verdict(r, 0.9), "", ""))
+        r = paired(1, 1, lambda x: 1 / x["cpuUsPerCall"] if x["cpuUsPerCall"] else None)
+        goals.append(("Redis hot key, 1 thread: pipelined ≥ 0.9× direct, by client CPU per decision", fmt_ratio(r), verdict(r, 0.9), "", ""))
 
 # ---- Goals ----------------------------------------------------------------------------------
 if goals and "--smoke" not in command:

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Limiter's Redis store as a load subject: one EVALSHA per decision, server clock, a token bucket
- * of {@link RedisPolicies#RATE} per second.
+ * of {@link RedisPolicies#RATE} per second; concurrent decisions pipelined (the default) or each on
+ * its own round trip (direct mode).
  *
  * <p>As a command, {@code LimiterRedis --evalsha <port>} prints the exact EVALSHA the store sends
  * for one decision, as seen by the server's MONITOR, with the client key replaced by {@code @KEY@}:
@@ -36,9 +37,18 @@ final class LimiterRedis implements RedisLoad.Subject {
   private final RedisStore store;
 
   LimiterRedis(String host, int port, int threads) {
+    this(host, port, threads, true);
+  }
+
+  /**
+   * @param pipeline whether concurrent decisions share round trips (the default), or each is its
+   *     own round trip on a pooled connection ({@code limiter.redis.pipeline.enabled=false})
+   */
+  LimiterRedis(String host, int port, int threads, boolean pipeline) {
     store =
         RedisStore.builder()
             .node(host, port)
+            .pipeline(pipeline)
             .poolMaxTotal(threads)
             // Generous, so that a loaded machine shows as latency, not as fail-open admissions.
             .decisionTimeout(Duration.ofSeconds(2))

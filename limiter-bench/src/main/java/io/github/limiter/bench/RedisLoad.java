@@ -17,9 +17,12 @@ import org.HdrHistogram.Histogram;
  * HdrHistogram. JMH does not fit here: the interesting numbers are the percentiles under
  * concurrency, and one run covers every thread count against the same server.
  *
- * <p>Usage: {@code RedisLoad --port P --subject limiter|bucket4j [--threads 1,8,32] [--keys
- * 1,10000] [--warmup 1] [--seconds 3]}. Prints one JSON line per thread count and key count. Each
- * run is bounded in time and in calls, and only ever talks to 127.0.0.1.
+ * <p>Usage: {@code RedisLoad --port P --subject limiter[,limiter-direct,...] [--threads 1,8,32]
+ * [--keys 1,10000] [--warmup 1] [--seconds 3] [--rounds 1] [--fresh false]}. Prints one JSON line
+ * per run: per key count, thread count and round, each subject in turn, so that subjects listed
+ * together alternate. {@code --fresh true} runs each on keys never used, without warm-up, and
+ * reports the most that may pass ({@code limit}) to count over-admission against. Each run is
+ * bounded in time and in calls, and only ever talks to 127.0.0.1.
  */
 public final class RedisLoad {
 
@@ -51,8 +54,12 @@ public final class RedisLoad {
   static final Map<String, SubjectFactory> SUBJECTS = new LinkedHashMap<>();
 
   static {
-    SUBJECTS.put("bucket4j", Bucket4jRedis::new);
-    SUBJECTS.put("limiter", LimiterRedis::new);
+    SUBJECTS.put("bucket4j", Bucket4jRedis::plain);
+    SUBJECTS.put("bucket4j-batching", Bucket4jRedis::batching);
+    SUBJECTS.put("bucket4j-delaying", Bucket4jRedis::delaying);
+    SUBJECTS.put("limiter", (host, port, threads) -> new LimiterRedis(host, port, threads, true));
+    SUBJECTS.put(
+        "limiter-direct", (host, port, threads) -> new LimiterRedis(host, port, threads, false));
   }
 
   private RedisLoad() {}
@@ -66,6 +73,8 @@ public final class RedisLoad {
       long admitted,
       long unverified,
       double seconds,
+      double cpuSeconds,
+      long limit,
       Histogram latency,
       Map<String, RedisAdmin.CommandStats> server) {
     double callsPerSecond() {
@@ -91,7 +100,7 @@ public final class RedisLoad {
       return String.format(
           Locale.ROOT,
           "{\"subject\":\"%s\",\"threads\":%d,\"keys\":%d,\"calls\":%d,\"admitted\":%d,\"unverified\":%d,"
-              + "\"seconds\":%.3f,"
+              + "\"seconds\":%.3f,\"cpuUsPerCall\":%.3f,\"rate\":%d,\"limit\":%d,"
               + "\"opsPerSec\":%.1f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%.1f,\"maxus\":%.1f,"
               + "\"scriptUsPerCall\":%.2f,\"commandsPerCall\":{%s}}",
           subject,
@@ -101,6 +110,9 @@ public final class RedisLoad {
           admitted,
           unverified,
           seconds,
+          cpuSeconds * 1e6 / Math.max(1, calls),
+          RedisPolicies.RATE,
+          limit,
           callsPerSecond(),
           latency.getValueAtPercentile(50) / 1000.0,
           latency.getValueAtPercentile(99) / 1000.0,
@@ -114,34 +126,58 @@ public final class RedisLoad {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = options(args);
     int port = Integer.parseInt(require(options, "port"));
-    String subjectName = require(options, "subject");
-    SubjectFactory factory = SUBJECTS.get(subjectName);
-    if (factory == null) {
-      throw new IllegalArgumentException(
-          "--subject: expected one of " + SUBJECTS.keySet() + ", was '" + subjectName + "'");
+    String[] subjectNames = require(options, "subject").split(",");
+    for (String subjectName : subjectNames) {
+      if (!SUBJECTS.containsKey(subjectName)) {
+        throw new IllegalArgumentException(
+            "--subject: expected some of " + SUBJECTS.keySet() + ", was '" + subjectName + "'");
+      }
     }
     int[] threadCounts = ints(options.getOrDefault("threads", "1,8,32"), "threads");
     int[] keyCounts = ints(options.getOrDefault("keys", "1,10000"), "keys");
     double warmup = Double.parseDouble(options.getOrDefault("warmup", "1"));
     double seconds = Double.parseDouble(options.getOrDefault("seconds", "3"));
+    int rounds = ints(options.getOrDefault("rounds", "1"), "rounds")[0];
+    boolean fresh = Boolean.parseBoolean(options.getOrDefault("fresh", "false"));
     String host = "127.0.0.1";
 
+    // Several subjects alternate run by run, round after round: on a noisy machine their ratio
+    // then compares runs that saw the same noise.
+    int run = 0;
     for (int keys : keyCounts) {
-      String[] names = keys(keys);
       for (int threads : threadCounts) {
-        try (Subject subject = factory.create(host, port, threads)) {
-          for (String name : names) {
-            subject.prepare(name);
+        for (int round = 0; round < rounds; round++) {
+          for (String subjectName : subjectNames) {
+            String[] names = fresh ? freshKeys(keys, ++run) : keys(keys);
+            try (Subject subject = SUBJECTS.get(subjectName).create(host, port, threads)) {
+              for (String name : names) {
+                subject.prepare(name);
+              }
+              if (!fresh) {
+                run(subject, subjectName, names, threads, warmup, null, false);
+              }
+              Result result;
+              try (RedisAdmin admin = new RedisAdmin(port)) {
+                result = run(subject, subjectName, names, threads, seconds, admin, fresh);
+              }
+              System.out.println(result.toJson());
+            }
           }
-          run(subject, subjectName, names, threads, warmup, null);
-          Result result;
-          try (RedisAdmin admin = new RedisAdmin(port)) {
-            result = run(subject, subjectName, names, threads, seconds, admin);
-          }
-          System.out.println(result.toJson());
         }
       }
     }
+  }
+
+  /**
+   * Keys never used before, for the over-admission runs: each starts with a full bucket, so that at
+   * most {@code RATE + RATE × seconds} calls may pass.
+   */
+  static String[] freshKeys(int count, int run) {
+    String[] names = keys(count);
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "run" + run + "-" + names[i];
+    }
+    return names;
   }
 
   /** One key is {@code hot}; more are {@code user-0 .. user-(n-1)}, like the local benchmarks. */
@@ -161,7 +197,13 @@ public final class RedisLoad {
 
   /** One timed run; with {@code admin}, the server's command statistics of exactly this run. */
   static Result run(
-      Subject subject, String name, String[] keys, int threads, double seconds, RedisAdmin admin)
+      Subject subject,
+      String name,
+      String[] keys,
+      int threads,
+      double seconds,
+      RedisAdmin admin,
+      boolean fresh)
       throws InterruptedException, IOException {
     long durationNanos = (long) (seconds * 1e9);
     CountDownLatch start = new CountDownLatch(1);
@@ -217,12 +259,14 @@ public final class RedisLoad {
     if (admin != null) {
       admin.resetStats();
     }
+    long cpuBefore = processCpuNanos();
     begin[0] = System.nanoTime();
     start.countDown();
     for (Thread worker : workers) {
       worker.join();
     }
     double elapsed = (System.nanoTime() - begin[0]) / 1e9;
+    double cpu = (processCpuNanos() - cpuBefore) / 1e9;
     Map<String, RedisAdmin.CommandStats> server = admin != null ? admin.commandStats() : Map.of();
     if (failure.get() != null) {
       throw new IllegalStateException(name + " failed at " + threads + " threads", failure.get());
@@ -237,7 +281,18 @@ public final class RedisLoad {
       yes += admitted[t];
       unknown += unverified[t];
     }
-    return new Result(name, threads, keys.length, sum, yes, unknown, elapsed, total, server);
+    // On fresh keys, a full bucket plus what refills while the run lasts: the most that may pass.
+    long limit =
+        fresh ? keys.length * (RedisPolicies.RATE + (long) (RedisPolicies.RATE * elapsed)) : 0;
+    return new Result(
+        name, threads, keys.length, sum, yes, unknown, elapsed, cpu, limit, total, server);
+  }
+
+  /** CPU time of the whole JVM (every thread, the GC's included). */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static Map<String, String> options(String[] args) {

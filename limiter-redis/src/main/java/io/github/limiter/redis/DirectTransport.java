@@ -30,27 +30,44 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * as stale, and is retried once on a connection known good (new, or just used successfully) within
  * the same deadline; only a failure of that retry reaches the breaker. A background check PINGs
  * idle connections, so that most stale ones are gone before a decision draws them.
+ *
+ * <p>With pipelining on (the default), calls go through a {@link PipelineDispatcher}, which writes
+ * the calls of concurrent callers as one pipeline on a connection of this pool, with the same
+ * deadline and stale-connection rules.
  */
 final class DirectTransport implements Transport {
 
   private final DeadlineProvider provider;
   private final UnifiedJedis jedis;
 
+  /** The dispatcher that pipelines concurrent calls, or null in direct mode. */
+  private final PipelineDispatcher pipeline;
+
+  /**
+   * @param pipelineMaxBatch the most calls written as one pipeline; 0 to call directly
+   */
   DirectTransport(
       HostAndPort node,
       JedisClientConfig config,
       int maxTotal,
       int socketTimeoutMillis,
-      Duration idleCheckInterval) {
+      Duration idleCheckInterval,
+      int pipelineMaxBatch) {
     this.provider =
         new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis, idleCheckInterval);
     this.jedis = new Client(provider);
+    this.pipeline =
+        pipelineMaxBatch > 0 ? new PipelineDispatcher(provider, pipelineMaxBatch) : null;
     provider.warmUp();
   }
 
   @Override
   public Object eval(
-      Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos) {
+      Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
+      throws Exception {
+    if (pipeline != null) {
+      return pipeline.eval(script, keys, args, deadlineNanos);
+    }
     long[] deadline = provider.deadline.get();
     deadline[0] = deadlineNanos;
     try {
@@ -89,6 +106,11 @@ final class DirectTransport implements Transport {
     return Set.of(provider.nodeName);
   }
 
+  /** For tests and the benchmark: the dispatcher, or null in direct mode. */
+  PipelineDispatcher pipeline() {
+    return pipeline;
+  }
+
   /** For tests: the connections in the pool, not in use. */
   int idleConnections() {
     return provider.idle.size();
@@ -121,7 +143,8 @@ final class DirectTransport implements Transport {
   }
 
   /** A pool of connected connections that callers take within their deadline and never open. */
-  static final class DeadlineProvider implements ConnectionProvider {
+  static final class DeadlineProvider
+      implements ConnectionProvider, PipelineDispatcher.Connections {
     private final HostAndPort node;
     final String nodeName;
     private final long idleCheckNanos;
@@ -252,6 +275,22 @@ final class DirectTransport implements Transport {
     @Override
     public Connection getConnection(CommandArguments args) {
       return getConnection();
+    }
+
+    @Override
+    public Connection get(long deadlineNanos) {
+      long[] d = deadline.get();
+      d[0] = deadlineNanos;
+      try {
+        return getConnection();
+      } finally {
+        d[0] = 0;
+      }
+    }
+
+    @Override
+    public void dropStale() {
+      dropIdle();
     }
 
     private long remainingNanos() {

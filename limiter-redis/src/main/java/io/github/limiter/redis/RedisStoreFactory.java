@@ -48,6 +48,8 @@ public final class RedisStoreFactory implements StoreFactory {
   public static final String BREAKER_FAILURE_THRESHOLD = PREFIX + "breaker.failure-threshold";
   public static final String BREAKER_OPEN_DURATION = PREFIX + "breaker.open-duration";
   public static final String POOL_IDLE_CHECK_INTERVAL = PREFIX + "pool.idle-check-interval";
+  public static final String PIPELINE_ENABLED = PREFIX + "pipeline.enabled";
+  public static final String PIPELINE_MAX_BATCH = PREFIX + "pipeline.max-batch";
 
   @Override
   public String name() {
@@ -74,7 +76,9 @@ public final class RedisStoreFactory implements StoreFactory {
         LOCAL_NODES,
         BREAKER_FAILURE_THRESHOLD,
         BREAKER_OPEN_DURATION,
-        POOL_IDLE_CHECK_INTERVAL);
+        POOL_IDLE_CHECK_INTERVAL,
+        PIPELINE_ENABLED,
+        PIPELINE_MAX_BATCH);
   }
 
   @Override
@@ -143,6 +147,8 @@ public final class RedisStoreFactory implements StoreFactory {
     LimiterConfig.read(lookup, new ArrayList<>()).policies().values().stream()
         .filter(policy -> policy.lease().enabled())
         .forEach(policy -> b.lease(policy.name(), policy.lease()));
+    set(config, PIPELINE_ENABLED, ConfigReader::parseBoolean, b::pipeline);
+    set(config, PIPELINE_MAX_BATCH, RedisStoreFactory::parseInt, b::pipelineMaxBatch);
     return b;
   }
 

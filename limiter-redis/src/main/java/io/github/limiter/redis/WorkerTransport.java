@@ -1,8 +1,10 @@
 package io.github.limiter.redis;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -12,11 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -25,6 +30,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * its deadline. A cluster client may connect, follow redirections and refresh its topology inside
  * one call; the workers absorb that, the caller does not. When every worker is busy and the queue
  * is full, the call fails at once.
+ *
+ * <p>With pipelining on, the workers hand their calls to one {@link PipelineDispatcher} per master,
+ * which writes those of the same master as one pipeline on a connection of that master's pool. A
+ * call whose slot has moved (MOVED, ASK) goes once more through the cluster client, which follows
+ * the redirection.
  */
 final class WorkerTransport implements Transport {
 
@@ -40,13 +50,26 @@ final class WorkerTransport implements Transport {
   /** Where failures count while the topology is not known yet. */
   static final String UNKNOWN_NODE = "the cluster";
 
+  /** The most calls per pipeline; 0 when each call goes through the cluster client alone. */
+  private final int pipelineMaxBatch;
+
+  private final int socketTimeoutMillis;
+
+  /** One dispatcher per master, by {@code host:port}. */
+  private final ConcurrentHashMap<String, PipelineDispatcher> dispatchers =
+      new ConcurrentHashMap<>();
+
   WorkerTransport(
       Supplier<ClusterConnectionProvider> providers,
       Function<ClusterConnectionProvider, UnifiedJedis> clients,
       int threads,
-      String name) {
+      String name,
+      int pipelineMaxBatch,
+      int socketTimeoutMillis) {
     this.providers = providers;
     this.clients = clients;
+    this.pipelineMaxBatch = pipelineMaxBatch;
+    this.socketTimeoutMillis = socketTimeoutMillis;
     AtomicInteger count = new AtomicInteger();
     this.workers =
         new ThreadPoolExecutor(
@@ -112,7 +135,7 @@ final class WorkerTransport implements Transport {
   public Object eval(
       Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
-    Future<Object> call = workers.submit(() -> call(script, keys, args));
+    Future<Object> call = workers.submit(() -> call(script, keys, args, deadlineNanos));
     try {
       return call.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
@@ -128,13 +151,81 @@ final class WorkerTransport implements Transport {
     }
   }
 
-  private Object call(Scripts.Script script, List<String> keys, List<String> args) {
+  private Object call(
+      Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
+      throws Exception {
     UnifiedJedis client = jedis();
     try {
+      if (pipelineMaxBatch > 0) {
+        String node = nodeOf(keys.get(0));
+        if (!node.equals(UNKNOWN_NODE)) {
+          try {
+            return dispatcher(node).eval(script, keys, args, deadlineNanos);
+          } catch (JedisRedirectionException e) {
+            // The slot moved: learn the new topology; the cluster client follows the redirection.
+            refreshTopology(client);
+          }
+        }
+      }
       return Transport.evalsha(client, script, keys, args);
     } catch (JedisConnectionException | JedisClusterOperationException e) {
       refreshTopology(client);
       throw e;
+    }
+  }
+
+  /** For tests: the dispatchers by master, empty with pipelining off. */
+  Map<String, PipelineDispatcher> dispatchers() {
+    return dispatchers;
+  }
+
+  /** The dispatcher of one master: its pipelines go out on connections of that node's pool. */
+  private PipelineDispatcher dispatcher(String node) {
+    PipelineDispatcher d = dispatchers.get(node);
+    return d != null
+        ? d
+        : dispatchers.computeIfAbsent(
+            node, n -> new PipelineDispatcher(new NodeConnections(n), pipelineMaxBatch));
+  }
+
+  /** Connections to one master from the cluster client's pool, reads cut to the deadline. */
+  private final class NodeConnections implements PipelineDispatcher.Connections {
+    private final String node;
+
+    NodeConnections(String node) {
+      this.node = node;
+    }
+
+    @Override
+    public Connection get(long deadlineNanos) {
+      ClusterConnectionProvider p = provider;
+      ConnectionPool pool = p == null ? null : p.getConnectionMap().get(node);
+      if (pool == null) {
+        throw new JedisConnectionException("no connection pool for " + node);
+      }
+      Connection connection = pool.getResource();
+      long left = (deadlineNanos - System.nanoTime()) / 1_000_000L;
+      if (left < 1) {
+        connection.close();
+        throw new DirectTransport.NoConnection("decision timeout reached before calling " + node);
+      }
+      connection.setSoTimeout((int) Math.min(left, socketTimeoutMillis));
+      return connection;
+    }
+
+    @Override
+    public void dropStale() {
+      // the pool PINGs idle connections itself
+    }
+
+    @Override
+    public void release(Connection connection) {
+      try {
+        connection.rollbackTimeout(); // the cluster client shares the pool, with its own timeout
+      } catch (RuntimeException e) {
+        // closed already; the pool drops it
+      }
+      connection.close();
     }
   }
 

@@ -90,6 +90,9 @@ class RedisStoreFactoryTest {
         "limiter.redis.breaker.failure-threshold|1.5",
         "limiter.redis.breaker.open-duration|1 sec",
         "limiter.redis.tls.truststore|/no/such/file.p12",
+        "limiter.redis.pipeline.enabled|sometimes",
+        "limiter.redis.pipeline.max-batch|0",
+        "limiter.redis.pipeline.max-batch|many",
       })
   void aBadValueNamesTheKeyAndTheValue(String key, String value) {
     Map<String, String> config = new HashMap<>();
@@ -120,7 +123,7 @@ class RedisStoreFactoryTest {
         .hasMessageContaining("'50ms'");
     // Every key the factory declares is one it reads: the README's table, whole.
     assertThat(new RedisStoreFactory().keys())
-        .hasSize(18)
+        .hasSize(20)
         .allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
   }
 

@@ -12,7 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Pooled connections closed while idle, by the server's {@code timeout} or by {@code CLIENT KILL},
@@ -40,8 +41,9 @@ class StaleConnectionTest {
   /**
    * The idle check is far off, so that only the retry on a fresh connection can save the decisions.
    */
-  private static RedisStore store(Duration idleCheck) {
+  private static RedisStore store(Duration idleCheck, boolean pipeline) {
     return RedisStore.builder()
+        .pipeline(pipeline)
         .url(server.url())
         .decisionTimeout(Duration.ofMillis(250))
         .breakerFailureThreshold(5)
@@ -50,14 +52,17 @@ class StaleConnectionTest {
         .build();
   }
 
-  /** Fills the pool: concurrent callers each hold a connection. */
-  private static void warmUp(RedisStore store) throws InterruptedException {
+  /**
+   * Fills the pool: concurrent callers each hold a connection in direct mode; pipelined, they share
+   * one.
+   */
+  private static void warmUp(RedisStore store, boolean pipeline) throws InterruptedException {
     try (Load load = new Load(8, 500, () -> store.decide(FAIL_CLOSED, "warm", 1))) {
       Pause.millis(500);
     }
     assertThat(((DirectTransport) store.transport()).idleConnections())
         .as("pooled connections")
-        .isGreaterThan(1);
+        .isGreaterThan(pipeline ? 0 : 1);
   }
 
   private static void assertNoFallback(RedisStore store) throws InterruptedException {
@@ -79,11 +84,13 @@ class StaleConnectionTest {
     assertThat(store.health().up()).isTrue();
   }
 
-  @Test
-  void connectionsClosedByTheServerTimeoutDoNotMakeDecisionsFallBack() throws Exception {
-    try (RedisStore store = store(Duration.ofHours(1))) {
+  @ParameterizedTest(name = "pipeline={0}")
+  @ValueSource(booleans = {true, false})
+  void connectionsClosedByTheServerTimeoutDoNotMakeDecisionsFallBack(boolean pipeline)
+      throws Exception {
+    try (RedisStore store = store(Duration.ofHours(1), pipeline)) {
       // Given a full pool, left idle past the server's timeout
-      warmUp(store);
+      warmUp(store, pipeline);
       Pause.millis(2_500);
       // Then every decision is verified
       assertNoFallback(store);
@@ -93,22 +100,27 @@ class StaleConnectionTest {
     }
   }
 
-  @Test
-  void connectionsKilledWithClientKillDoNotMakeDecisionsFallBack() throws Exception {
-    try (RedisStore store = store(Duration.ofHours(1))) {
+  @ParameterizedTest(name = "pipeline={0}")
+  @ValueSource(booleans = {true, false})
+  void connectionsKilledWithClientKillDoNotMakeDecisionsFallBack(boolean pipeline)
+      throws Exception {
+    try (RedisStore store = store(Duration.ofHours(1), pipeline)) {
       // Given a full pool
-      warmUp(store);
+      warmUp(store, pipeline);
       // When Redis kills every client connection (not the one that asks)
-      assertThat((Long) server.call("CLIENT", "KILL", "TYPE", "normal")).isGreaterThan(1L);
+      assertThat((Long) server.call("CLIENT", "KILL", "TYPE", "normal"))
+          .isGreaterThan(pipeline ? 0L : 1L);
       // Then every decision is verified
       assertNoFallback(store);
     }
   }
 
-  @Test
-  void theIdleCheckDropsKilledConnectionsBeforeADecisionDrawsThem() throws Exception {
-    try (RedisStore store = store(Duration.ofMillis(100))) {
-      warmUp(store);
+  @ParameterizedTest(name = "pipeline={0}")
+  @ValueSource(booleans = {true, false})
+  void theIdleCheckDropsKilledConnectionsBeforeADecisionDrawsThem(boolean pipeline)
+      throws Exception {
+    try (RedisStore store = store(Duration.ofMillis(100), pipeline)) {
+      warmUp(store, pipeline);
       DirectTransport transport = (DirectTransport) store.transport();
       // When the pooled connections are killed while idle
       server.call("CLIENT", "KILL", "TYPE", "normal");

@@ -1,0 +1,301 @@
+package io.github.limiter.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.Decision;
+import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.StoreHealth;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pipelined decisions on a standalone Redis: concurrent callers share round trips and stay exact; a
+ * lone caller goes out alone; NOSCRIPT, a frozen server and the breaker behave as in direct mode.
+ * Each test has a server of its own, since the counts are server-wide.
+ */
+class PipelineTest {
+
+  private static final int THREADS = 16;
+
+  private RedisServer server;
+  private final List<RedisStore> stores = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    server = RedisServer.start("pipeline");
+  }
+
+  @AfterEach
+  void stop() {
+    stores.forEach(RedisStore::close);
+    server.close();
+  }
+
+  private RedisStore store(Duration budget) {
+    RedisStore store =
+        RedisStore.builder()
+            .url(server.url())
+            .decisionTimeout(budget)
+            .socketTimeout(budget)
+            .breakerFailureThreshold(5)
+            .breakerOpenDuration(Duration.ofSeconds(1))
+            .build();
+    stores.add(store);
+    return store;
+  }
+
+  private static PipelineDispatcher dispatcher(RedisStore store) {
+    PipelineDispatcher dispatcher = ((DirectTransport) store.transport()).pipeline();
+    assertThat(dispatcher).as("pipelining is on by default").isNotNull();
+    return dispatcher;
+  }
+
+  /** Runs {@code task} on {@code threads} threads at once and returns what each returned. */
+  private static <T> List<T> onThreads(int threads, Callable<T> task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<T>> futures = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        futures.add(pool.submit(task));
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> f : futures) {
+        results.add(f.get());
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void concurrentCallersShareRoundTripsAndAdmitExactlyTheLimit() throws Exception {
+    RedisStore store = store(Duration.ofSeconds(2));
+    PipelineDispatcher dispatcher = dispatcher(store);
+    // A bucket of 2 000 that refills 1 per hour: exactly 2 000 of 8 000 decisions pass
+    Policy policy =
+        Policy.tokenBucket("pipelined", Limit.bucket(1, Duration.ofHours(1), 2_000))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    long before = server.commandStats().get("evalsha") == null ? 0 : evalshaCalls();
+
+    List<long[]> counts =
+        onThreads(
+            THREADS,
+            () -> {
+              long[] allowedAndVerified = new long[2];
+              for (int i = 0; i < 500; i++) {
+                Decision d = store.decide(policy, "hot", 1);
+                allowedAndVerified[0] += d.isAllowed() ? 1 : 0;
+                allowedAndVerified[1] += d.isVerified() ? 1 : 0;
+              }
+              return allowedAndVerified;
+            });
+
+    long allowed = counts.stream().mapToLong(c -> c[0]).sum();
+    long verified = counts.stream().mapToLong(c -> c[1]).sum();
+    assertThat(verified).as("every decision answered by Redis").isEqualTo(THREADS * 500L);
+    assertThat(allowed).as("exactly the bucket's capacity").isEqualTo(2_000);
+    assertThat(dispatcher.calls.sum()).isEqualTo(THREADS * 500L);
+    assertThat(dispatcher.largestBatch.get()).as("some batch held several calls").isGreaterThan(1);
+    assertThat(dispatcher.batches.sum())
+        .as("fewer round trips than decisions")
+        .isLessThan(dispatcher.calls.sum());
+    assertThat(evalshaCalls() - before)
+        .as("Redis ran one EVALSHA per decision")
+        .isEqualTo(THREADS * 500L);
+  }
+
+  @Test
+  void aLoneCallerGoesOutAloneEveryTime() {
+    RedisStore store = store(Duration.ofSeconds(2));
+    PipelineDispatcher dispatcher = dispatcher(store);
+    Policy policy = Policy.tokenBucket("lone", Limit.bucket(1000, Duration.ofSeconds(1), 1000));
+    for (int i = 0; i < 200; i++) {
+      assertThat(store.decide(policy, "k", 1).isVerified()).isTrue();
+    }
+    assertThat(dispatcher.batches.sum()).isEqualTo(200);
+    assertThat(dispatcher.largestBatch.get()).isEqualTo(1);
+  }
+
+  @Test
+  void noscriptInABatchReloadsTheScriptAndRetriesOnlyTheCallsThatGotIt() throws Exception {
+    RedisStore store = store(Duration.ofSeconds(2));
+    PipelineDispatcher dispatcher = dispatcher(store);
+    Policy policy =
+        Policy.tokenBucket("noscript", Limit.bucket(1, Duration.ofHours(1), 3_000))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    assertThat(store.decide(policy, "warm", 1).isVerified()).isTrue();
+    AtomicLong flushes = new AtomicLong();
+    AtomicInteger roles = new AtomicInteger();
+
+    List<long[]> counts =
+        onThreads(
+            THREADS + 1,
+            () -> {
+              long[] allowedAndVerified = new long[2];
+              if (roles.getAndIncrement() == 0) {
+                // one thread flushes the script cache again and again while the others decide
+                for (int i = 0; i < 20; i++) {
+                  Pause.millis(15);
+                  server.call("SCRIPT", "FLUSH");
+                  flushes.incrementAndGet();
+                }
+                return allowedAndVerified;
+              }
+              for (int i = 0; i < 400; i++) {
+                Decision d = store.decide(policy, "hot", 1);
+                allowedAndVerified[0] += d.isAllowed() ? 1 : 0;
+                allowedAndVerified[1] += d.isVerified() ? 1 : 0;
+              }
+              return allowedAndVerified;
+            });
+
+    long allowed = counts.stream().mapToLong(c -> c[0]).sum();
+    long verified = counts.stream().mapToLong(c -> c[1]).sum();
+    assertThat(flushes.get()).isEqualTo(20);
+    assertThat(verified).as("no decision fell back").isEqualTo(THREADS * 400L);
+    assertThat(allowed).as("no call ran twice, none was lost").isEqualTo(3_000);
+    RedisServer.CommandStats evalsha = server.commandStats().get("evalsha");
+    RedisServer.CommandStats eval = server.commandStats().get("eval");
+    assertThat(eval).as("NOSCRIPT seen and the script loaded again by EVAL").isNotNull();
+    assertThat(eval.calls())
+        .as("at most one load at start and one per flush")
+        .isLessThanOrEqualTo(21);
+    long noscript = evalsha.failedCalls() + evalsha.rejectedCalls();
+    assertThat(noscript).isGreaterThanOrEqualTo(eval.calls());
+    assertThat(evalsha.calls() - noscript + eval.calls())
+        .as("each decision ran exactly once")
+        .isEqualTo(1 + THREADS * 400L);
+    assertThat(dispatcher.largestBatch.get()).isGreaterThan(1);
+    assertThat(store.health().up()).isTrue();
+  }
+
+  @Test
+  void aFrozenServerCostsEachCallerAtMostItsBudgetThenTheBreakerOpensAndCloses() throws Exception {
+    Duration budget = Duration.ofMillis(100);
+    RedisStore store = store(budget);
+    Policy policy =
+        Policy.tokenBucket("frozen", Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    assertThat(store.decide(policy, "k", 1).isVerified()).isTrue();
+
+    server.freeze();
+    try {
+      // Each of 8 concurrent callers waits at most about the budget, then fails closed
+      List<Long> slowest =
+          onThreads(
+              8,
+              () -> {
+                long worst = 0;
+                for (int i = 0; i < 3; i++) {
+                  long start = System.nanoTime();
+                  Decision d = store.decide(policy, "k", 1);
+                  worst = Math.max(worst, System.nanoTime() - start);
+                  assertThat(d.isVerified()).isFalse();
+                  assertThat(d.outcome()).isEqualTo(Decision.Outcome.UNAVAILABLE);
+                }
+                return worst;
+              });
+      assertThat(slowest)
+          .allSatisfy(
+              nanos ->
+                  assertThat(Duration.ofNanos(nanos))
+                      .as("within the budget plus scheduling jitter")
+                      .isLessThan(budget.plusMillis(150)));
+      // The breaker is open: a decision falls back without waiting for Redis
+      StoreHealth down = store.health();
+      assertThat(down.up()).isFalse();
+      assertThat(down.breaker()).isEqualTo("open");
+      long start = System.nanoTime();
+      assertThat(store.decide(policy, "k", 1).outcome()).isEqualTo(Decision.Outcome.UNAVAILABLE);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(budget);
+    } finally {
+      server.thaw();
+    }
+
+    // After the open duration a probe succeeds and the breaker closes
+    long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+    while (!store.decide(policy, "k", 1).isVerified()) {
+      assertThat(System.nanoTime()).as("verified again within 3 s").isLessThan(deadline);
+      Pause.millis(20);
+    }
+    assertThat(store.health().up()).isTrue();
+    assertThat(store.health().breaker()).isEqualTo("closed");
+  }
+
+  @Test
+  void directModeWritesNoPipeline() {
+    RedisStore store =
+        RedisStore.builder()
+            .url(server.url())
+            .pipeline(false)
+            .decisionTimeout(Duration.ofSeconds(2))
+            .build();
+    stores.add(store);
+    assertThat(((DirectTransport) store.transport()).pipeline()).isNull();
+    Policy policy = Policy.tokenBucket("direct", Limit.bucket(1000, Duration.ofSeconds(1), 1000));
+    assertThat(store.decide(policy, "k", 1).isVerified()).isTrue();
+  }
+
+  @Test
+  void theKeysTurnPipeliningOffAndBoundTheBatch() throws Exception {
+    try (RedisStore direct =
+            (RedisStore)
+                new RedisStoreFactory()
+                    .create(
+                        ConfigLookup.of(
+                            Map.of(
+                                "limiter.redis.url",
+                                server.url(),
+                                "limiter.redis.pipeline.enabled",
+                                "false")));
+        RedisStore single =
+            (RedisStore)
+                new RedisStoreFactory()
+                    .create(
+                        ConfigLookup.of(
+                            Map.of(
+                                "limiter.redis.url", server.url(),
+                                "limiter.redis.decision-timeout", "2s",
+                                "limiter.redis.socket-timeout", "2s",
+                                "limiter.redis.pipeline.max-batch", "1")))) {
+      assertThat(((DirectTransport) direct.transport()).pipeline()).isNull();
+      Policy policy = Policy.tokenBucket("keys", Limit.bucket(1, Duration.ofHours(1), 100_000));
+      List<Long> verified =
+          onThreads(
+              8,
+              () -> {
+                long n = 0;
+                for (int i = 0; i < 200; i++) {
+                  n += single.decide(policy, "hot", 1).isVerified() ? 1 : 0;
+                }
+                return n;
+              });
+      assertThat(verified).containsOnly(200L);
+      PipelineDispatcher dispatcher = dispatcher(single);
+      assertThat(dispatcher.largestBatch.get()).isEqualTo(1);
+      assertThat(dispatcher.batches.sum()).isEqualTo(1_600);
+    }
+  }
+
+  private long evalshaCalls() {
+    RedisServer.CommandStats stats = server.commandStats().get("evalsha");
+    return stats == null ? 0 : stats.calls();
+  }
+}
