@@ -1,9 +1,13 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
+import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.store.InMemoryStoreFactory;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Reports what the {@link Admission} step decided to a metrics {@link Recorder}: each policy's
@@ -25,6 +29,11 @@ public final class AdmissionMetrics {
   private final String store;
   private final NearLimit nearLimit;
   private final boolean timesStore;
+  private final RateLimitedLog failures =
+      new RateLimitedLog(
+          Logger.getLogger(AdmissionMetrics.class.getName()),
+          AdmissionMetrics.class,
+          Duration.ofMinutes(1));
 
   private AdmissionMetrics(Recorder recorder, String store, NearLimit nearLimit) {
     this.recorder = recorder;
@@ -57,9 +66,20 @@ public final class AdmissionMetrics {
 
   /**
    * Records {@code outcome}, whose store decisions took {@code storeNanos} (negative: the store was
-   * not asked, as when a missing key rejected first).
+   * not asked, as when a missing key rejected first). A backend that fails (a registry of another
+   * library version than the one compiled against, say) costs the request nothing but a log line:
+   * recorders watch, they never decide.
    */
   void record(Outcome outcome, long storeNanos) {
+    try {
+      recordEach(outcome, storeNanos);
+    } catch (RuntimeException | LinkageError e) {
+      failures.log(
+          Level.WARNING, "record", "Limiter could not record a decision on " + recorder + ": " + e);
+    }
+  }
+
+  private void recordEach(Outcome outcome, long storeNanos) {
     if (storeNanos >= 0) {
       recorder.storeDuration(store, storeNanos);
     }

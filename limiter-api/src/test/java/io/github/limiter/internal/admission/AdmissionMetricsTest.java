@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class AdmissionMetricsTest {
 
   /** Writes each call down, as a backend would count it. */
-  static final class Calls implements Recorder {
+  static class Calls implements Recorder {
     final List<String> calls = new ArrayList<>();
     final List<Long> storeNanos = new ArrayList<>();
 
@@ -91,6 +91,33 @@ class AdmissionMetricsTest {
           new Rule(policy, admission.keyFunction(policy.key(), () -> null), policy.permits()));
     }
     return PolicySet.of(rules, limiter::bind);
+  }
+
+  @Test
+  void aBackendThatFailsNeverFailsTheRequest() {
+    // Given a backend compiled against another version of its library than the server's
+    Recorder broken =
+        new Calls() {
+          @Override
+          public void decision(String policy, Outcome outcome, boolean verified) {
+            throw new NoSuchMethodError("MeterRegistry.counter(String, Tags)");
+          }
+        };
+    LimiterConfig config =
+        config("limiter.policy.api.limits", "1/m", "limiter.policy.api.algorithm", "fixed-window");
+    Admission admission =
+        new Admission(
+            new ClientAddress(config.http()),
+            true,
+            false,
+            OutcomeObserver.NONE,
+            AdmissionMetrics.of(broken, "memory", new NearLimit(0)));
+    PolicySet set = set(admission, config, "api");
+
+    // When a client sends two requests, then the limit decides them as without metrics
+    var view = new AdmissionTest.View("192.0.2.7", Map.of());
+    assertThat(admission.admit(set, view).allowed()).isTrue();
+    assertThat(admission.admit(set, view).allowed()).isFalse();
   }
 
   @Test
