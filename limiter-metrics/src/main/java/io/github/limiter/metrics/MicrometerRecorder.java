@@ -24,17 +24,40 @@ import io.github.limiter.internal.metrics.StoreGauges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Records on a Micrometer {@link MeterRegistry}. Loaded only when Micrometer is on the class path.
  */
 final class MicrometerRecorder implements Recorder {
 
+  /**
+   * WildFly's per-deployment registry: it forwards only the shorthand methods ({@code counter(name,
+   * tags)} and the like) to the server's registry, adding the deployment's tag; a meter registered
+   * by a builder stays in the wrapper, where no scrape sees it.
+   */
+  private static final String WILDFLY_APPLICATION_REGISTRY =
+      "org.wildfly.extension.micrometer.registry.ApplicationRegistry";
+
   private final MeterRegistry registry;
+
+  /**
+   * Whether meters are made by the shorthand methods (no descriptions; the server's registry
+   * decides the timers' histograms) instead of builders.
+   */
+  private final boolean shorthandOnly;
+
+  /** What this recorder's gauges read: the shorthand {@code gauge} holds it only weakly. */
+  private final List<Object> gauged = new CopyOnWriteArrayList<>();
+
   private final PolicyMeters.Decisions<Counter> decisions;
   private final PolicyMeters.ByName<Counter> nearLimit;
   private final PolicyMeters.ByName<Timer> shapingDelay;
@@ -42,46 +65,87 @@ final class MicrometerRecorder implements Recorder {
 
   MicrometerRecorder(MeterRegistry registry) {
     this.registry = registry;
+    this.shorthandOnly = isA(registry.getClass(), WILDFLY_APPLICATION_REGISTRY);
     decisions =
         new PolicyMeters.Decisions<>(
             (policy, outcome, verified) ->
-                Counter.builder(DECISIONS)
-                    .description(DECISIONS_HELP)
-                    .tags(
+                counter(
+                    DECISIONS,
+                    DECISIONS_HELP,
+                    Tags.of(
                         POLICY,
                         policy,
                         OUTCOME,
                         outcome.tag(),
                         VERIFIED,
-                        Boolean.toString(verified))
-                    .register(registry));
+                        Boolean.toString(verified))));
     nearLimit =
         new PolicyMeters.ByName<>(
-            policy ->
-                Counter.builder(NEAR_LIMIT)
-                    .description(NEAR_LIMIT_HELP)
-                    .tag(POLICY, policy)
-                    .register(registry));
+            policy -> counter(NEAR_LIMIT, NEAR_LIMIT_HELP, Tags.of(POLICY, policy)));
     shapingDelay =
         new PolicyMeters.ByName<>(
             policy ->
-                Timer.builder(SHAPING_DELAY)
-                    .description(SHAPING_DELAY_HELP)
-                    .tag(POLICY, policy)
-                    .publishPercentileHistogram()
-                    .minimumExpectedValue(Duration.ofMillis(1))
-                    .maximumExpectedValue(Duration.ofSeconds(30))
-                    .register(registry));
+                timer(
+                    SHAPING_DELAY,
+                    SHAPING_DELAY_HELP,
+                    Tags.of(POLICY, policy),
+                    Duration.ofMillis(1),
+                    Duration.ofSeconds(30)));
     storeDuration =
         new PolicyMeters.ByName<>(
             store ->
-                Timer.builder(STORE_DURATION)
-                    .description(STORE_DURATION_HELP)
-                    .tag(STORE, store)
-                    .publishPercentileHistogram()
-                    .minimumExpectedValue(Duration.ofNanos(50_000))
-                    .maximumExpectedValue(Duration.ofSeconds(1))
-                    .register(registry));
+                timer(
+                    STORE_DURATION,
+                    STORE_DURATION_HELP,
+                    Tags.of(STORE, store),
+                    Duration.ofNanos(50_000),
+                    Duration.ofSeconds(1)));
+  }
+
+  private static boolean isA(Class<?> type, String className) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      if (c.getName().equals(className)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Iterable<Tag>, not Tags: the shorthand overloads taking Tags are newer than some servers'
+  // Micrometer (WildFly 39 ships 1.15).
+  private Counter counter(String name, String help, Iterable<Tag> tags) {
+    return shorthandOnly
+        ? registry.counter(name, tags)
+        : Counter.builder(name).description(help).tags(tags).register(registry);
+  }
+
+  private Timer timer(String name, String help, Iterable<Tag> tags, Duration min, Duration max) {
+    return shorthandOnly
+        ? registry.timer(name, tags)
+        : Timer.builder(name)
+            .description(help)
+            .tags(tags)
+            .publishPercentileHistogram()
+            .minimumExpectedValue(min)
+            .maximumExpectedValue(max)
+            .register(registry);
+  }
+
+  /**
+   * A gauge held strongly: a registry holds gauges weakly by default, and nothing else holds these.
+   */
+  private <T> void gauge(
+      String name, String help, Iterable<Tag> tags, T source, ToDoubleFunction<T> value) {
+    if (shorthandOnly) {
+      gauged.add(source);
+      registry.gauge(name, tags, source, value);
+    } else {
+      Gauge.builder(name, source, value)
+          .description(help)
+          .tags(tags)
+          .strongReference(true)
+          .register(registry);
+    }
   }
 
   @Override
@@ -106,23 +170,27 @@ final class MicrometerRecorder implements Recorder {
 
   @Override
   public void watch(StoreGauges gauges) {
-    // Strong references: a registry holds gauges weakly by default, and nothing else holds these.
-    Gauge.builder(CIRCUIT_STATE, gauges, StoreGauges::circuitState)
-        .description(CIRCUIT_STATE_HELP)
-        .tag(STORE, gauges.store())
-        .strongReference(true)
-        .register(registry);
-    gauges.keys().ifPresent(keys -> gauge(MEMORY_KEYS, MEMORY_KEYS_HELP, keys));
+    gauge(
+        CIRCUIT_STATE,
+        CIRCUIT_STATE_HELP,
+        Tags.of(STORE, gauges.store()),
+        gauges,
+        StoreGauges::circuitState);
+    gauges
+        .keys()
+        .ifPresent(
+            keys ->
+                gauge(MEMORY_KEYS, MEMORY_KEYS_HELP, Tags.empty(), keys, LongSupplier::getAsLong));
     gauges
         .evictions()
-        .ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
-  }
-
-  private void gauge(String name, String help, LongSupplier value) {
-    Gauge.builder(name, value, LongSupplier::getAsLong)
-        .description(help)
-        .strongReference(true)
-        .register(registry);
+        .ifPresent(
+            evictions ->
+                gauge(
+                    MEMORY_EVICTIONS,
+                    MEMORY_EVICTIONS_HELP,
+                    Tags.empty(),
+                    evictions,
+                    LongSupplier::getAsLong));
   }
 
   @Override
