@@ -18,7 +18,7 @@ import org.eclipse.microprofile.health.Readiness;
  * policy is then refused; UP otherwise, with the store's name, breaker state, last error and key
  * count. It is deliberately no liveness check: restarting a node does not bring Redis back.
  *
- * <p>Added as a bean by {@link MetricsExtension} only when the MicroProfile Health API is present.
+ * <p>A bean only where the MicroProfile Health API is present ({@code META-INF/beans.xml}).
  */
 @Readiness
 @ApplicationScoped

@@ -1,5 +1,6 @@
 package io.github.limiter.metrics;
 
+import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -8,9 +9,10 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 /**
  * The application's {@code MetricRegistry}, looked up through an injection point of our own. Payara
  * produces the registry from the {@code InjectionPoint} it is injected into, and fails on a lookup
- * with {@code CDI.current().select(...)}, which has none. Added as a bean by {@link
- * MetricsExtension} only where the MicroProfile Metrics API is present.
+ * with {@code CDI.current().select(...)}, which has none. A bean only where the MicroProfile
+ * Metrics API is present ({@code META-INF/beans.xml}).
  */
+@Dependent
 class MicroProfileRegistry {
 
   @Inject Instance<MetricRegistry> registries;

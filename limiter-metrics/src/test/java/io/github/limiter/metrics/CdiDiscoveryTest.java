@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Under a CDI container (Weld) the backends are found as beans, as on WildFly, where the Micrometer
- * subsystem offers a {@code MeterRegistry} bean; and the extension adds the readiness check.
+ * subsystem offers a {@code MeterRegistry} bean; and the readiness check is a bean of this jar.
  */
 @EnableWeld
 class CdiDiscoveryTest {
@@ -39,7 +39,7 @@ class CdiDiscoveryTest {
   WeldInitiator weld =
       WeldInitiator.from(
               WeldInitiator.createWeld()
-                  .addExtension(new MetricsExtension())
+                  .addBeanClass(LimiterReadiness.class) // as META-INF/beans.xml adds it
                   .addBeanClass(ServerBeans.class))
           .build();
 

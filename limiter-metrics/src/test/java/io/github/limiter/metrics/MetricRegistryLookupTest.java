@@ -41,7 +41,7 @@ class MetricRegistryLookupTest {
   WeldInitiator weld =
       WeldInitiator.from(
               WeldInitiator.createWeld()
-                  .addExtension(new MetricsExtension())
+                  .addBeanClass(MicroProfileRegistry.class) // as META-INF/beans.xml adds it
                   .addBeanClass(PayaraLikeBeans.class))
           .build();
 
