@@ -17,8 +17,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URL;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -30,21 +32,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Limiter's decisions on a Micrometer registry that the application itself produces as a CDI bean
- * and serves in the Prometheus format ({@code /scrape}): the route on a server without a Micrometer
- * subsystem, WildFly's default configuration. Both adapters are counted: the filter's {@code burst}
- * and {@code @Limited("bean")}. On Payara the same decisions also reach the server's own {@code
- * /metrics} (MicroProfile Metrics): two backends at once.
+ * Limiter's decisions on each server's own metrics and health endpoints. Both adapters are counted:
+ * the filter's {@code burst} and {@code @Limited("bean")}.
  *
- * <p>Readiness is asserted on Payara only (in {@code DemoTwoNodesIT} and {@code RedisStoreIT}): the
- * WildFly this suite boots runs the default {@code standalone.xml}, whose {@code health} subsystem
- * serves {@code /health/ready} on the management port with the server's own checks but never an
- * application's {@code @Readiness} beans; that takes the {@code microprofile-health-smallrye}
- * subsystem of {@code standalone-microprofile.xml}.
+ * <ul>
+ *   <li>Payara: MicroProfile Metrics on the server's {@code /metrics}, and at once a Micrometer
+ *       registry that the application produces as a CDI bean and serves itself ({@code /scrape}):
+ *       two backends at once. Readiness on {@code /health/ready}.
+ *   <li>WildFly: the Micrometer subsystem's Prometheus registry on the management interface ({@code
+ *       /prometheus}), and readiness on the management interface's {@code /health/ready}; the build
+ *       adds both subsystems to the default {@code standalone.xml} ({@code
+ *       src/test/wildfly/server.cli}). The application bundles no Micrometer: Limiter records on
+ *       the registry the server injects.
+ * </ul>
  */
 @ExtendWith({ArquillianExtension.class, PrintServerLogOnFailure.class})
 @RunAsClient
 class MetricsIT {
+
+  /** WildFly's tag of this deployment's series. */
+  private static final String DEPLOYMENT_LABEL = "WF_DEPLOYMENT=\"metered.war\"";
 
   @Deployment
   static WebArchive app() {
@@ -55,12 +62,14 @@ class MetricsIT {
                 HelloServlet.class,
                 GreetServlet.class,
                 GreetingService.class,
-                ScrapeServlet.class,
-                ScrapeServlet.Registry.class,
                 AnnotatedRateLimitFilter.class)
             .addAsResource(
                 new File("src/test/webapps/metrics/META-INF/microprofile-config.properties"),
                 "META-INF/microprofile-config.properties");
+    if (!Settings.isPayara()) {
+      return war;
+    }
+    war.addClasses(ScrapeServlet.class, ScrapeServlet.Registry.class);
     try (Stream<Path> jars = Files.list(Path.of(Settings.required("it.micrometer.libs.dir")))) {
       jars.filter(jar -> jar.toString().endsWith(".jar"))
           .forEach(jar -> war.addAsLibrary(jar.toFile()));
@@ -76,8 +85,17 @@ class MetricsIT {
     return Deployed.base(url).resolve(path);
   }
 
+  /** The server's own endpoints: Payara's HTTP port, or WildFly's management interface. */
+  private URI server(String path) {
+    String port =
+        Settings.isPayara()
+            ? String.valueOf(url.getPort())
+            : Settings.required("it.wildfly.management.port");
+    return URI.create("http://127.0.0.1:" + port + "/" + path);
+  }
+
   @Test
-  void everyDecisionOfTheFilterAndOfLimitedIsCountedOnTheApplicationsRegistry() {
+  void everyDecisionOfTheFilterAndOfLimitedIsCountedOnTheServersEndpoint() {
     int[] filter = new int[600];
     int[] limited = new int[600];
     for (int i = 0; i < 6; i++) {
@@ -91,29 +109,59 @@ class MetricsIT {
     assertThat(limited[200] + limited[429]).isEqualTo(6);
     assertThat(limited[429]).isBetween(2, 4);
 
-    String scrape = Http.get(uri("scrape")).body();
-
+    String scrape =
+        Settings.isPayara()
+            ? Http.get(server("metrics"), "Accept", "text/plain").body()
+            : Http.get(server("prometheus")).body();
     assertDecisions(scrape, "burst", filter);
     assertDecisions(scrape, "bean", limited);
     // The in-memory store's decision is a compare-and-set, cheaper than timing it: not timed.
-    assertThat(scrape).doesNotContain("limiter_store_duration_seconds_count{");
+    assertThat(ours(scrape)).noneMatch(line -> line.startsWith("limiter_store_duration_seconds"));
     if (Settings.isPayara()) {
-      String server =
-          Http.get(
-                  URI.create("http://127.0.0.1:" + url.getPort() + "/metrics"),
-                  "Accept",
-                  "text/plain")
-              .body();
-      assertDecisions(server, "burst", filter);
-      assertDecisions(server, "bean", limited);
+      String own = Http.get(uri("scrape")).body();
+      assertDecisions(own, "burst", filter);
+      assertDecisions(own, "bean", limited);
     }
   }
 
+  @Test
+  void theReadinessCheckIsOnTheServersHealthEndpoint() {
+    HttpResponse<String> ready = Http.get(server("health/ready"));
+
+    if (Settings.isPayara()) {
+      assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+      assertThat(ready.body()).contains("\"limiter\"");
+    } else {
+      // Not the overall status: WildFly keeps reporting, as DOWN, the check of a deployment that
+      // failed earlier in the suite (BadConfigIT's), until the server restarts.
+      assertThat(ready.body()).containsPattern("\\{\"name\":\"limiter\",\"status\":\"UP\"");
+    }
+  }
+
+  /**
+   * The lines of this deployment: WildFly's registry is the server's, and keeps the series of the
+   * suite's earlier deployments, tagged with theirs.
+   */
+  private static List<String> ours(String scrape) {
+    return scrape
+        .lines()
+        .filter(line -> Settings.isPayara() || line.contains(DEPLOYMENT_LABEL))
+        .toList();
+  }
+
+  /** Limiter's lines of a scrape, for failure messages. */
+  private static String limiterLines(String scrape) {
+    return scrape.lines().filter(line -> line.contains("limiter")).toList().toString();
+  }
+
   private static void assertDecisions(String scrape, String policy, int[] statuses) {
+    scrape = String.join("\n", ours(scrape));
     assertThat(
             Prometheus.sum(
                 scrape, "limiter_decisions_total", "policy", policy, "outcome", "rejected"))
-        .as("limiter_decisions_total{policy=%s,outcome=rejected}", policy)
+        .as(
+            "limiter_decisions_total{policy=%s,outcome=rejected} in %s",
+            policy, limiterLines(scrape))
         .isEqualTo(statuses[429]);
     assertThat(
             Prometheus.sum(
