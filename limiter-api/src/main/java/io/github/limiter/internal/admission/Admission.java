@@ -70,6 +70,22 @@ public final class Admission {
     };
   }
 
+  /**
+   * The function of {@code cost}'s source that answers a request's cost as text, or null when
+   * requests cost the static permits; {@code resolver} is asked only for {@code resolver:}, on each
+   * call.
+   */
+  public KeyFunction costFunction(PolicyConfig.Cost cost, Supplier<KeyResolver> resolver) {
+    KeySource source = cost.source();
+    if (source == null) {
+      return null;
+    }
+    String argument = source.argument();
+    return source.kind() == KeySource.Kind.HEADER
+        ? request -> request.header(argument)
+        : request -> resolver.get().resolve(request);
+  }
+
   /** The client address key through trusted proxies; the constant key outside an HTTP request. */
   public String addressKey(RequestView request) {
     String peer = request.remoteAddress();
@@ -102,7 +118,8 @@ public final class Admission {
             Decision missing = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
             if (!rule.dryRun()) {
               keys[i] = ClientKeys.CONSTANT;
-              return recorded(request, new Outcome(set, keys, null, dryRun, i, missing, -1, 0), -1);
+              return recorded(
+                  request, new Outcome(set, keys, null, dryRun, i, missing, -1, 0, null), -1);
             }
             dryRun = dryRun != null ? dryRun : new Decision[n];
             dryRun[i] = missing;
@@ -113,10 +130,15 @@ public final class Admission {
       }
       keys[i] = key;
     }
+    long[] costs = set.costsVary ? costs(rules, request) : null;
     boolean timed = metrics.timesStore(); // metrics off or in-memory store: not even the clock
     long start = timed ? System.nanoTime() : 0;
     Decisions decisions =
-        AllOrNothing.decideEach(set.limiters, i -> keys[i], set.permitsAt, set.enforcedAt);
+        AllOrNothing.decideEach(
+            set.limiters,
+            i -> keys[i],
+            costs == null ? set.permitsAt : i -> costs[i],
+            set.enforcedAt);
     long storeNanos = timed ? System.nanoTime() - start : -1;
     int tightest = -1;
     long wait = 0;
@@ -133,7 +155,9 @@ public final class Admission {
       if (tightest < 0 || decision.remaining() < decisions.get(tightest).remaining()) {
         tightest = i;
       }
-      wait = Math.max(wait, rules[i].waitNanos(decision));
+      wait =
+          Math.max(
+              wait, rules[i].waitNanos(decision, costs == null ? rules[i].permits() : costs[i]));
     }
     int rejectedAt = decisions.rejectedAt();
     return recorded(
@@ -146,8 +170,33 @@ public final class Admission {
             rejectedAt,
             decisions.rejection(),
             tightest,
-            rejectedAt < 0 ? wait : 0),
+            rejectedAt < 0 ? wait : 0,
+            costs),
         storeNanos);
+  }
+
+  /**
+   * Each rule's cost for {@code request}. A cost source that fails (a resolver that throws) costs
+   * the static permits, in both adapters: a cost is never a reason to fail a request.
+   */
+  private static long[] costs(Rule[] rules, RequestView request) {
+    long[] costs = new long[rules.length];
+    for (int i = 0; i < rules.length; i++) {
+      Rule rule = rules[i];
+      long permits = rule.permits();
+      if (rule.cost() == null) {
+        costs[i] = permits;
+        continue;
+      }
+      String text;
+      try {
+        text = rule.cost().key(request);
+      } catch (RuntimeException e) {
+        text = null;
+      }
+      costs[i] = rule.config().cost().of(text, permits);
+    }
+    return costs;
   }
 
   private String key(Rule rule, RequestView request) {

@@ -107,7 +107,7 @@ public final class AdmissionMetrics {
           if (nearLimit.test(rule.policy(), decision)) {
             recorder.nearLimit(rule.name());
           }
-          long wait = rule.waitNanos(decision);
+          long wait = rule.waitNanos(decision, outcome.cost(i));
           if (wait > longestWait) {
             longestWait = wait;
             shapedBy = i;

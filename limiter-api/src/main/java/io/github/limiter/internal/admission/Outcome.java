@@ -24,6 +24,9 @@ public final class Outcome {
   private final int tightest;
   private final long waitNanos;
 
+  /** Per policy, what the request cost; null when every rule's cost is its static permits. */
+  private final long[] costs;
+
   Outcome(
       PolicySet set,
       String[] keys,
@@ -32,7 +35,8 @@ public final class Outcome {
       int rejectedAt,
       Decision rejection,
       int tightest,
-      long waitNanos) {
+      long waitNanos,
+      long[] costs) {
     this.set = set;
     this.keys = keys;
     this.decisions = decisions;
@@ -41,6 +45,7 @@ public final class Outcome {
     this.rejection = rejection;
     this.tightest = tightest;
     this.waitNanos = waitNanos;
+    this.costs = costs;
   }
 
   public PolicySet policies() {
@@ -96,6 +101,11 @@ public final class Outcome {
    */
   public Decision dryRunRejection(int index) {
     return dryRun == null ? null : dryRun[index];
+  }
+
+  /** The permits the {@code index}th policy charged, or would have: the request's cost there. */
+  public long cost(int index) {
+    return costs == null ? set.rules[index].permits() : costs[index];
   }
 
   /** The index of the admission with the fewest permits left, or -1 if none. */

@@ -26,6 +26,9 @@ public final class PolicySet {
   final IntToLongFunction permitsAt;
   final IntPredicate enforcedAt;
 
+  /** Whether some rule's cost is found per request; if none is, no request allocates for costs. */
+  final boolean costsVary;
+
   private PolicySet(Rule[] rules, List<PolicyLimiter> limiters) {
     this.rules = rules;
     this.limiters = limiters;
@@ -33,6 +36,7 @@ public final class PolicySet {
     this.names = List.of(rules).stream().map(Rule::name).toList();
     this.permitsAt = i -> rules[i].permits();
     this.enforcedAt = i -> !rules[i].dryRun();
+    this.costsVary = List.of(rules).stream().anyMatch(rule -> rule.cost() != null);
   }
 
   /** {@code rules}, each policy bound by {@code bind} (which should bind each policy once). */

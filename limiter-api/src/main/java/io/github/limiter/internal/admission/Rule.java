@@ -6,9 +6,18 @@ import io.github.limiter.internal.config.PolicyConfig;
 
 /**
  * One policy as an adapter applies it at one place (a route, a method): where its key comes from
- * and what a request costs. The seam for plans and request costs: both are answers of this rule.
+ * and what a request costs.
+ *
+ * @param permits what a request costs when {@code cost} gives no answer
+ * @param cost the request's cost as text (see {@link PolicyConfig.Cost#of}), or null when every
+ *     request costs {@code permits}
  */
-public record Rule(PolicyConfig config, KeyFunction key, long permits) {
+public record Rule(PolicyConfig config, KeyFunction key, long permits, KeyFunction cost) {
+
+  /** A rule whose requests cost {@code permits} each. */
+  public Rule(PolicyConfig config, KeyFunction key, long permits) {
+    this(config, key, permits, null);
+  }
 
   public Policy policy() {
     return config.policy();
@@ -23,9 +32,10 @@ public record Rule(PolicyConfig config, KeyFunction key, long permits) {
   }
 
   /**
-   * How long an admission under this rule waits for its leaky-bucket departure; 0 if it does not.
+   * How long an admission of {@code cost} permits under this rule waits for its leaky-bucket
+   * departure; 0 if it does not.
    */
-  public long waitNanos(Decision decision) {
-    return config.dryRun() ? 0 : config.shaping().waitNanos(decision, permits);
+  public long waitNanos(Decision decision, long cost) {
+    return config.dryRun() ? 0 : config.shaping().waitNanos(decision, cost);
   }
 }

@@ -43,6 +43,9 @@ import java.util.function.Supplier;
  *                                        | resolver:NAME                               (remote-address)
  * limiter.policy.NAME.on-missing-key     remote-address | reject | allow               (remote-address)
  * limiter.policy.NAME.permits            cost of one request                           (1)
+ * limiter.policy.NAME.cost               header:NAME | resolver:NAME: a request's cost at run time,
+ *                                        a decimal number; missing or malformed: permits (permits)
+ * limiter.policy.NAME.max-cost           int, the most one request is charged          (no cap)
  * limiter.policy.NAME.failure            fail-open | fail-closed | local               (local)
  * limiter.policy.NAME.dry-run            boolean                                       (false)
  * limiter.policy.NAME.nodelay            boolean, leaky-bucket only                    (false)
@@ -124,6 +127,8 @@ public record LimiterConfig(
           "key",
           "on-missing-key",
           "permits",
+          "cost",
+          "max-cost",
           "failure",
           "dry-run",
           "nodelay",
@@ -371,6 +376,16 @@ public record LimiterConfig(
             null);
     Long permits =
         collect(problems, () -> reader.integer(base + "permits", 1, 1, Long.MAX_VALUE), null);
+    KeySource costSource =
+        collect(
+            problems,
+            () -> reader.optional(base + "cost", PolicyConfig.Cost::parseSource, null),
+            null);
+    Long maxCost =
+        collect(
+            problems,
+            () -> reader.integer(base + "max-cost", Long.MAX_VALUE, 1, Long.MAX_VALUE),
+            null);
     Boolean dryRun = collect(problems, () -> reader.bool(base + "dry-run", false), null);
     Shaping shaping =
         algorithm == null ? null : collect(problems, () -> shaping(reader, base, algorithm), null);
@@ -404,7 +419,26 @@ public record LimiterConfig(
                     + permits
                     + "'");
           }
-          return new PolicyConfig(policy, key, onMissing, permits, dryRun, shaping, lease);
+          if (maxCost < permits) {
+            throw new ConfigException(
+                base + "max-cost",
+                "below the policy's permits ("
+                    + permits
+                    + "), which a request without a cost is charged, was '"
+                    + maxCost
+                    + "'");
+          }
+          return new PolicyConfig(
+              policy,
+              key,
+              onMissing,
+              permits,
+              dryRun,
+              shaping,
+              lease,
+              // Above the capacity every cost is rejected alike: capping there keeps the stores'
+              // arithmetic far from overflow.
+              new PolicyConfig.Cost(costSource, Math.min(maxCost, capacity + 1)));
         },
         null);
   }

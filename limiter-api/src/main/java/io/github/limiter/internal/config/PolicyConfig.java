@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param shaping leaky-bucket shaping: how long an admitted request may wait for its departure
  * @param lease lease mode: whether a node spends slices of the shared limit locally, and how it
  *     sizes and renews them ({@link Lease#OFF}: every decision asks the store)
+ * @param cost where a request's cost comes from, when it is more than the static {@code permits}
  */
 public record PolicyConfig(
     Policy policy,
@@ -26,7 +27,8 @@ public record PolicyConfig(
     long permits,
     boolean dryRun,
     Shaping shaping,
-    Lease lease) {
+    Lease lease,
+    Cost cost) {
 
   /** What a request without a key gets. */
   public enum MissingKey {
@@ -157,12 +159,89 @@ public record PolicyConfig(
     }
   }
 
+  /**
+   * A request's cost found at run time (the LLM tokens it asks for, the items of a batch), in
+   * {@code limiter.policy.NAME.cost}: a header or a resolver whose answer is a decimal number of
+   * permits. A missing or malformed answer, or one below 1, costs {@code permits}; one above {@code
+   * max} costs {@code max}.
+   *
+   * @param source {@code header:<name>} or {@code resolver:<name>}; null when the cost is {@code
+   *     permits} alone
+   * @param max the most one request is charged
+   */
+  public record Cost(KeySource source, long max) {
+
+    /** Every request costs {@code permits}: the default. */
+    public static final Cost STATIC = new Cost(null, Long.MAX_VALUE);
+
+    public Cost {
+      if (source != null
+          && source.kind() != KeySource.Kind.HEADER
+          && source.kind() != KeySource.Kind.RESOLVER) {
+        throw new IllegalArgumentException(
+            "expected header:<name> or resolver:<name>, was '" + source + "'");
+      }
+      if (max < 1) {
+        throw new IllegalArgumentException("max must be at least 1, was " + max);
+      }
+    }
+
+    /**
+     * Parses {@code header:<name>} or {@code resolver:<name>}.
+     *
+     * @throws IllegalArgumentException naming the text and the accepted forms
+     */
+    public static KeySource parseSource(String text) {
+      KeySource source;
+      try {
+        source = KeySource.parse(text);
+      } catch (IllegalArgumentException e) {
+        source = null;
+      }
+      if (source == null
+          || (source.kind() != KeySource.Kind.HEADER && source.kind() != KeySource.Kind.RESOLVER)) {
+        throw new IllegalArgumentException(
+            "expected header:<name> or resolver:<name>, was '" + text.trim() + "'");
+      }
+      return source;
+    }
+
+    /**
+     * The cost that {@code text} asks for: {@code fallback} when it is missing, not a decimal
+     * number, or below 1; {@code max} when above it (however many digits).
+     */
+    public long of(String text, long fallback) {
+      if (text == null) {
+        return fallback;
+      }
+      String digits = text.trim();
+      int length = digits.length();
+      if (length == 0) {
+        return fallback;
+      }
+      long value = 0;
+      for (int i = 0; i < length; i++) {
+        char c = digits.charAt(i);
+        if (c < '0' || c > '9') {
+          return fallback;
+        }
+        if (value > (Long.MAX_VALUE - 9) / 10) {
+          value = Long.MAX_VALUE; // saturates: too many digits is above any max
+          break;
+        }
+        value = value * 10 + (c - '0');
+      }
+      return value < 1 ? fallback : Math.min(value, max);
+    }
+  }
+
   public PolicyConfig {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(onMissingKey, "onMissingKey");
     Objects.requireNonNull(shaping, "shaping");
     Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(cost, "cost");
     if (permits < 1) {
       throw new IllegalArgumentException("permits must be at least 1, was " + permits);
     }
@@ -176,7 +255,19 @@ public record PolicyConfig(
       long permits,
       boolean dryRun,
       Shaping shaping) {
-    this(policy, key, onMissingKey, permits, dryRun, shaping, Lease.OFF);
+    this(policy, key, onMissingKey, permits, dryRun, shaping, Lease.OFF, Cost.STATIC);
+  }
+
+  /** A policy whose requests cost {@code permits} each. */
+  public PolicyConfig(
+      Policy policy,
+      KeySource key,
+      MissingKey onMissingKey,
+      long permits,
+      boolean dryRun,
+      Shaping shaping,
+      Lease lease) {
+    this(policy, key, onMissingKey, permits, dryRun, shaping, lease, Cost.STATIC);
   }
 
   /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */

@@ -93,7 +93,11 @@ class AdmissionTest {
     for (String name : policies) {
       var policy = config.policy(name).orElseThrow();
       rules.add(
-          new Rule(policy, admission.keyFunction(policy.key(), () -> BUGGY), policy.permits()));
+          new Rule(
+              policy,
+              admission.keyFunction(policy.key(), () -> BUGGY),
+              policy.permits(),
+              admission.costFunction(policy.cost(), () -> BUGGY)));
     }
     return PolicySet.of(rules, limiter::bind);
   }
@@ -106,6 +110,79 @@ class AdmissionTest {
         skipsCharged,
         (request, outcome) -> recorded.add(outcome),
         AdmissionMetrics.OFF);
+  }
+
+  @Test
+  void aCostlyRequestDrainsTheQuotaFasterAndABadCostCostsThePermits() {
+    // Given 10 a minute per API key, where a request's cost is its X-Cost header, at most 6
+    LimiterConfig config =
+        config(
+            "limiter.policy.llm.limits", "10/m",
+            "limiter.policy.llm.key", "header:X-Api-Key",
+            "limiter.policy.llm.cost", "header:X-Cost",
+            "limiter.policy.llm.max-cost", "6");
+    Admission admission = admission(config, true, false);
+    PolicySet set = set(admission, config, "llm");
+
+    // When one key asks for 4, then for 99 (charged the max, 6)
+    Outcome four = admission.admit(set, view("k", "4"));
+    Outcome capped = admission.admit(set, view("k", "99"));
+
+    // Then 10 permits are spent: the next request of 1 is rejected, and says when 1 comes back
+    assertThat(four.decision(0).remaining()).isEqualTo(6);
+    assertThat(four.cost(0)).isEqualTo(4);
+    assertThat(capped.allowed()).isTrue();
+    assertThat(capped.cost(0)).isEqualTo(6);
+    assertThat(capped.decision(0).remaining()).isZero();
+    Outcome rejected = admission.admit(set, view("k", "1"));
+    assertThat(rejected.allowed()).isFalse();
+    assertThat(rejected.rejection().outcome()).isEqualTo(Decision.Outcome.LIMITED);
+
+    // And a malformed, missing or zero cost on another key costs the policy's permits (1)
+    for (String bad : new String[] {"lots", null, "0", "-3"}) {
+      Outcome outcome = admission.admit(set, view("other", bad));
+      assertThat(outcome.allowed()).isTrue();
+      assertThat(outcome.cost(0)).as("cost %s", bad).isEqualTo(1);
+    }
+    assertThat(admission.admit(set, view("other", null)).decision(0).remaining()).isEqualTo(5);
+  }
+
+  @Test
+  void aCostAboveTheCapacityExceedsItAndAFailingCostResolverCostsThePermits() {
+    // Given 5 a minute, with costs from a header, and another policy whose cost resolver throws
+    LimiterConfig config =
+        config(
+            "limiter.policy.llm.limits", "5/m",
+            "limiter.policy.llm.key", "header:X-Api-Key",
+            "limiter.policy.llm.cost", "header:X-Cost",
+            "limiter.policy.bulk.limits", "5/m",
+            "limiter.policy.bulk.key", "header:X-Api-Key",
+            "limiter.policy.bulk.cost", "resolver:buggy",
+            "limiter.policy.bulk.permits", "2");
+    Admission admission = admission(config, false, false);
+
+    // When a request asks for 6 permits of a 5-permit limit
+    Outcome tooCostly = admission.admit(set(admission, config, "llm"), view("k", "6"));
+
+    // Then it can never be admitted, and nothing was charged
+    assertThat(tooCostly.rejection().outcome()).isEqualTo(Decision.Outcome.EXCEEDS_CAPACITY);
+    Outcome next = admission.admit(set(admission, config, "llm"), view("k", "5"));
+    assertThat(next.allowed()).isTrue();
+
+    // And a cost resolver that throws costs the permits, even where key errors propagate
+    Outcome bulk = admission.admit(set(admission, config, "bulk"), view("k", "1"));
+    assertThat(bulk.allowed()).isTrue();
+    assertThat(bulk.cost(0)).isEqualTo(2);
+    assertThat(bulk.decision(0).remaining()).isEqualTo(3);
+  }
+
+  private static View view(String apiKey, String cost) {
+    Map<String, String> headers = new HashMap<>();
+    headers.put("X-Api-Key", apiKey);
+    if (cost != null) {
+      headers.put("X-Cost", cost);
+    }
+    return new View("192.0.2.7", headers);
   }
 
   @Test

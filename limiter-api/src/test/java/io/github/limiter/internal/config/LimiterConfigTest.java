@@ -183,7 +183,12 @@ class LimiterConfigTest {
         "max-delay      | forever       | expected a duration",
         "max-delay      | 0s            | expected a positive duration",
         "delay-after    | -1            | expected an integer between 0 and",
-        "delay-after    | 99999999999   | expected an integer between 0 and"
+        "delay-after    | 99999999999   | expected an integer between 0 and",
+        "cost           | param:tokens  | expected header:<name> or resolver:<name>",
+        "cost           | principal     | expected header:<name> or resolver:<name>",
+        "cost           | header:       | expected header:<name> or resolver:<name>",
+        "max-cost       | 0             | expected an integer between 1 and",
+        "max-cost       | lots          | expected an integer"
       })
   void aBadPolicyValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
     Map<String, String> properties = api("leaky-bucket", "10/s");
@@ -192,6 +197,55 @@ class LimiterConfigTest {
     ConfigException e = failure(properties, "limiter.policy.api." + suffix, value);
 
     assertThat(e.getMessage()).contains(expected);
+  }
+
+  @Test
+  void aCostComesFromAHeaderOrAResolverAndIsBoundedByMaxCost() {
+    Map<String, String> properties = api("token-bucket", "100/m burst=100");
+    properties.put("limiter.policy.api.cost", "header:X-Cost");
+    properties.put("limiter.policy.api.max-cost", "50");
+    properties.put("limiter.policy.api.permits", "2");
+
+    PolicyConfig.Cost cost = read(properties).policy("api").orElseThrow().cost();
+
+    assertThat(cost.source()).isEqualTo(new KeySource(KeySource.Kind.HEADER, "X-Cost"));
+    assertThat(cost.max()).isEqualTo(50);
+    // what a request asks for: a decimal number, else the permits; never above max-cost
+    assertThat(cost.of("7", 2)).isEqualTo(7);
+    assertThat(cost.of(" 7 ", 2)).isEqualTo(7);
+    assertThat(cost.of("51", 2)).isEqualTo(50);
+    assertThat(cost.of("99999999999999999999999", 2)).isEqualTo(50);
+    assertThat(cost.of(null, 2)).isEqualTo(2);
+    assertThat(cost.of("", 2)).isEqualTo(2);
+    assertThat(cost.of("0", 2)).isEqualTo(2);
+    assertThat(cost.of("-5", 2)).isEqualTo(2);
+    assertThat(cost.of("1e3", 2)).isEqualTo(2);
+    assertThat(cost.of("7 tokens", 2)).isEqualTo(2);
+  }
+
+  @Test
+  void withoutACostEveryRequestCostsThePermitsAndMaxCostStopsAboveTheCapacity() {
+    Map<String, String> properties = api("fixed-window", "10/m");
+    PolicyConfig.Cost none = read(properties).policy("api").orElseThrow().cost();
+    properties.put("limiter.policy.api.cost", "resolver:tokens");
+    PolicyConfig.Cost unbounded = read(properties).policy("api").orElseThrow().cost();
+
+    assertThat(none.source()).isNull();
+    assertThat(unbounded.source()).isEqualTo(new KeySource(KeySource.Kind.RESOLVER, "tokens"));
+    // any cost above the capacity (10) is rejected as exceeding it; so it is charged no more than
+    // 11
+    assertThat(unbounded.of("1000000", 1)).isEqualTo(11);
+  }
+
+  @Test
+  void aMaxCostBelowThePermitsIsNamed() {
+    Map<String, String> properties = api("fixed-window", "10/m");
+    properties.put("limiter.policy.api.permits", "3");
+    properties.put("limiter.policy.api.max-cost", "2");
+
+    ConfigException e = failure(properties, "limiter.policy.api.max-cost", "'2'");
+
+    assertThat(e.getMessage()).contains("below the policy's permits (3)");
   }
 
   @Test
