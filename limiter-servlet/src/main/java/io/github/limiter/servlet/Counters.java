@@ -60,7 +60,7 @@ final class Counters implements OutcomeObserver {
         of.rejected.increment();
       } else if (decision != null && decision.isAllowed() && outcome.allowed()) {
         of.admitted.increment();
-        if (outcome.rule(i).waitNanos(decision) > 0) {
+        if (outcome.rule(i).waitNanos(decision, outcome.cost(i)) > 0) {
           of.delayed.increment();
         }
       }

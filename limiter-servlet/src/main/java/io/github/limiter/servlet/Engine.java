@@ -128,20 +128,33 @@ final class Engine {
         continue; // on no route, the filter never keys it: its resolver is the other adapters'
         // business
       }
-      KeySource source = policy.key();
-      KeyResolver resolver = null;
-      if (source.kind() == KeySource.Kind.RESOLVER) {
-        resolvers[0] =
-            resolvers[0] != null ? resolvers[0] : KeyResolvers.find(cdiBeans(loader), loader);
-        resolver =
-            resolvers[0].get(
-                LimiterConfig.POLICY_PREFIX + policy.name() + ".key", source.argument());
-      }
-      KeyResolver found = resolver;
-      KeyFunction key = admission.keyFunction(source, () -> found);
-      rules.put(policy.name(), new Rule(policy, key, policy.permits()));
+      KeyResolver keyResolver = resolver(policy, "key", policy.key(), resolvers, loader);
+      KeyFunction key = admission.keyFunction(policy.key(), () -> keyResolver);
+      KeyResolver costResolver =
+          resolver(policy, "cost", policy.cost().source(), resolvers, loader);
+      KeyFunction cost = admission.costFunction(policy.cost(), () -> costResolver);
+      rules.put(policy.name(), new Rule(policy, key, policy.permits(), cost));
     }
     return rules;
+  }
+
+  /**
+   * The resolver that {@code source} ({@code limiter.policy.NAME.<what>}) names, found now so that
+   * a wrong name fails here; null for a source that names none.
+   */
+  private static KeyResolver resolver(
+      PolicyConfig policy,
+      String what,
+      KeySource source,
+      KeyResolvers[] resolvers,
+      ClassLoader loader) {
+    if (source == null || source.kind() != KeySource.Kind.RESOLVER) {
+      return null;
+    }
+    resolvers[0] =
+        resolvers[0] != null ? resolvers[0] : KeyResolvers.find(cdiBeans(loader), loader);
+    return resolvers[0].get(
+        LimiterConfig.POLICY_PREFIX + policy.name() + "." + what, source.argument());
   }
 
   /**
@@ -154,9 +167,10 @@ final class Engine {
     }
     Set<String> routed = routedPolicies(config);
     for (PolicyConfig policy : config.policies().values()) {
-      if (policy.key().kind() == KeySource.Kind.RESOLVER && routed.contains(policy.name())) {
-        KeyResolvers.find(List.of(), loader)
-            .get(LimiterConfig.POLICY_PREFIX + policy.name() + ".key", policy.key().argument());
+      if (routed.contains(policy.name())) {
+        KeyResolvers[] serviceLoaded = {KeyResolvers.find(List.of(), loader)};
+        resolver(policy, "key", policy.key(), serviceLoaded, loader);
+        resolver(policy, "cost", policy.cost().source(), serviceLoaded, loader);
       }
     }
   }
