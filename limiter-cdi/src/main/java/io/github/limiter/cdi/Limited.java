@@ -19,6 +19,9 @@ import java.lang.annotation.Target;
  *
  * @Limited(value = {"login", "login-global"}, key = "param:user")   // both must admit, or none is charged
  * public Session login(String user, char[] password) { ... }
+ *
+ * @Limited(value = "llm", cost = "param:maxTokens")  // charged the tokens the call asks for
+ * public Completion complete(String prompt, int maxTokens) { ... }
  * }</pre>
  *
  * A rejected call throws {@link RateLimitExceededException}. The policies come from configuration
@@ -55,4 +58,13 @@ public @interface Limited {
   /** What one call costs; 0 for each policy's configured {@code limiter.policy.<name>.permits}. */
   @Nonbinding
   long permits() default 0;
+
+  /**
+   * Where a call's cost comes from at run time; empty for each policy's configured {@code
+   * limiter.policy.<name>.cost}, if any. Otherwise {@code param:<name>} or {@code param:<index>}: a
+   * numeric (or numeric text) method parameter. A null, malformed or non-positive value costs
+   * {@link #permits()}; a value above the policy's {@code max-cost} costs {@code max-cost}.
+   */
+  @Nonbinding
+  String cost() default "";
 }

@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Checks a {@link Site} against the configuration and the beans, and turns it into the {@link
@@ -70,6 +71,8 @@ final class PlanBuilder {
     }
     boolean overridden = !limited.key().isEmpty();
     KeyFunction override = overridden ? override(site, problems) : null;
+    boolean costed = !limited.cost().isEmpty();
+    KeyFunction cost = costed ? cost(site, problems) : null;
     List<Rule> rules = new ArrayList<>();
     if (config != null) {
       for (String name : new LinkedHashSet<>(names)) {
@@ -80,7 +83,8 @@ final class PlanBuilder {
         }
         KeyFunction key = overridden ? override : configuredKey(site, policy.get(), problems);
         long permits = limited.permits() > 0 ? limited.permits() : policy.get().permits();
-        rules.add(new Rule(policy.get(), key, permits));
+        KeyFunction costOf = costed ? cost : configuredCost(site, policy.get(), problems);
+        rules.add(new Rule(policy.get(), key, permits, costOf));
       }
     }
     return problems.size() == before && config != null ? rules : null;
@@ -139,44 +143,78 @@ final class PlanBuilder {
     return function(source);
   }
 
-  private KeyFunction parameter(Site site, String reference, Collection<String> problems) {
-    Method method = site.method();
-    Parameter[] parameters = method.getParameters();
-    int index;
-    if (reference.matches("\\d{1,9}")) {
-      index = Integer.parseInt(reference);
-      if (index >= parameters.length) {
-        problems.add(
-            site.describe()
-                + ": key: no parameter at index "
-                + index
-                + "; the method has "
-                + (parameters.length == 0
-                    ? "no parameters"
-                    : parameters.length + " (indexes 0 to " + (parameters.length - 1) + ")"));
-        return null;
-      }
-    } else {
-      index = -1;
-      for (int i = 0; i < parameters.length; i++) {
-        if (parameters[i].isNamePresent() && parameters[i].getName().equals(reference)) {
-          index = i;
-        }
-      }
-      if (index < 0) {
-        boolean named = parameters.length == 0 || parameters[0].isNamePresent();
-        problems.add(
-            site.describe()
-                + ": key: no parameter named '"
-                + reference
-                + "'; "
-                + (named
-                    ? "parameters are " + Arrays.stream(parameters).map(Parameter::getName).toList()
-                    : "parameter names are not available: compile with -parameters, or use param:<index>"));
-        return null;
-      }
+  /** The cost function of {@code @Limited(cost = "param:...")}. */
+  private KeyFunction cost(Site site, Collection<String> problems) {
+    String text = site.limited().cost().trim();
+    if (!text.startsWith(PARAM)) {
+      problems.add(
+          site.describeDeclaration()
+              + ": cost: expected param:<name> or param:<index> (or leave it out for the policy's"
+              + " configured cost), was '"
+              + site.limited().cost()
+              + "'");
+      return null;
     }
-    Class<?> type = parameters[index].getType();
+    int index = parameterIndex(site, "cost", text.substring(PARAM.length()).trim(), problems);
+    if (index < 0) {
+      return null;
+    }
+    Class<?> type = site.method().getParameters()[index].getType();
+    boolean numeric =
+        type == int.class
+            || type == long.class
+            || type == short.class
+            || type == byte.class
+            || Number.class.isAssignableFrom(type)
+            || CharSequence.class.isAssignableFrom(type);
+    if (!numeric) {
+      problems.add(
+          site.describe()
+              + ": cost: parameter "
+              + index
+              + " ("
+              + type.getTypeName()
+              + ") is not a number; use an integer parameter, or a text holding one");
+      return null;
+    }
+    int at = index;
+    return call -> {
+      Object value = call.unwrap(InvocationContext.class).getParameters()[at];
+      return value == null ? null : value.toString();
+    };
+  }
+
+  /** The cost function of {@code limiter.policy.NAME.cost}, or null when it has none. */
+  private KeyFunction configuredCost(Site site, PolicyConfig policy, Collection<String> problems) {
+    KeySource source = policy.cost().source();
+    if (source == null) {
+      return null;
+    }
+    String problem =
+        source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
+    if (problem != null) {
+      problems.add(
+          site.describeDeclaration()
+              + ": policy '"
+              + policy.name()
+              + "' has "
+              + LimiterConfig.POLICY_PREFIX
+              + policy.name()
+              + ".cost="
+              + source
+              + ", but "
+              + problem);
+      return null;
+    }
+    return admission.costFunction(policy.cost(), lazy(source));
+  }
+
+  private KeyFunction parameter(Site site, String reference, Collection<String> problems) {
+    int index = parameterIndex(site, "key", reference, problems);
+    if (index < 0) {
+      return null;
+    }
+    Class<?> type = site.method().getParameters()[index].getType();
     if (!identifies(type)) {
       problems.add(
           site.describe()
@@ -197,6 +235,51 @@ final class PlanBuilder {
   }
 
   /**
+   * The index of the parameter that {@code reference} (a name or an index) names for {@code what};
+   * -1 after adding the problem.
+   */
+  private static int parameterIndex(
+      Site site, String what, String reference, Collection<String> problems) {
+    Method method = site.method();
+    Parameter[] parameters = method.getParameters();
+    int index;
+    if (reference.matches("\\d{1,9}")) {
+      index = Integer.parseInt(reference);
+      if (index >= parameters.length) {
+        problems.add(
+            site.describe()
+                + ": "
+                + what
+                + ": no parameter at index "
+                + index
+                + "; the method has "
+                + (parameters.length == 0
+                    ? "no parameters"
+                    : parameters.length + " (indexes 0 to " + (parameters.length - 1) + ")"));
+        return -1;
+      }
+      return index;
+    }
+    for (int i = 0; i < parameters.length; i++) {
+      if (parameters[i].isNamePresent() && parameters[i].getName().equals(reference)) {
+        return i;
+      }
+    }
+    boolean named = parameters.length == 0 || parameters[0].isNamePresent();
+    problems.add(
+        site.describe()
+            + ": "
+            + what
+            + ": no parameter named '"
+            + reference
+            + "'; "
+            + (named
+                ? "parameters are " + Arrays.stream(parameters).map(Parameter::getName).toList()
+                : "parameter names are not available: compile with -parameters, or use param:<index>"));
+    return -1;
+  }
+
+  /**
    * Whether String.valueOf of a {@code type} argument can identify a caller: not Object's identity
    * text.
    */
@@ -212,20 +295,20 @@ final class PlanBuilder {
   }
 
   private KeyFunction function(KeySource source) {
-    if (source.kind() != KeySource.Kind.RESOLVER) {
-      return admission.keyFunction(source, null);
-    }
-    // The bean is looked up on first use, after deployment, and kept.
-    KeyResolver[] resolver = new KeyResolver[1];
     return admission.keyFunction(
-        source,
-        () -> {
-          KeyResolver current = resolver[0];
-          if (current == null) {
-            current = resolvers.get(source.argument());
-            resolver[0] = current;
-          }
-          return current;
-        });
+        source, source.kind() == KeySource.Kind.RESOLVER ? lazy(source) : null);
+  }
+
+  /** The resolver {@code source} names, looked up on first use, after deployment, and kept. */
+  private Supplier<KeyResolver> lazy(KeySource source) {
+    KeyResolver[] resolver = new KeyResolver[1];
+    return () -> {
+      KeyResolver current = resolver[0];
+      if (current == null) {
+        current = resolvers.get(source.argument());
+        resolver[0] = current;
+      }
+      return current;
+    };
   }
 }

@@ -39,7 +39,7 @@ record Site(Class<?> beanClass, Method method, Limited limited, boolean fromClas
         names.length == 1
             ? quote(names[0])
             : Arrays.stream(names).map(Site::quote).collect(Collectors.joining(", ", "{", "}"));
-    if (limited.key().isEmpty() && limited.permits() == 0) {
+    if (limited.key().isEmpty() && limited.permits() == 0 && limited.cost().isEmpty()) {
       return "@Limited(" + value + ")";
     }
     StringBuilder text = new StringBuilder("@Limited(value = ").append(value);
@@ -48,6 +48,9 @@ record Site(Class<?> beanClass, Method method, Limited limited, boolean fromClas
     }
     if (limited.permits() != 0) {
       text.append(", permits = ").append(limited.permits());
+    }
+    if (!limited.cost().isEmpty()) {
+      text.append(", cost = ").append(quote(limited.cost()));
     }
     return text.append(')').toString();
   }

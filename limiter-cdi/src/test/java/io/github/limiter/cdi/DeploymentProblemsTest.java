@@ -144,6 +144,26 @@ class DeploymentProblemsTest {
   }
 
   @Test
+  void aCostThatIsNoParameterOrNoNumber() {
+    String message = deploymentProblem(POLICIES, BadCosts.class);
+
+    assertThat(message)
+        .contains(
+            "@Limited(value = \"api\", cost = \"header:X-Cost\") on "
+                + BadCosts.class.getName()
+                + ".header(): cost: expected param:<name> or param:<index> (or leave it out for the"
+                + " policy's configured cost), was 'header:X-Cost'")
+        .contains(
+            "@Limited(value = \"api\", cost = \"param:prompt\") on "
+                + BadCosts.class.getName()
+                + ".text(Object): cost: parameter 0 (java.lang.Object) is not a number")
+        .contains(
+            "@Limited(value = \"api\", cost = \"param:tokens\") on "
+                + BadCosts.class.getName()
+                + ".tokens(Object): cost: no parameter named 'tokens'; parameters are [prompt]");
+  }
+
+  @Test
   void invalidConfigValue() {
     Map<String, String> config =
         TestConfig.of(
@@ -338,6 +358,18 @@ class DeploymentProblemsTest {
     } catch (RuntimeException e) {
       return e;
     }
+  }
+
+  @ApplicationScoped
+  static class BadCosts {
+    @Limited(value = "api", cost = "header:X-Cost")
+    public void header() {}
+
+    @Limited(value = "api", cost = "param:prompt")
+    public void text(Object prompt) {}
+
+    @Limited(value = "api", cost = "param:tokens")
+    public void tokens(Object prompt) {}
   }
 
   @ApplicationScoped

@@ -49,6 +49,10 @@ class LimitedInterceptorTest {
             "limiter.policy.costly.limits", "5/m",
             "limiter.policy.costly.key", "constant",
             "limiter.policy.costly.permits", "2",
+            "limiter.policy.tokens.algorithm", "fixed-window",
+            "limiter.policy.tokens.limits", "10/m",
+            "limiter.policy.tokens.key", "constant",
+            "limiter.policy.tokens.max-cost", "6",
             "limiter.policy.strict.algorithm", "fixed-window",
             "limiter.policy.strict.limits", "5/m",
             "limiter.policy.strict.on-missing-key", "reject",
@@ -252,6 +256,27 @@ class LimitedInterceptorTest {
   }
 
   @Test
+  void aCallCostsWhatItsParameterAsksForUpToMaxCost() {
+    // 'tokens' admits 10 a minute, at most 6 a call: 4, then 99 (charged 6), spend it all
+    accounts.complete("hello", 4);
+    accounts.completeByIndex("hello", 99L);
+    RateLimitExceededException e =
+        catchThrowableOfType(RateLimitExceededException.class, () -> accounts.complete("hi", 1));
+    assertThat(e.decision().outcome()).isEqualTo(Decision.Outcome.LIMITED);
+  }
+
+  @Test
+  void aMissingOrNonPositiveCostCostsThePermits() {
+    // a null, zero or negative parameter costs the permits (1): ten such calls fill 'tokens'
+    for (int i = 0; i < 5; i++) {
+      accounts.completeByIndex("hello", null);
+      accounts.complete("hello", i % 2 == 0 ? 0 : -7);
+    }
+    assertThatThrownBy(() -> accounts.complete("hello", 1))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
   void policiesTheFilterChargedAreSkipped() {
     // Given the servlet filter already charged 'api' for this request
     try (ChargedPolicies.Scope scope = ChargedPolicies.open(List.of("api"))) {
@@ -390,6 +415,12 @@ class LimitedInterceptorTest {
 
     @Limited(value = "costly", permits = 6)
     public void tooCostly() {}
+
+    @Limited(value = "tokens", cost = "param:maxTokens")
+    public void complete(String prompt, int maxTokens) {}
+
+    @Limited(value = "tokens", cost = "param:1")
+    public void completeByIndex(String prompt, Long maxTokens) {}
 
     @Limited("shaped")
     public void shaped() {}
