@@ -210,6 +210,22 @@ class DemoTwoNodesIT {
     assertThat(Http.get(unlimited).statusCode()).isNotEqualTo(429);
   }
 
+  @Test
+  @Order(6)
+  void aCostlyCallDrainsTheQuotaFaster() {
+    // The demo's LLM stand-in: 200 tokens at once per API key, each call costs the tokens it asks
+    URI llm = memoryA.base().resolve("api/cdi/llm");
+
+    int costly = Http.get(URI.create(llm + "?tokens=150"), "X-Api-Key", "it-costly").statusCode();
+    int more = Http.get(URI.create(llm + "?tokens=100"), "X-Api-Key", "it-costly").statusCode();
+    int cheap = Http.get(URI.create(llm + "?tokens=1"), "X-Api-Key", "it-cheap").statusCode();
+
+    // 150 of 200 pass, then 100 more cannot; a 1-token call of another key still passes
+    assertThat(costly).isEqualTo(200);
+    assertThat(more).isEqualTo(429);
+    assertThat(cheap).isEqualTo(200);
+  }
+
   /**
    * Both adapters' decisions on Payara's own {@code /metrics} (MicroProfile Metrics), counted once
    * each: the filter's {@code hello} and {@code @Limited("cdi-hello")}. Counted as deltas, since
