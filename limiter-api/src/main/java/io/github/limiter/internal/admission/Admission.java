@@ -176,6 +176,33 @@ public final class Admission {
   }
 
   /**
+   * Settles an admitted request when it ends: each policy it does not count for ({@link
+   * Rule#counts}) gets back what the request was charged. Adapters call it once per admitted
+   * request whose set {@link PolicySet#settles()}.
+   *
+   * @param status the HTTP status of the response; -1 outside HTTP
+   * @param failure what the handling threw, or null
+   */
+  public void finish(Outcome outcome, int status, Throwable failure) {
+    PolicySet set = outcome.policies();
+    if (!set.settles || !outcome.allowed()) {
+      return;
+    }
+    for (int i = 0; i < set.rules.length; i++) {
+      Rule rule = set.rules[i];
+      Decision decision = outcome.decision(i);
+      // Not decided here (charged by an outer adapter, or no key), or not charged (a dry-run
+      // rejection): nothing to give back.
+      if (rule.counts() == Counts.ALL || decision == null || !decision.isAllowed()) {
+        continue;
+      }
+      if (!rule.counts().counts(status, failure)) {
+        set.limiters.get(i).refund(outcome.key(i), outcome.cost(i));
+      }
+    }
+  }
+
+  /**
    * Each rule's cost for {@code request}. A cost source that fails (a resolver that throws) costs
    * the static permits, in both adapters: a cost is never a reason to fail a request.
    */

@@ -29,6 +29,9 @@ public final class PolicySet {
   /** Whether some rule's cost is found per request; if none is, no request allocates for costs. */
   final boolean costsVary;
 
+  /** Whether some rule counts only some requests: then its requests are settled when they end. */
+  final boolean settles;
+
   private PolicySet(Rule[] rules, List<PolicyLimiter> limiters) {
     this.rules = rules;
     this.limiters = limiters;
@@ -37,6 +40,7 @@ public final class PolicySet {
     this.permitsAt = i -> rules[i].permits();
     this.enforcedAt = i -> !rules[i].dryRun();
     this.costsVary = List.of(rules).stream().anyMatch(rule -> rule.cost() != null);
+    this.settles = List.of(rules).stream().anyMatch(rule -> rule.counts() != Counts.ALL);
   }
 
   /** {@code rules}, each policy bound by {@code bind} (which should bind each policy once). */
@@ -66,6 +70,11 @@ public final class PolicySet {
     return rules.isEmpty()
         ? NONE
         : new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters));
+  }
+
+  /** Whether {@link Admission#finish} has anything to do for this set's requests. */
+  public boolean settles() {
+    return settles;
   }
 
   public int size() {

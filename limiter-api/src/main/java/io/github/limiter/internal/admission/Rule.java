@@ -11,12 +11,14 @@ import io.github.limiter.internal.config.PolicyConfig;
  * @param permits what a request costs when {@code cost} gives no answer
  * @param cost the request's cost as text (see {@link PolicyConfig.Cost#of}), or null when every
  *     request costs {@code permits}
+ * @param counts which requests count; the others are refunded when they end
  */
-public record Rule(PolicyConfig config, KeyFunction key, long permits, KeyFunction cost) {
+public record Rule(
+    PolicyConfig config, KeyFunction key, long permits, KeyFunction cost, Counts counts) {
 
-  /** A rule whose requests cost {@code permits} each. */
+  /** A rule whose requests cost {@code permits} each, and all count. */
   public Rule(PolicyConfig config, KeyFunction key, long permits) {
-    this(config, key, permits, null);
+    this(config, key, permits, null, Counts.ALL);
   }
 
   public Policy policy() {

@@ -46,6 +46,8 @@ import java.util.function.Supplier;
  * limiter.policy.NAME.cost               header:NAME | resolver:NAME: a request's cost at run time,
  *                                        a decimal number; missing or malformed: permits (permits)
  * limiter.policy.NAME.max-cost           int, the most one request is charged          (no cap)
+ * limiter.policy.NAME.count              all | status:401,403: which requests count; the others
+ *                                        are refunded when they end (filter only)      (all)
  * limiter.policy.NAME.failure            fail-open | fail-closed | local               (local)
  * limiter.policy.NAME.dry-run            boolean                                       (false)
  * limiter.policy.NAME.nodelay            boolean, leaky-bucket only                    (false)
@@ -129,6 +131,7 @@ public record LimiterConfig(
           "permits",
           "cost",
           "max-cost",
+          "count",
           "failure",
           "dry-run",
           "nodelay",
@@ -381,6 +384,12 @@ public record LimiterConfig(
             problems,
             () -> reader.optional(base + "cost", PolicyConfig.Cost::parseSource, null),
             null);
+    PolicyConfig.Count count =
+        collect(
+            problems,
+            () ->
+                reader.optional(base + "count", PolicyConfig.Count::parse, PolicyConfig.Count.ALL),
+            null);
     Long maxCost =
         collect(
             problems,
@@ -438,7 +447,8 @@ public record LimiterConfig(
               lease,
               // Above the capacity every cost is rejected alike: capping there keeps the stores'
               // arithmetic far from overflow.
-              new PolicyConfig.Cost(costSource, Math.min(maxCost, capacity + 1)));
+              new PolicyConfig.Cost(costSource, Math.min(maxCost, capacity + 1)),
+              count);
         },
         null);
   }

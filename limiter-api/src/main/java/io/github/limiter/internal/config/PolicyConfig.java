@@ -4,6 +4,8 @@ import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A policy together with how adapters apply it: where the key comes from, what a request costs, and
@@ -19,6 +21,7 @@ import java.util.Objects;
  * @param lease lease mode: whether a node spends slices of the shared limit locally, and how it
  *     sizes and renews them ({@link Lease#OFF}: every decision asks the store)
  * @param cost where a request's cost comes from, when it is more than the static {@code permits}
+ * @param count which requests count against the policy; the others are refunded when they end
  */
 public record PolicyConfig(
     Policy policy,
@@ -28,7 +31,8 @@ public record PolicyConfig(
     boolean dryRun,
     Shaping shaping,
     Lease lease,
-    Cost cost) {
+    Cost cost,
+    Count count) {
 
   /** What a request without a key gets. */
   public enum MissingKey {
@@ -235,6 +239,68 @@ public record PolicyConfig(
     }
   }
 
+  /**
+   * Which requests count, in {@code limiter.policy.NAME.count}: {@code all}, or {@code
+   * status:401,403}, those whose response has one of these statuses (for the filter, which sees the
+   * response).
+   *
+   * @param statuses the statuses that count; empty for every request
+   */
+  public record Count(Set<Integer> statuses) {
+
+    /** Every request counts: the default. */
+    public static final Count ALL = new Count(Set.of());
+
+    public Count {
+      statuses = Set.copyOf(statuses);
+      for (int status : statuses) {
+        if (status < 100 || status > 599) {
+          throw new IllegalArgumentException("a status is 100 to 599, was " + status);
+        }
+      }
+    }
+
+    public boolean all() {
+      return statuses.isEmpty();
+    }
+
+    /**
+     * Parses {@code all} or {@code status:<code>,<code>...}.
+     *
+     * @throws IllegalArgumentException naming the text and the accepted forms
+     */
+    public static Count parse(String text) {
+      String trimmed = text == null ? "" : text.trim();
+      if (trimmed.equalsIgnoreCase("all")) {
+        return ALL;
+      }
+      String problem =
+          "expected all or status:<code>,<code>... with codes from 100 to 599, such as"
+              + " status:401,403, was '"
+              + trimmed
+              + "'";
+      if (!trimmed.regionMatches(true, 0, "status:", 0, 7)) {
+        throw new IllegalArgumentException(problem);
+      }
+      Set<Integer> statuses = new TreeSet<>();
+      for (String part : trimmed.substring(7).split(",", -1)) {
+        String code = part.trim();
+        if (!code.matches("[1-5]\\d\\d")) {
+          throw new IllegalArgumentException(problem);
+        }
+        statuses.add(Integer.parseInt(code));
+      }
+      return new Count(statuses);
+    }
+
+    @Override
+    public String toString() {
+      return all()
+          ? "all"
+          : "status:" + String.join(",", statuses.stream().sorted().map(String::valueOf).toList());
+    }
+  }
+
   public PolicyConfig {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(key, "key");
@@ -242,6 +308,7 @@ public record PolicyConfig(
     Objects.requireNonNull(shaping, "shaping");
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(cost, "cost");
+    Objects.requireNonNull(count, "count");
     if (permits < 1) {
       throw new IllegalArgumentException("permits must be at least 1, was " + permits);
     }
@@ -255,7 +322,7 @@ public record PolicyConfig(
       long permits,
       boolean dryRun,
       Shaping shaping) {
-    this(policy, key, onMissingKey, permits, dryRun, shaping, Lease.OFF, Cost.STATIC);
+    this(policy, key, onMissingKey, permits, dryRun, shaping, Lease.OFF, Cost.STATIC, Count.ALL);
   }
 
   /** A policy whose requests cost {@code permits} each. */
@@ -267,7 +334,7 @@ public record PolicyConfig(
       boolean dryRun,
       Shaping shaping,
       Lease lease) {
-    this(policy, key, onMissingKey, permits, dryRun, shaping, lease, Cost.STATIC);
+    this(policy, key, onMissingKey, permits, dryRun, shaping, lease, Cost.STATIC, Count.ALL);
   }
 
   /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */

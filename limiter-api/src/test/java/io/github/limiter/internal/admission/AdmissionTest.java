@@ -8,6 +8,7 @@ import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.memory.InMemoryStore;
@@ -97,7 +98,8 @@ class AdmissionTest {
               policy,
               admission.keyFunction(policy.key(), () -> BUGGY),
               policy.permits(),
-              admission.costFunction(policy.cost(), () -> BUGGY)));
+              admission.costFunction(policy.cost(), () -> BUGGY),
+              Counts.ALL));
     }
     return PolicySet.of(rules, limiter::bind);
   }
@@ -174,6 +176,45 @@ class AdmissionTest {
     assertThat(bulk.allowed()).isTrue();
     assertThat(bulk.cost(0)).isEqualTo(2);
     assertThat(bulk.decision(0).remaining()).isEqualTo(3);
+  }
+
+  @Test
+  void aRequestThatDoesNotCountGetsItsChargeBackWhenItEnds() {
+    // Given 4 a minute per API key, counting only 401s, with costs from a header
+    LimiterConfig config =
+        config(
+            "limiter.policy.login.limits", "4/m",
+            "limiter.policy.login.key", "header:X-Api-Key",
+            "limiter.policy.login.cost", "header:X-Cost");
+    Admission admission = admission(config, true, false);
+    PolicyConfig login = config.policy("login").orElseThrow();
+    PolicySet set =
+        PolicySet.of(
+            List.of(
+                new Rule(
+                    login,
+                    admission.keyFunction(login.key(), () -> BUGGY),
+                    login.permits(),
+                    admission.costFunction(login.cost(), () -> BUGGY),
+                    (status, failure) -> status == 401)),
+            limiter::bind);
+    assertThat(set.settles()).isTrue();
+
+    // When a request of 3 ends with a 200, and one of 3 with a 401
+    Outcome ok = admission.admit(set, view("k", "3"));
+    admission.finish(ok, 200, null);
+    Outcome failed = admission.admit(set, view("k", "3"));
+    admission.finish(failed, 401, null);
+
+    // Then only the failure is charged: 1 left
+    assertThat(ok.decision(0).remaining()).isEqualTo(1);
+    assertThat(failed.decision(0).remaining()).isEqualTo(1);
+    Outcome last = admission.admit(set, view("k", "1"));
+    assertThat(last.decision(0).remaining()).isZero();
+    // and a rejected request has nothing to give back
+    Outcome rejected = admission.admit(set, view("k", "1"));
+    admission.finish(rejected, 200, null);
+    assertThat(admission.admit(set, view("k", "1")).allowed()).isFalse();
   }
 
   private static View view(String apiKey, String cost) {

@@ -188,7 +188,11 @@ class LimiterConfigTest {
         "cost           | principal     | expected header:<name> or resolver:<name>",
         "cost           | header:       | expected header:<name> or resolver:<name>",
         "max-cost       | 0             | expected an integer between 1 and",
-        "max-cost       | lots          | expected an integer"
+        "max-cost       | lots          | expected an integer",
+        "count          | failures      | expected all or status:<code>",
+        "count          | status:       | expected all or status:<code>",
+        "count          | status:600    | expected all or status:<code>",
+        "count          | status:401,x  | expected all or status:<code>"
       })
   void aBadPolicyValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
     Map<String, String> properties = api("leaky-bucket", "10/s");
@@ -235,6 +239,18 @@ class LimiterConfigTest {
     // any cost above the capacity (10) is rejected as exceeding it; so it is charged no more than
     // 11
     assertThat(unbounded.of("1000000", 1)).isEqualTo(11);
+  }
+
+  @Test
+  void countIsAllOrAListOfStatuses() {
+    Map<String, String> properties = api("fixed-window", "10/m");
+    assertThat(read(properties).policy("api").orElseThrow().count().all()).isTrue();
+    properties.put("limiter.policy.api.count", " Status:403, 401 ");
+
+    PolicyConfig.Count count = read(properties).policy("api").orElseThrow().count();
+
+    assertThat(count.statuses()).containsExactlyInAnyOrder(401, 403);
+    assertThat(count).hasToString("status:401,403");
   }
 
   @Test
