@@ -6,6 +6,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
+import io.github.limiter.internal.admission.Counts;
 import io.github.limiter.internal.admission.KeyFunction;
 import io.github.limiter.internal.admission.KeyResolvers;
 import io.github.limiter.internal.admission.NearLimit;
@@ -23,6 +24,8 @@ import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
 import io.github.limiter.internal.render.ResponseRenderer;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -133,7 +137,9 @@ final class Engine {
       KeyResolver costResolver =
           resolver(policy, "cost", policy.cost().source(), resolvers, loader);
       KeyFunction cost = admission.costFunction(policy.cost(), () -> costResolver);
-      rules.put(policy.name(), new Rule(policy, key, policy.permits(), cost));
+      rules.put(
+          policy.name(),
+          new Rule(policy, key, policy.permits(), cost, Counts.byStatus(policy.count())));
     }
     return rules;
   }
@@ -226,13 +232,12 @@ final class Engine {
       return;
     }
     renderer.headers(set.policies(), outcome.decisions(), response::addHeader);
-    List<String> charged = outcome.charged();
     if (outcome.waitNanos() > 0) {
       if (request.isAsyncSupported() && !request.isAsyncStarted()) {
         if (requestScope == null) {
           requestScope = RequestScope.find(loader);
         }
-        request.setAttribute(resumeAttribute, charged);
+        request.setAttribute(resumeAttribute, outcome);
         shaper.hold(request, response, outcome.waitNanos());
         return;
       }
@@ -252,7 +257,7 @@ final class Engine {
                   + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
                   + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");
     }
-    pass(charged, request, response, chain);
+    pass(outcome, request, response, chain);
   }
 
   /**
@@ -261,32 +266,82 @@ final class Engine {
    */
   boolean resume(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    Object charged = request.getAttribute(resumeAttribute);
-    if (!(charged instanceof List<?> names)) {
+    if (!(request.getAttribute(resumeAttribute) instanceof Outcome outcome)) {
       return false;
     }
     request.removeAttribute(resumeAttribute);
-    @SuppressWarnings("unchecked")
-    List<String> policies = (List<String>) names;
-    requestScope.around(() -> pass(policies, request, response, chain));
+    requestScope.around(() -> pass(outcome, request, response, chain));
     return true;
   }
 
   /**
-   * Continues the chain in a scope where {@code charged} count as charged, for the CDI interceptor.
+   * Continues the chain in a scope where the policies {@code outcome} charged count as charged, for
+   * the CDI interceptor; then settles the request when it ends, if some policy counts only some
+   * requests.
    */
-  private static void pass(
-      List<String> charged,
-      HttpServletRequest request,
-      HttpServletResponse response,
-      FilterChain chain)
+  private void pass(
+      Outcome outcome, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    ChargedPolicies.Scope scope = ChargedPolicies.open(charged);
+    ChargedPolicies.Scope scope = ChargedPolicies.open(outcome.charged());
+    Throwable failure = null;
     try {
       chain.doFilter(request, response);
+    } catch (IOException | ServletException | RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
       scope.close();
+      if (outcome.policies().settles()) {
+        settle(outcome, request, response, failure);
+      }
     }
+  }
+
+  /**
+   * Settles the request now, or, when the application went async, once its async cycle ends
+   * (completed, failed or timed out), exactly once.
+   */
+  private void settle(
+      Outcome outcome,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      Throwable failure) {
+    if (failure != null || !request.isAsyncStarted()) {
+      admission.finish(outcome, failure != null ? 500 : response.getStatus(), failure);
+      return;
+    }
+    AtomicBoolean settled = new AtomicBoolean();
+    request
+        .getAsyncContext()
+        .addListener(
+            new AsyncListener() {
+              @Override
+              public void onComplete(AsyncEvent event) {
+                finish(response.getStatus(), null);
+              }
+
+              @Override
+              public void onError(AsyncEvent event) {
+                finish(500, event.getThrowable());
+              }
+
+              @Override
+              public void onTimeout(AsyncEvent event) {
+                finish(503, event.getThrowable());
+              }
+
+              @Override
+              public void onStartAsync(AsyncEvent event) {
+                // a new async cycle: keep listening
+                event.getAsyncContext().addListener(this);
+              }
+
+              private void finish(int status, Throwable error) {
+                if (settled.compareAndSet(false, true)) {
+                  admission.finish(outcome, status, error);
+                }
+              }
+            });
   }
 
   private PolicySet match(HttpServletRequest request) {

@@ -1,6 +1,7 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.internal.http.ChargedPolicies;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -11,7 +12,9 @@ import java.security.Principal;
 /**
  * The protected application: answers {@code ok}, and tells how it was reached, so that tests can
  * see the dispatch type and the ChargedPolicies scope: {@code ok dispatch=ASYNC charged=[api]} for
- * the names listed in request header {@code X-Check-Charged}.
+ * the names listed in request header {@code X-Check-Charged}. Request header {@code X-Answer} makes
+ * it end otherwise: a status such as {@code 401}, {@code async:401} (answered from another thread
+ * after an async start) or {@code throw} (a 500 by an exception).
  */
 public class OkServlet extends HttpServlet {
 
@@ -20,6 +23,11 @@ public class OkServlet extends HttpServlet {
   @Override
   protected void service(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
+    String answer = request.getHeader("X-Answer");
+    if (answer != null) {
+      answer(answer, request, response);
+      return;
+    }
     StringBuilder body = new StringBuilder("ok dispatch=").append(request.getDispatcherType());
     String check = request.getHeader("X-Check-Charged");
     if (check != null) {
@@ -41,5 +49,23 @@ public class OkServlet extends HttpServlet {
     response.setContentType("text/plain");
     response.setContentLength(bytes.length);
     response.getOutputStream().write(bytes);
+  }
+
+  private static void answer(
+      String answer, HttpServletRequest request, HttpServletResponse response) throws IOException {
+    if (answer.equals("throw")) {
+      throw new IllegalStateException("the application failed");
+    }
+    if (answer.startsWith("async:")) {
+      int status = Integer.parseInt(answer.substring(6));
+      AsyncContext async = request.startAsync();
+      async.start(
+          () -> {
+            ((HttpServletResponse) async.getResponse()).setStatus(status);
+            async.complete();
+          });
+      return;
+    }
+    response.sendError(Integer.parseInt(answer));
   }
 }
