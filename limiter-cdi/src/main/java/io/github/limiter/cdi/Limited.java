@@ -22,6 +22,9 @@ import java.lang.annotation.Target;
  *
  * @Limited(value = "llm", cost = "param:maxTokens")  // charged the tokens the call asks for
  * public Completion complete(String prompt, int maxTokens) { ... }
+ *
+ * @Limited(value = "login", countOn = AuthenticationException.class)  // failed logins only
+ * public Session authenticate(String user, char[] password) { ... }
  * }</pre>
  *
  * A rejected call throws {@link RateLimitExceededException}. The policies come from configuration
@@ -67,4 +70,14 @@ public @interface Limited {
    */
   @Nonbinding
   String cost() default "";
+
+  /**
+   * Which calls count against the policies: empty for every call (or each policy's configured
+   * {@code limiter.policy.<name>.count=all}); otherwise only calls that throw one of these (or a
+   * subclass), such as a failed login's {@code AuthenticationException}. Every call is charged when
+   * it is admitted, so that concurrent calls can never pass the limit together, and one that does
+   * not count gets its charge back when it returns.
+   */
+  @Nonbinding
+  Class<? extends Throwable>[] countOn() default {};
 }

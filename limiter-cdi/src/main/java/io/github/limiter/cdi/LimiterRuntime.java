@@ -155,7 +155,18 @@ class LimiterRuntime {
         Thread.currentThread().interrupt(); // proceed at once, and let the caller see the interrupt
       }
     }
-    return call.proceed();
+    if (!plan.settles()) {
+      return call.proceed();
+    }
+    Throwable failure = null;
+    try {
+      return call.proceed();
+    } catch (Exception | Error e) {
+      failure = e;
+      throw e;
+    } finally {
+      admission.finish(outcome, -1, failure); // a call that does not count gets its charge back
+    }
   }
 
   /** The events of one outcome: each rejection, dry run or not, and the tightest admission. */

@@ -2,6 +2,7 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.KeyResolver;
 import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.Counts;
 import io.github.limiter.internal.admission.KeyFunction;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.config.KeySource;
@@ -84,7 +85,8 @@ final class PlanBuilder {
         KeyFunction key = overridden ? override : configuredKey(site, policy.get(), problems);
         long permits = limited.permits() > 0 ? limited.permits() : policy.get().permits();
         KeyFunction costOf = costed ? cost : configuredCost(site, policy.get(), problems);
-        rules.add(new Rule(policy.get(), key, permits, costOf));
+        Counts counts = counts(site, policy.get(), problems);
+        rules.add(new Rule(policy.get(), key, permits, costOf, counts));
       }
     }
     return problems.size() == before && config != null ? rules : null;
@@ -141,6 +143,31 @@ final class PlanBuilder {
       return null;
     }
     return function(source);
+  }
+
+  /**
+   * Which calls count: {@code @Limited(countOn = ...)}, else every call. A policy that counts by
+   * response status cannot be applied here, where there is no response.
+   */
+  private static Counts counts(Site site, PolicyConfig policy, Collection<String> problems) {
+    Class<? extends Throwable>[] countOn = site.limited().countOn();
+    if (countOn.length > 0) {
+      return Counts.byFailure(Set.of(countOn));
+    }
+    if (!policy.count().all()) {
+      problems.add(
+          site.describeDeclaration()
+              + ": policy '"
+              + policy.name()
+              + "' has "
+              + LimiterConfig.POLICY_PREFIX
+              + policy.name()
+              + ".count="
+              + policy.count()
+              + ", a response status, which only the servlet filter sees; use @Limited(countOn ="
+              + " ...) to count calls by the exception they throw");
+    }
+    return Counts.ALL;
   }
 
   /** The cost function of {@code @Limited(cost = "param:...")}. */

@@ -39,7 +39,10 @@ record Site(Class<?> beanClass, Method method, Limited limited, boolean fromClas
         names.length == 1
             ? quote(names[0])
             : Arrays.stream(names).map(Site::quote).collect(Collectors.joining(", ", "{", "}"));
-    if (limited.key().isEmpty() && limited.permits() == 0 && limited.cost().isEmpty()) {
+    if (limited.key().isEmpty()
+        && limited.permits() == 0
+        && limited.cost().isEmpty()
+        && limited.countOn().length == 0) {
       return "@Limited(" + value + ")";
     }
     StringBuilder text = new StringBuilder("@Limited(value = ").append(value);
@@ -51,6 +54,13 @@ record Site(Class<?> beanClass, Method method, Limited limited, boolean fromClas
     }
     if (!limited.cost().isEmpty()) {
       text.append(", cost = ").append(quote(limited.cost()));
+    }
+    if (limited.countOn().length > 0) {
+      text.append(", countOn = ")
+          .append(
+              Arrays.stream(limited.countOn())
+                  .map(type -> type.getSimpleName() + ".class")
+                  .collect(Collectors.joining(", ", "{", "}")));
     }
     return text.append(')').toString();
   }

@@ -164,6 +164,22 @@ class DeploymentProblemsTest {
   }
 
   @Test
+  void aPolicyThatCountsByStatusCannotBeLimitedByTheInterceptor() {
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "3/m",
+            "limiter.policy.api.count", "status:401");
+
+    assertThat(deploymentProblem(config, Valid.class))
+        .contains(
+            "@Limited(\"api\") on "
+                + Valid.class.getName()
+                + ".place(): policy 'api' has limiter.policy.api.count=status:401, a response"
+                + " status, which only the servlet filter sees; use @Limited(countOn = ...)");
+  }
+
+  @Test
   void invalidConfigValue() {
     Map<String, String> config =
         TestConfig.of(

@@ -49,6 +49,9 @@ class LimitedInterceptorTest {
             "limiter.policy.costly.limits", "5/m",
             "limiter.policy.costly.key", "constant",
             "limiter.policy.costly.permits", "2",
+            "limiter.policy.signin.algorithm", "fixed-window",
+            "limiter.policy.signin.limits", "2/m",
+            "limiter.policy.signin.key", "constant",
             "limiter.policy.tokens.algorithm", "fixed-window",
             "limiter.policy.tokens.limits", "10/m",
             "limiter.policy.tokens.key", "constant",
@@ -256,6 +259,18 @@ class LimitedInterceptorTest {
   }
 
   @Test
+  void onlyCallsThatThrowACountOnExceptionCount() {
+    // 'signin' admits 2 a minute, counting only failed sign-ins: successes never lock anyone out
+    for (int i = 0; i < 10; i++) {
+      accounts.signIn(true);
+    }
+    assertThatThrownBy(() -> accounts.signIn(false)).isInstanceOf(SecurityException.class);
+    assertThatThrownBy(() -> accounts.signIn(false)).isInstanceOf(SecurityException.class);
+    // two failures spent the quota: now even the right password is refused
+    assertThatThrownBy(() -> accounts.signIn(true)).isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
   void aCallCostsWhatItsParameterAsksForUpToMaxCost() {
     // 'tokens' admits 10 a minute, at most 6 a call: 4, then 99 (charged 6), spend it all
     accounts.complete("hello", 4);
@@ -415,6 +430,13 @@ class LimitedInterceptorTest {
 
     @Limited(value = "costly", permits = 6)
     public void tooCostly() {}
+
+    @Limited(value = "signin", countOn = SecurityException.class)
+    public void signIn(boolean good) {
+      if (!good) {
+        throw new SecurityException("wrong password");
+      }
+    }
 
     @Limited(value = "tokens", cost = "param:maxTokens")
     public void complete(String prompt, int maxTokens) {}
