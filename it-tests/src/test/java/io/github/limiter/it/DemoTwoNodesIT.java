@@ -11,6 +11,7 @@ import io.github.limiter.it.harness.ServerLog;
 import io.github.limiter.it.harness.Settings;
 import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -224,6 +225,27 @@ class DemoTwoNodesIT {
     assertThat(costly).isEqualTo(200);
     assertThat(more).isEqualTo(429);
     assertThat(cheap).isEqualTo(200);
+  }
+
+  @Test
+  @Order(6)
+  void successfulLoginsNeverLockOutWhileFailedOnesDo() {
+    // The demo's login counts only 401s: 3 a minute per client address (here, 127.0.0.1)
+    URI good = memoryB.base().resolve("api/login?user=ann&password=secret");
+    URI bad = memoryB.base().resolve("api/login?user=ann&password=guess");
+
+    for (int i = 0; i < 6; i++) {
+      assertThat(login(good)).as("successful login %d", i).isEqualTo(200);
+    }
+    for (int i = 0; i < 3; i++) {
+      assertThat(login(bad)).as("failed login %d", i).isEqualTo(401);
+    }
+    assertThat(login(good)).isEqualTo(429);
+  }
+
+  private static int login(URI uri) {
+    return Http.send(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.noBody()))
+        .statusCode();
   }
 
   /**
