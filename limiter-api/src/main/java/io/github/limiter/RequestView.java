@@ -25,6 +25,14 @@ public interface RequestView {
   String principal();
 
   /**
+   * Whether the authenticated principal has {@code role}; false without one, or outside an HTTP
+   * request.
+   */
+  default boolean isUserInRole(String role) {
+    return false;
+  }
+
+  /**
    * The adapter's own object of {@code type}, or null: {@code HttpServletRequest} under the filter;
    * {@code InvocationContext} under {@code @Limited}, and {@code HttpServletRequest} too while the
    * call serves an HTTP request.

@@ -2,12 +2,14 @@ package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
+import io.github.limiter.PolicyLimiter;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
+import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
@@ -86,6 +88,38 @@ public final class Admission {
         : request -> resolver.get().resolve(request);
   }
 
+  /**
+   * The function that answers a request's plan name, or null when {@code plans} has none: the first
+   * configured role the principal has; a resolver's answer; or a header, believed only when the
+   * direct peer is a trusted proxy (a client must not choose its own plan). {@code resolver} is
+   * asked only for {@code resolver:}, on each call.
+   */
+  public KeyFunction planFunction(PolicyConfig.Plans plans, Supplier<KeyResolver> resolver) {
+    if (!plans.any()) {
+      return null;
+    }
+    PolicyConfig.PlanSource source = plans.source();
+    return switch (source.kind()) {
+      case ROLE ->
+          request -> {
+            for (String role : source.roles()) {
+              if (request.isUserInRole(role)) {
+                return role;
+              }
+            }
+            return null;
+          };
+      case HEADER ->
+          request -> {
+            String peer = request.remoteAddress();
+            return peer != null && address.isTrustedPeer(peer)
+                ? request.header(source.argument())
+                : null;
+          };
+      case RESOLVER -> request -> resolver.get().resolve(request);
+    };
+  }
+
   /** The client address key through trusted proxies; the constant key outside an HTTP request. */
   public String addressKey(RequestView request) {
     String peer = request.remoteAddress();
@@ -102,6 +136,7 @@ public final class Admission {
     // Keys first: a missing key under on-missing-key=reject rejects before anything is charged.
     String[] keys = new String[n];
     Decision[] dryRun = null;
+    PolicyLimiter[] planned = null; // only for a set with plans
     for (int i = 0; i < n; i++) {
       Rule rule = rules[i];
       if (skipsChargedPolicies && ChargedPolicies.contains(rule.name())) {
@@ -119,7 +154,9 @@ public final class Admission {
             if (!rule.dryRun()) {
               keys[i] = ClientKeys.CONSTANT;
               return recorded(
-                  request, new Outcome(set, keys, null, dryRun, i, missing, -1, 0, null), -1);
+                  request,
+                  new Outcome(set, keys, null, dryRun, i, missing, -1, 0, null, planned),
+                  -1);
             }
             dryRun = dryRun != null ? dryRun : new Decision[n];
             dryRun[i] = missing;
@@ -129,13 +166,33 @@ public final class Admission {
         }
       }
       keys[i] = key;
+      if (set.plans != null && set.plans.get(i) != null) {
+        planned = planned != null ? planned : set.limiters.toArray(new PolicyLimiter[0]);
+        String plan = plan(rule, request);
+        PolicyLimiter bound = plan == null ? null : set.plans.get(i).get(plan);
+        if (bound != null) {
+          planned[i] = bound;
+        } else if (plan != null && rule.config().plans().rejectUnknown()) {
+          // A plan that is not configured, under on-unknown-plan=reject: like a missing key.
+          Decision unknown = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
+          if (!rule.dryRun()) {
+            return recorded(
+                request,
+                new Outcome(set, keys, null, dryRun, i, unknown, -1, 0, null, planned),
+                -1);
+          }
+          dryRun = dryRun != null ? dryRun : new Decision[n];
+          dryRun[i] = unknown;
+          keys[i] = null;
+        }
+      }
     }
     long[] costs = set.costsVary ? costs(rules, request) : null;
     boolean timed = metrics.timesStore(); // metrics off or in-memory store: not even the clock
     long start = timed ? System.nanoTime() : 0;
     Decisions decisions =
         AllOrNothing.decideEach(
-            set.limiters,
+            planned == null ? set.limiters : Arrays.asList(planned),
             i -> keys[i],
             costs == null ? set.permitsAt : i -> costs[i],
             set.enforcedAt);
@@ -171,7 +228,8 @@ public final class Admission {
             decisions.rejection(),
             tightest,
             rejectedAt < 0 ? wait : 0,
-            costs),
+            costs,
+            planned),
         storeNanos);
   }
 
@@ -197,7 +255,7 @@ public final class Admission {
         continue;
       }
       if (!rule.counts().counts(status, failure)) {
-        set.limiters.get(i).refund(outcome.key(i), outcome.cost(i));
+        outcome.limiter(i).refund(outcome.key(i), outcome.cost(i));
       }
     }
   }
@@ -224,6 +282,16 @@ public final class Admission {
       costs[i] = rule.config().cost().of(text, permits);
     }
     return costs;
+  }
+
+  /** The request's plan name; null (the default plan) when its source has none, or fails. */
+  private static String plan(Rule rule, RequestView request) {
+    try {
+      String plan = rule.plan().key(request);
+      return plan == null || plan.isBlank() ? null : plan.trim();
+    } catch (RuntimeException e) {
+      return null; // a plan never fails a request: the default plan applies
+    }
   }
 
   private String key(Rule rule, RequestView request) {

@@ -104,7 +104,7 @@ public final class AdmissionMetrics {
         // counter says what each policy decided.
         recorder.decision(rule.name(), Recorder.Outcome.ADMITTED, decision.isVerified());
         if (outcome.allowed()) {
-          if (nearLimit.test(rule.policy(), decision)) {
+          if (nearLimit.test(outcome.policy(i), decision)) {
             recorder.nearLimit(rule.name());
           }
           long wait = rule.waitNanos(decision, outcome.cost(i));

@@ -1,6 +1,8 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
+import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,6 +29,9 @@ public final class Outcome {
   /** Per policy, what the request cost; null when every rule's cost is its static permits. */
   private final long[] costs;
 
+  /** Per policy, the bound policy of the request's plan; null when no rule has plans. */
+  private final PolicyLimiter[] planned;
+
   Outcome(
       PolicySet set,
       String[] keys,
@@ -36,7 +41,8 @@ public final class Outcome {
       Decision rejection,
       int tightest,
       long waitNanos,
-      long[] costs) {
+      long[] costs,
+      PolicyLimiter[] planned) {
     this.set = set;
     this.keys = keys;
     this.decisions = decisions;
@@ -46,6 +52,7 @@ public final class Outcome {
     this.tightest = tightest;
     this.waitNanos = waitNanos;
     this.costs = costs;
+    this.planned = planned;
   }
 
   public PolicySet policies() {
@@ -101,6 +108,31 @@ public final class Outcome {
    */
   public Decision dryRunRejection(int index) {
     return dryRun == null ? null : dryRun[index];
+  }
+
+  /**
+   * The policy that applied at {@code index}: the policy itself, or its plan's policy for this
+   * request's plan. Headers and rejections show its limits.
+   */
+  public Policy policy(int index) {
+    return planned == null ? set.rules[index].policy() : planned[index].policy();
+  }
+
+  /** {@link #policy(int)} of every index, as the renderer takes them. */
+  public List<Policy> appliedPolicies() {
+    if (planned == null) {
+      return set.policies;
+    }
+    List<Policy> policies = new ArrayList<>(planned.length);
+    for (PolicyLimiter limiter : planned) {
+      policies.add(limiter.policy());
+    }
+    return policies;
+  }
+
+  /** The bound policy that decided at {@code index}: what to give a charge back to. */
+  PolicyLimiter limiter(int index) {
+    return planned == null ? set.limiters.get(index) : planned[index];
   }
 
   /** The permits the {@code index}th policy charged, or would have: the request's cost there. */

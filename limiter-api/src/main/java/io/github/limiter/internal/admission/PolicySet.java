@@ -2,8 +2,12 @@ package io.github.limiter.internal.admission;
 
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
+import io.github.limiter.internal.config.PolicyConfig;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.util.function.IntToLongFunction;
@@ -14,7 +18,7 @@ import java.util.function.IntToLongFunction;
  */
 public final class PolicySet {
 
-  public static final PolicySet NONE = new PolicySet(new Rule[0], List.of());
+  public static final PolicySet NONE = new PolicySet(new Rule[0], List.of(), null);
 
   final Rule[] rules;
   final List<PolicyLimiter> limiters;
@@ -32,7 +36,14 @@ public final class PolicySet {
   /** Whether some rule counts only some requests: then its requests are settled when they end. */
   final boolean settles;
 
-  private PolicySet(Rule[] rules, List<PolicyLimiter> limiters) {
+  /**
+   * Per rule, each plan's bound policy by plan name; null for a rule without plans, and null
+   * altogether when no rule has plans.
+   */
+  final List<Map<String, PolicyLimiter>> plans;
+
+  private PolicySet(
+      Rule[] rules, List<PolicyLimiter> limiters, List<Map<String, PolicyLimiter>> plans) {
     this.rules = rules;
     this.limiters = limiters;
     this.policies = List.of(rules).stream().map(Rule::policy).toList();
@@ -41,6 +52,7 @@ public final class PolicySet {
     this.enforcedAt = i -> !rules[i].dryRun();
     this.costsVary = List.of(rules).stream().anyMatch(rule -> rule.cost() != null);
     this.settles = List.of(rules).stream().anyMatch(rule -> rule.counts() != Counts.ALL);
+    this.plans = plans;
   }
 
   /** {@code rules}, each policy bound by {@code bind} (which should bind each policy once). */
@@ -49,7 +61,29 @@ public final class PolicySet {
         ? NONE
         : new PolicySet(
             rules.toArray(new Rule[0]),
-            rules.stream().map(rule -> bind.apply(rule.policy())).toList());
+            rules.stream().map(rule -> bind.apply(rule.policy())).toList(),
+            plans(rules, bind));
+  }
+
+  /** Each rule's plans, bound (null for a rule without); null when no rule has any. */
+  private static List<Map<String, PolicyLimiter>> plans(
+      List<Rule> rules, Function<Policy, PolicyLimiter> bind) {
+    if (rules.stream().noneMatch(rule -> rule.config().plans().any())) {
+      return null;
+    }
+    List<Map<String, PolicyLimiter>> plans = new ArrayList<>();
+    for (Rule rule : rules) {
+      PolicyConfig.Plans configured = rule.config().plans();
+      Map<String, PolicyLimiter> bound = null;
+      if (configured.any()) {
+        bound = new HashMap<>();
+        for (var plan : configured.byName().entrySet()) {
+          bound.put(plan.getKey(), bind.apply(plan.getValue()));
+        }
+      }
+      plans.add(bound);
+    }
+    return plans;
   }
 
   /**
@@ -67,9 +101,21 @@ public final class PolicySet {
         }
       }
     }
-    return rules.isEmpty()
-        ? NONE
-        : new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters));
+    if (rules.isEmpty()) {
+      return NONE;
+    }
+    List<Map<String, PolicyLimiter>> plans = null;
+    for (PolicySet set : sets) {
+      for (int i = 0; i < set.rules.length; i++) {
+        if (set.plans != null && set.plans.get(i) != null) {
+          if (plans == null) {
+            plans = new ArrayList<>(Collections.nCopies(rules.size(), null));
+          }
+          plans.set(rules.indexOf(set.rules[i]), set.plans.get(i));
+        }
+      }
+    }
+    return new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters), plans);
   }
 
   /** Whether {@link Admission#finish} has anything to do for this set's requests. */

@@ -12,13 +12,25 @@ import io.github.limiter.internal.config.PolicyConfig;
  * @param cost the request's cost as text (see {@link PolicyConfig.Cost#of}), or null when every
  *     request costs {@code permits}
  * @param counts which requests count; the others are refunded when they end
+ * @param plan the request's plan name (see {@link Admission#planFunction}), or null when the policy
+ *     has no plans
  */
 public record Rule(
-    PolicyConfig config, KeyFunction key, long permits, KeyFunction cost, Counts counts) {
+    PolicyConfig config,
+    KeyFunction key,
+    long permits,
+    KeyFunction cost,
+    Counts counts,
+    KeyFunction plan) {
 
   /** A rule whose requests cost {@code permits} each, and all count. */
   public Rule(PolicyConfig config, KeyFunction key, long permits) {
-    this(config, key, permits, null, Counts.ALL);
+    this(config, key, permits, null, Counts.ALL, null);
+  }
+
+  /** A rule without plans. */
+  public Rule(PolicyConfig config, KeyFunction key, long permits, KeyFunction cost, Counts counts) {
+    this(config, key, permits, cost, counts, null);
   }
 
   public Policy policy() {

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
@@ -48,6 +49,10 @@ import java.util.function.Supplier;
  * limiter.policy.NAME.max-cost           int, the most one request is charged          (no cap)
  * limiter.policy.NAME.count              all | status:401,403: which requests count; the others
  *                                        are refunded when they end (filter only)      (all)
+ * limiter.policy.NAME.plan.PLAN.limits   the limits of plan PLAN; the rest is the policy's (none)
+ * limiter.policy.NAME.plan-source        role:R1,R2 | resolver:NAME | header:NAME, where a request's
+ *                                        plan comes from; required with plans          (none)
+ * limiter.policy.NAME.on-unknown-plan    default | reject: a plan that is not configured (default)
  * limiter.policy.NAME.failure            fail-open | fail-closed | local               (local)
  * limiter.policy.NAME.dry-run            boolean                                       (false)
  * limiter.policy.NAME.nodelay            boolean, leaky-bucket only                    (false)
@@ -116,6 +121,9 @@ public record LimiterConfig(
 
   public static final String STORE_KEY = "limiter.store";
 
+  /** What joins a policy's name and a plan's in the plan's keys and in its policy's name. */
+  public static final String PLAN_SEGMENT = ".plan.";
+
   /** Names policies whose keys are found only by looking them up, as in environment variables. */
   public static final String POLICIES_KEY = "limiter.policies";
 
@@ -132,6 +140,8 @@ public record LimiterConfig(
           "cost",
           "max-cost",
           "count",
+          "plan-source",
+          "on-unknown-plan",
           "failure",
           "dry-run",
           "nodelay",
@@ -223,6 +233,17 @@ public record LimiterConfig(
                     Policy::isValidName,
                     "policy names (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)"),
             Set.of()));
+    // limiter.policy.api.plan.pro.limits reads as policy "api.plan.pro": a plan of policy api.
+    Map<String, Set<String>> plans = new TreeMap<>();
+    for (String name : List.copyOf(policyNames)) {
+      int at = name.lastIndexOf(PLAN_SEGMENT);
+      if (at > 0 && policyNames.contains(name.substring(0, at))) {
+        plans
+            .computeIfAbsent(name.substring(0, at), n -> new TreeSet<>())
+            .add(name.substring(at + PLAN_SEGMENT.length()));
+        policyNames.remove(name);
+      }
+    }
     Set<String> routeNames =
         new TreeSet<>(collect(problems, () -> reader.names(ROUTE_PREFIX, ROUTE_KEYS), Set.of()));
     routeNames.addAll(
@@ -239,7 +260,7 @@ public record LimiterConfig(
         () ->
             reader.checkEnvironmentForms(
                 POLICY_PREFIX,
-                keys(POLICY_PREFIX, policyNames, POLICY_KEYS),
+                planKeys(keys(POLICY_PREFIX, policyNames, POLICY_KEYS), plans),
                 "a policy known by a limiter.policy.NAME.* key or listed in " + POLICIES_KEY));
     collect(
         problems,
@@ -267,7 +288,7 @@ public record LimiterConfig(
                 "one of " + new TreeSet<>(METRICS_KEYS)));
     Map<String, PolicyConfig> policies = new LinkedHashMap<>();
     for (String name : policyNames) {
-      PolicyConfig policy = policy(reader, name, problems);
+      PolicyConfig policy = policy(reader, name, plans.getOrDefault(name, Set.of()), problems);
       if (policy != null) {
         policies.put(name, policy);
       }
@@ -343,9 +364,65 @@ public record LimiterConfig(
 
   /** The policy called {@code name}; null after adding each of its problems to {@code problems}. */
   private static PolicyConfig policy(
-      ConfigReader reader, String name, List<ConfigException> problems) {
+      ConfigReader reader, String name, Set<String> planNames, List<ConfigException> problems) {
     String base = POLICY_PREFIX + name + ".";
     int before = problems.size();
+    PolicyConfig.PlanSource planSource =
+        collect(
+            problems,
+            () -> reader.optional(base + "plan-source", PolicyConfig.PlanSource::parse, null),
+            null);
+    Boolean rejectUnknownPlan =
+        collect(
+            problems,
+            () ->
+                reader.optional(base + "on-unknown-plan", LimiterConfig::rejectUnknownPlan, false),
+            null);
+    Map<String, List<Limit>> planLimits = new TreeMap<>();
+    for (String plan : planNames) {
+      String planBase = base + "plan." + plan + ".";
+      for (String key : POLICY_KEYS) {
+        if (!key.equals("limits") && reader.text(planBase + key).isPresent()) {
+          problems.add(
+              new ConfigException(
+                  planBase + key,
+                  "a plan sets its limits only; every other setting is the policy's ("
+                      + base
+                      + key
+                      + "), was '"
+                      + reader.text(planBase + key).orElseThrow()
+                      + "'"));
+        }
+      }
+      List<Limit> limits =
+          collect(
+              problems,
+              () ->
+                  reader.parse(
+                      planBase + "limits", reader.required(planBase + "limits"), Limit::parseAll),
+              null);
+      if (limits != null) {
+        planLimits.put(plan, limits);
+      }
+    }
+    if (!planNames.isEmpty() && planSource == null && reader.text(base + "plan-source").isEmpty()) {
+      problems.add(
+          new ConfigException(
+              base + "plan-source",
+              "required with plans ("
+                  + planNames
+                  + "): role:<role>,<role>..., resolver:<name> or header:<name>"));
+    }
+    if (planNames.isEmpty() && planSource != null) {
+      problems.add(
+          new ConfigException(
+              base + "plan-source",
+              "names where a plan comes from, but the policy has no plan: set "
+                  + base
+                  + "plan.<plan>.limits, was '"
+                  + planSource
+                  + "'"));
+    }
     Algorithm algorithm =
         collect(
             problems,
@@ -413,11 +490,7 @@ public record LimiterConfig(
             // Policy's message already shows the offending limit.
             throw new ConfigException(base + "limits", e.getMessage(), e);
           }
-          long capacity =
-              limits.stream()
-                  .mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits())
-                  .min()
-                  .orElseThrow();
+          long capacity = capacity(algorithm, limits);
           if (permits > capacity) {
             throw new ConfigException(
                 base + "permits",
@@ -437,6 +510,28 @@ public record LimiterConfig(
                     + maxCost
                     + "'");
           }
+          Map<String, Policy> plans = new LinkedHashMap<>();
+          for (var plan : planLimits.entrySet()) {
+            String planKey = base + "plan." + plan.getKey() + ".limits";
+            Policy planPolicy;
+            try {
+              planPolicy =
+                  new Policy(
+                      name + PLAN_SEGMENT + plan.getKey(), algorithm, plan.getValue(), failure);
+            } catch (IllegalArgumentException e) {
+              throw new ConfigException(planKey, e.getMessage(), e);
+            }
+            if (permits > capacity(algorithm, plan.getValue())) {
+              throw new ConfigException(
+                  planKey,
+                  "a request would cost more ("
+                      + permits
+                      + " permits) than the smallest limit can ever admit, was '"
+                      + reader.text(planKey).orElse("")
+                      + "'");
+            }
+            plans.put(plan.getKey(), planPolicy);
+          }
           return new PolicyConfig(
               policy,
               key,
@@ -448,7 +543,10 @@ public record LimiterConfig(
               // Above the capacity every cost is rejected alike: capping there keeps the stores'
               // arithmetic far from overflow.
               new PolicyConfig.Cost(costSource, Math.min(maxCost, capacity + 1)),
-              count);
+              count,
+              plans.isEmpty()
+                  ? PolicyConfig.Plans.NONE
+                  : new PolicyConfig.Plans(plans, planSource, rejectUnknownPlan));
         },
         null);
   }
@@ -670,6 +768,33 @@ public record LimiterConfig(
             d.forwardedHeader());
     return new HttpSettings(
         rejection, unavailable, headers, legacy, proxies, ipv6Prefix, forwarded);
+  }
+
+  /** The most one request can ever be admitted for: the smallest limit's capacity. */
+  private static long capacity(Algorithm algorithm, List<Limit> limits) {
+    return limits.stream()
+        .mapToLong(l -> algorithm.isBucket() ? l.burst() : l.permits())
+        .min()
+        .orElseThrow();
+  }
+
+  /** {@code keys} and the limits key of every plan. */
+  private static List<String> planKeys(List<String> keys, Map<String, Set<String>> plans) {
+    List<String> all = new ArrayList<>(keys);
+    plans.forEach(
+        (policy, names) ->
+            names.forEach(
+                plan -> all.add(POLICY_PREFIX + policy + PLAN_SEGMENT + plan + ".limits")));
+    return all;
+  }
+
+  private static boolean rejectUnknownPlan(String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "default" -> false;
+      case "reject" -> true;
+      default ->
+          throw new IllegalArgumentException("expected default or reject, was '" + value + "'");
+    };
   }
 
   private static MissingKey missingKey(String value) {

@@ -3,6 +3,10 @@ package io.github.limiter.internal.config;
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -22,6 +26,7 @@ import java.util.TreeSet;
  *     sizes and renews them ({@link Lease#OFF}: every decision asks the store)
  * @param cost where a request's cost comes from, when it is more than the static {@code permits}
  * @param count which requests count against the policy; the others are refunded when they end
+ * @param plans the policy's limits per customer plan, and where a request's plan comes from
  */
 public record PolicyConfig(
     Policy policy,
@@ -32,7 +37,8 @@ public record PolicyConfig(
     Shaping shaping,
     Lease lease,
     Cost cost,
-    Count count) {
+    Count count,
+    Plans plans) {
 
   /** What a request without a key gets. */
   public enum MissingKey {
@@ -301,6 +307,90 @@ public record PolicyConfig(
     }
   }
 
+  /**
+   * Limits per customer plan ({@code limiter.policy.NAME.plan.PLAN.limits}), each a policy of its
+   * own named {@code NAME.plan.PLAN}, so each plan's state is its own; everything but the limits is
+   * the policy's. A request whose plan is not one of them gets the policy's own limits (the default
+   * plan), or is rejected under {@code on-unknown-plan=reject}.
+   *
+   * @param byName each plan's policy, by plan name
+   * @param source where a request's plan comes from; null when there are no plans
+   * @param rejectUnknown whether a plan name that is not configured is rejected (else: the default
+   *     plan)
+   */
+  public record Plans(Map<String, Policy> byName, PlanSource source, boolean rejectUnknown) {
+
+    /** No plans: every request gets the policy's limits. */
+    public static final Plans NONE = new Plans(Map.of(), null, false);
+
+    public Plans {
+      byName = Map.copyOf(byName);
+    }
+
+    public boolean any() {
+      return !byName.isEmpty();
+    }
+  }
+
+  /**
+   * Where a request's plan comes from, in {@code limiter.policy.NAME.plan-source}.
+   *
+   * @param kind {@code ROLE}: the first of {@code roles} the principal has, in order; {@code
+   *     RESOLVER}: what the resolver {@code argument} answers; {@code HEADER}: header {@code
+   *     argument}, believed only from a trusted proxy
+   */
+  public record PlanSource(Kind kind, List<String> roles, String argument) {
+
+    /** The kinds of plan source. */
+    public enum Kind {
+      ROLE,
+      RESOLVER,
+      HEADER
+    }
+
+    public PlanSource {
+      roles = List.copyOf(roles);
+    }
+
+    /**
+     * Parses {@code role:<role>,<role>...}, {@code resolver:<name>} or {@code header:<name>}.
+     *
+     * @throws IllegalArgumentException naming the text and the accepted forms
+     */
+    public static PlanSource parse(String text) {
+      String trimmed = text == null ? "" : text.trim();
+      int colon = trimmed.indexOf(':');
+      String kind = colon < 0 ? "" : trimmed.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+      String argument = colon < 0 ? "" : trimmed.substring(colon + 1).trim();
+      if (kind.equals("role")) {
+        List<String> roles = new ArrayList<>();
+        for (String role : argument.split(",", -1)) {
+          if (!role.isBlank()) {
+            roles.add(role.trim());
+          }
+        }
+        if (!roles.isEmpty()) {
+          return new PlanSource(Kind.ROLE, roles, "");
+        }
+      } else if (kind.equals("resolver") || kind.equals("header")) {
+        KeySource source = KeySource.parse(kind + ":" + argument); // the same name rules as keys
+        return new PlanSource(
+            kind.equals("header") ? Kind.HEADER : Kind.RESOLVER, List.of(), source.argument());
+      }
+      throw new IllegalArgumentException(
+          "expected role:<role>,<role>..., resolver:<name> or header:<name>, was '"
+              + trimmed
+              + "'");
+    }
+
+    @Override
+    public String toString() {
+      return kind == Kind.ROLE
+          ? "role:" + String.join(",", roles)
+          : kind.name().toLowerCase(Locale.ROOT) + ":" + argument;
+    }
+  }
+
   public PolicyConfig {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(key, "key");
@@ -309,6 +399,7 @@ public record PolicyConfig(
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(cost, "cost");
     Objects.requireNonNull(count, "count");
+    Objects.requireNonNull(plans, "plans");
     if (permits < 1) {
       throw new IllegalArgumentException("permits must be at least 1, was " + permits);
     }
@@ -322,7 +413,17 @@ public record PolicyConfig(
       long permits,
       boolean dryRun,
       Shaping shaping) {
-    this(policy, key, onMissingKey, permits, dryRun, shaping, Lease.OFF, Cost.STATIC, Count.ALL);
+    this(
+        policy,
+        key,
+        onMissingKey,
+        permits,
+        dryRun,
+        shaping,
+        Lease.OFF,
+        Cost.STATIC,
+        Count.ALL,
+        Plans.NONE);
   }
 
   /** A policy whose requests cost {@code permits} each. */
@@ -334,7 +435,17 @@ public record PolicyConfig(
       boolean dryRun,
       Shaping shaping,
       Lease lease) {
-    this(policy, key, onMissingKey, permits, dryRun, shaping, lease, Cost.STATIC, Count.ALL);
+    this(
+        policy,
+        key,
+        onMissingKey,
+        permits,
+        dryRun,
+        shaping,
+        lease,
+        Cost.STATIC,
+        Count.ALL,
+        Plans.NONE);
   }
 
   /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */

@@ -62,6 +62,15 @@ public final class ClientAddress {
         + group(trusted.length == 0 || !isTrusted(address) ? address : walk(headers, address));
   }
 
+  /**
+   * Whether the direct peer {@code peer} is one of {@code limiter.http.trusted-proxies}: only such
+   * a peer may tell what the client is (a plan from a header, say).
+   */
+  public boolean isTrustedPeer(String peer) {
+    byte[] address = IpAddress.parse(peer);
+    return address != null && isTrusted(address);
+  }
+
   private byte[] walk(Function<String, ? extends Enumeration<String>> headers, byte[] peer) {
     List<String> hops = hops(headers);
     byte[] current = peer;

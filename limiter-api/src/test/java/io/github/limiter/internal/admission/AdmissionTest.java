@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
+import io.github.limiter.Policy;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
@@ -21,6 +22,7 @@ import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +30,18 @@ import org.junit.jupiter.api.Test;
 class AdmissionTest {
 
   /** A request from {@code remote} (null: not an HTTP request) with {@code headers}. */
-  record View(String remote, Map<String, String> headers) implements RequestView {
+  record View(String remote, Map<String, String> headers, Set<String> roles)
+      implements RequestView {
+
+    View(String remote, Map<String, String> headers) {
+      this(remote, headers, Set.of());
+    }
+
+    @Override
+    public boolean isUserInRole(String role) {
+      return roles.contains(role);
+    }
+
     @Override
     public String remoteAddress() {
       return remote;
@@ -82,7 +95,7 @@ class AdmissionTest {
     Map<String, String> map = new HashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {
       map.put(pairs[i], pairs[i + 1]);
-      if (pairs[i].endsWith(".limits")) {
+      if (pairs[i].endsWith(".limits") && !pairs[i].contains(".plan.")) {
         map.putIfAbsent(pairs[i].replace(".limits", ".algorithm"), "fixed-window");
       }
     }
@@ -99,7 +112,8 @@ class AdmissionTest {
               admission.keyFunction(policy.key(), () -> BUGGY),
               policy.permits(),
               admission.costFunction(policy.cost(), () -> BUGGY),
-              Counts.ALL));
+              Counts.ALL,
+              admission.planFunction(policy.plans(), () -> BUGGY)));
     }
     return PolicySet.of(rules, limiter::bind);
   }
@@ -215,6 +229,80 @@ class AdmissionTest {
     Outcome rejected = admission.admit(set, view("k", "1"));
     admission.finish(rejected, 200, null);
     assertThat(admission.admit(set, view("k", "1")).allowed()).isFalse();
+  }
+
+  @Test
+  void aPlanFromAHeaderIsBelievedOnlyFromATrustedProxy() {
+    // Given 2 a minute by default and 5 on plan pro, the plan from X-Plan, behind a proxy at
+    // 10.0.0.1
+    LimiterConfig config =
+        config(
+            "limiter.policy.api.limits", "2/m",
+            "limiter.policy.api.key", "header:X-Api-Key",
+            "limiter.policy.api.plan.pro.limits", "5/m",
+            "limiter.policy.api.plan-source", "header:X-Plan",
+            "limiter.http.trusted-proxies", "10.0.0.1/32");
+    Admission admission = admission(config, true, false);
+    PolicySet set = set(admission, config, "api");
+    Map<String, String> pro = Map.of("X-Api-Key", "k", "X-Plan", "pro");
+
+    // When a client sends X-Plan: pro itself, and the proxy sends it for another key
+    Outcome direct = admission.admit(set, new View("192.0.2.7", pro));
+    Outcome proxied =
+        admission.admit(set, new View("10.0.0.1", Map.of("X-Api-Key", "p", "X-Plan", "pro")));
+
+    // Then the client gets the default plan, and the proxied request the pro plan, with its quota
+    assertThat(direct.policy(0).name()).isEqualTo("api");
+    assertThat(direct.decision(0).remaining()).isEqualTo(1);
+    assertThat(proxied.policy(0).name()).isEqualTo("api.plan.pro");
+    assertThat(proxied.appliedPolicies()).extracting(Policy::name).containsExactly("api.plan.pro");
+    assertThat(proxied.decision(0).limit().permits()).isEqualTo(5);
+    assertThat(proxied.decision(0).remaining()).isEqualTo(4);
+    // and each plan's state is its own: the pro key still has 4 left after the default's use
+    admission.admit(set, new View("192.0.2.7", pro));
+    assertThat(admission.admit(set, new View("192.0.2.7", pro)).allowed()).isFalse();
+  }
+
+  @Test
+  void aPlanFromRolesAndAnUnknownPlanEitherWay() {
+    LimiterConfig config =
+        config(
+            "limiter.policy.api.limits", "1/m",
+            "limiter.policy.api.key", "header:X-Api-Key",
+            "limiter.policy.api.plan.gold.limits", "9/m",
+            "limiter.policy.api.plan.silver.limits", "5/m",
+            "limiter.policy.api.plan-source", "role:gold,silver",
+            "limiter.policy.strict.limits", "1/m",
+            "limiter.policy.strict.key", "header:X-Api-Key",
+            "limiter.policy.strict.plan.pro.limits", "5/m",
+            "limiter.policy.strict.plan-source", "header:X-Plan",
+            "limiter.policy.strict.on-unknown-plan", "reject",
+            "limiter.http.trusted-proxies", "10.0.0.1/32");
+    Admission admission = admission(config, true, false);
+    PolicySet roles = set(admission, config, "api");
+    PolicySet strict = set(admission, config, "strict");
+
+    // the first configured role the principal has
+    Outcome both =
+        admission.admit(
+            roles, new View("192.0.2.7", Map.of("X-Api-Key", "a"), Set.of("silver", "gold")));
+    Outcome silver =
+        admission.admit(roles, new View("192.0.2.7", Map.of("X-Api-Key", "b"), Set.of("silver")));
+    Outcome none = admission.admit(roles, new View("192.0.2.7", Map.of("X-Api-Key", "c")));
+    assertThat(both.policy(0).name()).isEqualTo("api.plan.gold");
+    assertThat(silver.policy(0).name()).isEqualTo("api.plan.silver");
+    assertThat(none.policy(0).name()).isEqualTo("api");
+
+    // a plan that is not configured: rejected under on-unknown-plan=reject, else the default
+    Outcome unknown =
+        admission.admit(
+            strict, new View("10.0.0.1", Map.of("X-Api-Key", "d", "X-Plan", "platinum")));
+    assertThat(unknown.allowed()).isFalse();
+    assertThat(unknown.decisions()).isNull();
+    Outcome fallback =
+        admission.admit(roles, new View("192.0.2.7", Map.of("X-Api-Key", "e"), Set.of("bronze")));
+    assertThat(fallback.allowed()).isTrue();
+    assertThat(fallback.policy(0).name()).isEqualTo("api");
   }
 
   private static View view(String apiKey, String cost) {

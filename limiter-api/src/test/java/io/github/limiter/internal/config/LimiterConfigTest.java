@@ -192,7 +192,10 @@ class LimiterConfigTest {
         "count          | failures      | expected all or status:<code>",
         "count          | status:       | expected all or status:<code>",
         "count          | status:600    | expected all or status:<code>",
-        "count          | status:401,x  | expected all or status:<code>"
+        "count          | status:401,x  | expected all or status:<code>",
+        "plan-source    | cookie:plan   | expected role:<role>,<role>..., resolver:<name> or header:<name>",
+        "plan-source    | role:         | expected role:<role>,<role>..., resolver:<name> or header:<name>",
+        "on-unknown-plan | drop         | expected default or reject"
       })
   void aBadPolicyValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
     Map<String, String> properties = api("leaky-bucket", "10/s");
@@ -251,6 +254,56 @@ class LimiterConfigTest {
 
     assertThat(count.statuses()).containsExactlyInAnyOrder(401, 403);
     assertThat(count).hasToString("status:401,403");
+  }
+
+  @Test
+  void plansAreLimitsPerPlanWithASource() {
+    Map<String, String> properties = api("token-bucket", "100/h burst=10");
+    properties.put("limiter.policy.api.plan.pro.limits", "10000/h burst=500");
+    properties.put("limiter.policy.api.plan.gold.limits", "50000/h burst=1000");
+    properties.put("limiter.policy.api.plan-source", "role: gold, pro");
+    properties.put("limiter.policy.api.on-unknown-plan", "reject");
+
+    LimiterConfig config = read(properties);
+    PolicyConfig.Plans plans = config.policy("api").orElseThrow().plans();
+
+    assertThat(config.policies()).containsOnlyKeys("api");
+    assertThat(plans.byName()).containsOnlyKeys("pro", "gold");
+    assertThat(plans.byName().get("pro").name()).isEqualTo("api.plan.pro");
+    assertThat(plans.byName().get("pro").limits())
+        .containsExactly(Limit.bucket(10000, Duration.ofHours(1), 500));
+    assertThat(plans.byName().get("pro").algorithm()).isEqualTo(Algorithm.TOKEN_BUCKET);
+    assertThat(plans.source().roles()).containsExactly("gold", "pro");
+    assertThat(plans.rejectUnknown()).isTrue();
+    assertThat(read(api("token-bucket", "1/s")).policy("api").orElseThrow().plans().any())
+        .isFalse();
+  }
+
+  @Test
+  void aPlanSetsItsLimitsOnlyAndNeedsASource() {
+    Map<String, String> properties = api("fixed-window", "100/h");
+    properties.put("limiter.policy.api.plan.pro.limits", "1000/h");
+    properties.put("limiter.policy.api.plan.pro.algorithm", "token-bucket");
+
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> read(properties));
+
+    assertThat(e.getMessage())
+        .contains(
+            "limiter.policy.api.plan.pro.algorithm: a plan sets its limits only; every other"
+                + " setting is the policy's (limiter.policy.api.algorithm), was 'token-bucket'")
+        .contains("limiter.policy.api.plan-source: required with plans ([pro])");
+    properties.remove("limiter.policy.api.plan.pro.algorithm");
+    properties.put("limiter.policy.api.plan-source", "header:X-Plan");
+    properties.put("limiter.policy.api.plan.pro.limits", "1000 an hour");
+    failure(properties, "limiter.policy.api.plan.pro.limits", "'1000 an hour'");
+  }
+
+  @Test
+  void aPlanSourceWithoutPlansIsNamed() {
+    Map<String, String> properties = api("fixed-window", "100/h");
+    properties.put("limiter.policy.api.plan-source", "header:X-Plan");
+
+    failure(properties, "limiter.policy.api.plan-source", "'header:X-Plan'");
   }
 
   @Test
