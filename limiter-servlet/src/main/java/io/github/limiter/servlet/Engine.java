@@ -137,9 +137,12 @@ final class Engine {
       KeyResolver costResolver =
           resolver(policy, "cost", policy.cost().source(), resolvers, loader);
       KeyFunction cost = admission.costFunction(policy.cost(), () -> costResolver);
+      KeyResolver planResolver =
+          resolver(policy, "plan-source", planResolverSource(policy), resolvers, loader);
+      KeyFunction plan = admission.planFunction(policy.plans(), () -> planResolver);
       rules.put(
           policy.name(),
-          new Rule(policy, key, policy.permits(), cost, Counts.byStatus(policy.count())));
+          new Rule(policy, key, policy.permits(), cost, Counts.byStatus(policy.count()), plan));
     }
     return rules;
   }
@@ -163,6 +166,14 @@ final class Engine {
         LimiterConfig.POLICY_PREFIX + policy.name() + "." + what, source.argument());
   }
 
+  /** The resolver a plan source names, as a key source; null if it names none. */
+  static KeySource planResolverSource(PolicyConfig policy) {
+    PolicyConfig.PlanSource source = policy.plans().source();
+    return source != null && source.kind() == PolicyConfig.PlanSource.Kind.RESOLVER
+        ? new KeySource(KeySource.Kind.RESOLVER, source.argument())
+        : null;
+  }
+
   /**
    * Checks the resolver names of {@code config} at start-up, before CDI may be running: only when
    * the CDI API is absent, so that every resolver must be a ServiceLoader service.
@@ -177,6 +188,7 @@ final class Engine {
         KeyResolvers[] serviceLoaded = {KeyResolvers.find(List.of(), loader)};
         resolver(policy, "key", policy.key(), serviceLoaded, loader);
         resolver(policy, "cost", policy.cost().source(), serviceLoaded, loader);
+        resolver(policy, "plan-source", planResolverSource(policy), serviceLoaded, loader);
       }
     }
   }
@@ -228,10 +240,10 @@ final class Engine {
     }
     Outcome outcome = admission.admit(set, new ServletRequestView(request));
     if (!outcome.allowed()) {
-      reject(set.rule(outcome.rejectedAt()).policy(), outcome, response);
+      reject(outcome.policy(outcome.rejectedAt()), outcome, response);
       return;
     }
-    renderer.headers(set.policies(), outcome.decisions(), response::addHeader);
+    renderer.headers(outcome.appliedPolicies(), outcome.decisions(), response::addHeader);
     if (outcome.waitNanos() > 0) {
       if (request.isAsyncSupported() && !request.isAsyncStarted()) {
         if (requestScope == null) {

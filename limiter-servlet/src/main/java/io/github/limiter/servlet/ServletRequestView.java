@@ -30,6 +30,11 @@ record ServletRequestView(HttpServletRequest request) implements RequestView {
   }
 
   @Override
+  public boolean isUserInRole(String role) {
+    return request.isUserInRole(role);
+  }
+
+  @Override
   public <T> T unwrap(Class<T> type) {
     return type.isInstance(request) ? type.cast(request) : null;
   }
