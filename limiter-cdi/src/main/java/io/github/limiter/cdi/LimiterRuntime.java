@@ -142,11 +142,11 @@ class LimiterRuntime {
     Outcome outcome = admission.admit(plan, web.view(call));
     if (!outcome.allowed()) {
       throw new RateLimitExceededException(
-          plan.rule(outcome.rejectedAt()).policy(), outcome.rejection(), renderer);
+          outcome.policy(outcome.rejectedAt()), outcome.rejection(), renderer);
     }
     int tightest = outcome.tightest();
     if (tightest >= 0) {
-      AdmittedDecisions.record(plan.rule(tightest).policy(), outcome.decision(tightest), renderer);
+      AdmittedDecisions.record(outcome.policy(tightest), outcome.decision(tightest), renderer);
     }
     if (outcome.waitNanos() > 0) {
       try {
@@ -179,7 +179,7 @@ class LimiterRuntime {
       Decision dryRun = outcome.dryRunRejection(i);
       String key = outcome.key(i) == null ? ClientKeys.CONSTANT : outcome.key(i);
       if (dryRun != null && events.rejectedObserved()) {
-        events.rejected(new RateLimitRejected(outcome.rule(i).policy(), dryRun, key, method, true));
+        events.rejected(new RateLimitRejected(outcome.policy(i), dryRun, key, method, true));
       }
     }
     if (!outcome.allowed()) {
@@ -187,7 +187,7 @@ class LimiterRuntime {
         int at = outcome.rejectedAt();
         events.rejected(
             new RateLimitRejected(
-                outcome.rule(at).policy(), outcome.rejection(), outcome.key(at), method, false));
+                outcome.policy(at), outcome.rejection(), outcome.key(at), method, false));
       }
       return;
     }
@@ -195,7 +195,7 @@ class LimiterRuntime {
     if (tightest < 0) {
       return;
     }
-    Policy policy = outcome.rule(tightest).policy();
+    Policy policy = outcome.policy(tightest);
     Decision decision = outcome.decision(tightest);
     String key = outcome.key(tightest);
     if (events.admittedObserved()) {

@@ -86,7 +86,8 @@ final class PlanBuilder {
         long permits = limited.permits() > 0 ? limited.permits() : policy.get().permits();
         KeyFunction costOf = costed ? cost : configuredCost(site, policy.get(), problems);
         Counts counts = counts(site, policy.get(), problems);
-        rules.add(new Rule(policy.get(), key, permits, costOf, counts));
+        KeyFunction planOf = configuredPlan(site, policy.get(), problems);
+        rules.add(new Rule(policy.get(), key, permits, costOf, counts, planOf));
       }
     }
     return problems.size() == before && config != null ? rules : null;
@@ -209,6 +210,34 @@ final class PlanBuilder {
       Object value = call.unwrap(InvocationContext.class).getParameters()[at];
       return value == null ? null : value.toString();
     };
+  }
+
+  /** The plan function of {@code limiter.policy.NAME.plan-source}, or null without plans. */
+  private KeyFunction configuredPlan(Site site, PolicyConfig policy, Collection<String> problems) {
+    PolicyConfig.PlanSource source = policy.plans().source();
+    if (source == null) {
+      return null;
+    }
+    KeySource resolver =
+        source.kind() == PolicyConfig.PlanSource.Kind.RESOLVER
+            ? new KeySource(KeySource.Kind.RESOLVER, source.argument())
+            : null;
+    String problem = resolver == null ? null : resolvers.problem(resolver.argument());
+    if (problem != null) {
+      problems.add(
+          site.describeDeclaration()
+              + ": policy '"
+              + policy.name()
+              + "' has "
+              + LimiterConfig.POLICY_PREFIX
+              + policy.name()
+              + ".plan-source="
+              + source
+              + ", but "
+              + problem);
+      return null;
+    }
+    return admission.planFunction(policy.plans(), resolver == null ? null : lazy(resolver));
   }
 
   /** The cost function of {@code limiter.policy.NAME.cost}, or null when it has none. */

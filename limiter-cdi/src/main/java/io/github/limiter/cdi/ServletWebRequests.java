@@ -88,6 +88,11 @@ final class ServletWebRequests implements WebRequests {
     }
 
     @Override
+    public boolean isUserInRole(String role) {
+      return request.isUserInRole(role);
+    }
+
+    @Override
     public <T> T unwrap(Class<T> type) {
       return type.isInstance(request) ? type.cast(request) : super.unwrap(type);
     }
