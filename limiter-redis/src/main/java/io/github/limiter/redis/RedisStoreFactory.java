@@ -146,7 +146,16 @@ public final class RedisStoreFactory implements StoreFactory {
     // its problems are the adapter's to report, with every other.
     LimiterConfig.read(lookup, new ArrayList<>()).policies().values().stream()
         .filter(policy -> policy.lease().enabled())
-        .forEach(policy -> b.lease(policy.name(), policy.lease()));
+        .forEach(
+            policy -> {
+              b.lease(policy.name(), policy.lease());
+              // each plan is a policy of its own, leased alike
+              policy
+                  .plans()
+                  .byName()
+                  .values()
+                  .forEach(plan -> b.lease(plan.name(), policy.lease()));
+            });
     set(config, PIPELINE_ENABLED, ConfigReader::parseBoolean, b::pipeline);
     set(config, PIPELINE_MAX_BATCH, RedisStoreFactory::parseInt, b::pipelineMaxBatch);
     return b;
