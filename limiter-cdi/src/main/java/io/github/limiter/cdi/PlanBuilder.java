@@ -127,6 +127,15 @@ final class PlanBuilder {
 
   private KeyFunction configuredKey(Site site, PolicyConfig policy, Collection<String> problems) {
     KeySource source = policy.key();
+    return resolvable(site, policy, "key", source, problems) ? function(source) : null;
+  }
+
+  /**
+   * Whether the resolver that {@code source} (the policy's {@code what}) names exists, if it names
+   * one; else adds the problem.
+   */
+  private boolean resolvable(
+      Site site, PolicyConfig policy, String what, KeySource source, Collection<String> problems) {
     String problem =
         source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
     if (problem != null) {
@@ -137,13 +146,14 @@ final class PlanBuilder {
               + "' has "
               + LimiterConfig.POLICY_PREFIX
               + policy.name()
-              + ".key="
+              + "."
+              + what
+              + "="
               + source
               + ", but "
               + problem);
-      return null;
     }
-    return function(source);
+    return problem == null;
   }
 
   /**
@@ -218,26 +228,13 @@ final class PlanBuilder {
     if (source == null) {
       return null;
     }
-    KeySource resolver =
-        source.kind() == PolicyConfig.PlanSource.Kind.RESOLVER
-            ? new KeySource(KeySource.Kind.RESOLVER, source.argument())
-            : null;
-    String problem = resolver == null ? null : resolvers.problem(resolver.argument());
-    if (problem != null) {
-      problems.add(
-          site.describeDeclaration()
-              + ": policy '"
-              + policy.name()
-              + "' has "
-              + LimiterConfig.POLICY_PREFIX
-              + policy.name()
-              + ".plan-source="
-              + source
-              + ", but "
-              + problem);
-      return null;
+    if (source.kind() != PolicyConfig.PlanSource.Kind.RESOLVER) {
+      return admission.planFunction(policy.plans(), null);
     }
-    return admission.planFunction(policy.plans(), resolver == null ? null : lazy(resolver));
+    KeySource resolver = new KeySource(KeySource.Kind.RESOLVER, source.argument());
+    return resolvable(site, policy, "plan-source", resolver, problems)
+        ? admission.planFunction(policy.plans(), lazy(resolver))
+        : null;
   }
 
   /** The cost function of {@code limiter.policy.NAME.cost}, or null when it has none. */
@@ -246,23 +243,9 @@ final class PlanBuilder {
     if (source == null) {
       return null;
     }
-    String problem =
-        source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
-    if (problem != null) {
-      problems.add(
-          site.describeDeclaration()
-              + ": policy '"
-              + policy.name()
-              + "' has "
-              + LimiterConfig.POLICY_PREFIX
-              + policy.name()
-              + ".cost="
-              + source
-              + ", but "
-              + problem);
-      return null;
-    }
-    return admission.costFunction(policy.cost(), lazy(source));
+    return resolvable(site, policy, "cost", source, problems)
+        ? admission.costFunction(policy.cost(), lazy(source))
+        : null;
   }
 
   private KeyFunction parameter(Site site, String reference, Collection<String> problems) {

@@ -49,6 +49,10 @@ class LimitedInterceptorTest {
             "limiter.policy.costly.limits", "5/m",
             "limiter.policy.costly.key", "constant",
             "limiter.policy.costly.permits", "2",
+            "limiter.policy.tiered.algorithm", "fixed-window",
+            "limiter.policy.tiered.limits", "1/m",
+            "limiter.policy.tiered.plan.pro.limits", "3/m",
+            "limiter.policy.tiered.plan-source", "resolver:tenant",
             "limiter.policy.signin.algorithm", "fixed-window",
             "limiter.policy.signin.limits", "2/m",
             "limiter.policy.signin.key", "constant",
@@ -259,6 +263,27 @@ class LimitedInterceptorTest {
   }
 
   @Test
+  void aPlanFromAResolverGivesItsLimits() {
+    // 'tiered' admits 1 a minute, 3 on plan pro; the resolver 'tenant' answers the plan
+    TenantKey.current = "pro";
+    try {
+      for (int i = 0; i < 3; i++) {
+        tenants.tiered("p");
+      }
+      RateLimitExceededException e =
+          catchThrowableOfType(RateLimitExceededException.class, () -> tenants.tiered("p"));
+      assertThat(e.policy().name()).isEqualTo("tiered.plan.pro");
+      assertThat(e.response().header("RateLimit-Policy")).startsWith("\"tiered.plan.pro\";q=3");
+      // no plan: the policy's own limits
+      TenantKey.current = null;
+      tenants.tiered("f");
+      assertThatThrownBy(() -> tenants.tiered("f")).isInstanceOf(RateLimitExceededException.class);
+    } finally {
+      TenantKey.current = null;
+    }
+  }
+
+  @Test
   void onlyCallsThatThrowACountOnExceptionCount() {
     // 'signin' admits 2 a minute, counting only failed sign-ins: successes never lock anyone out
     for (int i = 0; i < 10; i++) {
@@ -458,6 +483,9 @@ class LimitedInterceptorTest {
 
     @Limited(value = "login", key = "resolver:tenant")
     public void overridden() {}
+
+    @Limited(value = "tiered", key = "param:0")
+    public void tiered(String customer) {}
   }
 
   @ApplicationScoped
