@@ -426,28 +426,6 @@ public record PolicyConfig(
         Plans.NONE);
   }
 
-  /** A policy whose requests cost {@code permits} each. */
-  public PolicyConfig(
-      Policy policy,
-      KeySource key,
-      MissingKey onMissingKey,
-      long permits,
-      boolean dryRun,
-      Shaping shaping,
-      Lease lease) {
-    this(
-        policy,
-        key,
-        onMissingKey,
-        permits,
-        dryRun,
-        shaping,
-        lease,
-        Cost.STATIC,
-        Count.ALL,
-        Plans.NONE);
-  }
-
   /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */
   public static PolicyConfig of(Policy policy) {
     return new PolicyConfig(
