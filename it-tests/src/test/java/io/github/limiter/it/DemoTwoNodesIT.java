@@ -229,6 +229,23 @@ class DemoTwoNodesIT {
 
   @Test
   @Order(6)
+  void aProKeyGetsMoreThanAFreeKey() {
+    // The demo's LLM stand-in: 200 tokens at once on the free plan, 2000 for keys starting pro-
+    URI llm = memoryA.base().resolve("api/cdi/llm?tokens=50");
+    int[] free = new int[600];
+    int[] pro = new int[600];
+    for (int i = 0; i < 6; i++) {
+      free[Http.get(llm, "X-Api-Key", "it-free").statusCode()]++;
+      pro[Http.get(llm, "X-Api-Key", "pro-it").statusCode()]++;
+    }
+
+    assertThat(free[200]).isEqualTo(4);
+    assertThat(free[429]).isEqualTo(2);
+    assertThat(pro[200]).isEqualTo(6);
+  }
+
+  @Test
+  @Order(6)
   void successfulLoginsNeverLockOutWhileFailedOnesDo() {
     // The demo's login counts only 401s: 3 a minute per client address (here, 127.0.0.1)
     URI good = memoryB.base().resolve("api/login?user=ann&password=secret");
