@@ -25,8 +25,9 @@ public final class Decision {
     /** Rejected: the store could not decide (outage under fail-closed, or a full store). */
     UNAVAILABLE,
     /**
-     * Rejected: the request has no key under a policy with {@code on-missing-key=reject}. It never
-     * passes as it is, so there is no {@link #retryAfter()}; no store was asked.
+     * Rejected: the request has no key under a policy with {@code on-missing-key=reject}, or a plan
+     * the policy does not know under {@code on-unknown-plan=reject}. It never passes as it is, so
+     * there is no {@link #retryAfter()}; no store was asked.
      */
     MISSING_KEY
   }

@@ -44,9 +44,9 @@ public final class RateLimitExceededException extends RuntimeException {
       case EXCEEDS_CAPACITY ->
           "The call costs more than policy '" + policy.name() + "' can ever admit";
       case MISSING_KEY ->
-          "The call has no key under policy '"
+          "The call has no key, or no plan it knows, under policy '"
               + policy.name()
-              + "', which rejects calls without one";
+              + "', which rejects such calls";
       case UNAVAILABLE ->
           "Rate limiter unavailable for policy '"
               + policy.name()

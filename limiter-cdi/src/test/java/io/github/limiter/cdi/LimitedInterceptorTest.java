@@ -224,7 +224,7 @@ class LimitedInterceptorTest {
     assertThat(e.policyName()).isEqualTo("strict");
     assertThat(e.decision().outcome()).isEqualTo(Decision.Outcome.MISSING_KEY);
     assertThat(e.retryAfter()).isEmpty(); // it never passes without a key
-    assertThat(e.getMessage()).contains("no key under policy 'strict'");
+    assertThat(e.getMessage()).contains("has no key, or no plan it knows, under policy 'strict'");
     assertThat(e.response().status()).isEqualTo(429);
     assertThat(e.response().header("Retry-After")).isNull();
     assertThat(e.response().body()).contains("urn:limiter:problem:missing-key");

@@ -288,9 +288,10 @@ public final class ResponseRenderer {
                   "urn:limiter:problem:missing-key",
                   TOO_MANY_REQUESTS,
                   status,
-                  "The request has no key under policy '"
+                  "The request has no key, or no plan it knows, under policy '"
                       + policy.name()
-                      + "', which rejects requests without one (on-missing-key=reject).",
+                      + "', which rejects such requests (on-missing-key=reject,"
+                      + " on-unknown-plan=reject).",
                   policy.name());
           case UNAVAILABLE ->
               problemBytes(
