@@ -50,6 +50,7 @@ import java.util.function.Supplier;
  * limiter.policy.NAME.count              all | status:401,403: which requests count; the others
  *                                        are refunded when they end (filter only)      (all)
  * limiter.policy.NAME.plan.PLAN.limits   the limits of plan PLAN; the rest is the policy's (none)
+ * limiter.policy.NAME.plans              names of plans set only in environment variables  (none)
  * limiter.policy.NAME.plan-source        role:R1,R2 | resolver:NAME | header:NAME, where a request's
  *                                        plan comes from; required with plans          (none)
  * limiter.policy.NAME.on-unknown-plan    default | reject: a plan that is not configured (default)
@@ -140,6 +141,7 @@ public record LimiterConfig(
           "cost",
           "max-cost",
           "count",
+          "plans",
           "plan-source",
           "on-unknown-plan",
           "failure",
@@ -242,6 +244,22 @@ public record LimiterConfig(
             .computeIfAbsent(name.substring(0, at), n -> new TreeSet<>())
             .add(name.substring(at + PLAN_SEGMENT.length()));
         policyNames.remove(name);
+      }
+    }
+    // Plans set only in environment variables are listed, as policies are.
+    for (String name : policyNames) {
+      Set<String> listed =
+          collect(
+              problems,
+              () ->
+                  reader.listedNames(
+                      POLICY_PREFIX + name + ".plans",
+                      Policy::isValidName,
+                      "plan names (1-64 letters, digits, '.', '_' or '-', starting with a letter or"
+                          + " digit)"),
+              Set.of());
+      if (!listed.isEmpty()) {
+        plans.computeIfAbsent(name, n -> new TreeSet<>()).addAll(listed);
       }
     }
     Set<String> routeNames =

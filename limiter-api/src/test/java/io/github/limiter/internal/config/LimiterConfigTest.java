@@ -697,6 +697,36 @@ class LimiterConfigTest {
     assertThat(config.routes().get(0).policies()).containsExactly("api");
   }
 
+  @Test
+  void plansSetOnlyInEnvironmentVariablesAreListed() {
+    // As MicroProfile Config finds LIMITER_POLICY_API_PLAN_PRO_LIMITS without listing it
+    Map<String, String> hidden =
+        Map.of(
+            "limiter.policy.api.algorithm", "token-bucket",
+            "limiter.policy.api.limits", "10/s",
+            "limiter.policy.api.plan-source", "header:X-Plan",
+            "limiter.policy.api.plan.pro.limits", "100/s");
+    Map<String, String> listed =
+        Map.of("limiter.policies", "api", "limiter.policy.api.plans", "pro");
+    ConfigLookup lookup =
+        new ConfigLookup() {
+          @Override
+          public Optional<String> get(String key) {
+            return Optional.ofNullable(listed.getOrDefault(key, hidden.get(key)));
+          }
+
+          @Override
+          public Iterable<String> names() {
+            return listed.keySet();
+          }
+        };
+
+    PolicyConfig.Plans plans = LimiterConfig.from(lookup).policy("api").orElseThrow().plans();
+
+    assertThat(plans.byName()).containsOnlyKeys("pro");
+    assertThat(plans.byName().get("pro").limits()).containsExactly(Limit.parse("100/s"));
+  }
+
   /** Issue 17.6: the README promises every problem at once, not one per deployment. */
   @Test
   void everyProblemIsReportedAtOnce() {
