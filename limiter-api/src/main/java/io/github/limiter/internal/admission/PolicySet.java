@@ -4,7 +4,6 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.config.PolicyConfig;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,29 +92,23 @@ public final class PolicySet {
   public static PolicySet union(List<PolicySet> sets) {
     List<Rule> rules = new ArrayList<>();
     List<PolicyLimiter> limiters = new ArrayList<>();
+    List<Map<String, PolicyLimiter>> plans = new ArrayList<>();
+    boolean planned = false;
     for (PolicySet set : sets) {
       for (int i = 0; i < set.rules.length; i++) {
         if (!rules.contains(set.rules[i])) {
           rules.add(set.rules[i]);
           limiters.add(set.limiters.get(i));
+          Map<String, PolicyLimiter> bound = set.plans == null ? null : set.plans.get(i);
+          plans.add(bound);
+          planned |= bound != null;
         }
       }
     }
     if (rules.isEmpty()) {
       return NONE;
     }
-    List<Map<String, PolicyLimiter>> plans = null;
-    for (PolicySet set : sets) {
-      for (int i = 0; i < set.rules.length; i++) {
-        if (set.plans != null && set.plans.get(i) != null) {
-          if (plans == null) {
-            plans = new ArrayList<>(Collections.nCopies(rules.size(), null));
-          }
-          plans.set(rules.indexOf(set.rules[i]), set.plans.get(i));
-        }
-      }
-    }
-    return new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters), plans);
+    return new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters), planned ? plans : null);
   }
 
   /** Whether {@link Admission#finish} has anything to do for this set's requests. */
