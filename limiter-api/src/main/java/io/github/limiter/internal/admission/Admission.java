@@ -143,49 +143,38 @@ public final class Admission {
         continue;
       }
       String key = key(rule, request);
+      Decision refused = null; // a missing key or an unknown plan, under reject
       if (key == null) {
-        PolicyConfig config = rule.config();
-        switch (config.onMissingKey()) {
+        switch (rule.config().onMissingKey()) {
           case ALLOW -> {
             continue;
           }
-          case REJECT -> {
-            Decision missing = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
-            if (!rule.dryRun()) {
-              keys[i] = ClientKeys.CONSTANT;
-              return recorded(
-                  request,
-                  new Outcome(set, keys, null, dryRun, i, missing, -1, 0, null, planned),
-                  -1);
-            }
-            dryRun = dryRun != null ? dryRun : new Decision[n];
-            dryRun[i] = missing;
-            continue;
-          }
+          case REJECT -> refused = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
           default -> key = addressKey(request);
         }
       }
-      keys[i] = key;
-      if (set.plans != null && set.plans.get(i) != null) {
+      if (refused == null && set.plans != null && set.plans.get(i) != null) {
         planned = planned != null ? planned : set.limiters.toArray(new PolicyLimiter[0]);
         String plan = plan(rule, request);
         PolicyLimiter bound = plan == null ? null : set.plans.get(i).get(plan);
         if (bound != null) {
           planned[i] = bound;
         } else if (plan != null && rule.config().plans().rejectUnknown()) {
-          // A plan that is not configured, under on-unknown-plan=reject: like a missing key.
-          Decision unknown = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
-          if (!rule.dryRun()) {
-            return recorded(
-                request,
-                new Outcome(set, keys, null, dryRun, i, unknown, -1, 0, null, planned),
-                -1);
-          }
-          dryRun = dryRun != null ? dryRun : new Decision[n];
-          dryRun[i] = unknown;
-          keys[i] = null;
+          // Rendered like a missing key: the request never passes as it is.
+          refused = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
         }
       }
+      if (refused != null) {
+        if (!rule.dryRun()) {
+          keys[i] = key != null ? key : ClientKeys.CONSTANT;
+          return recorded(
+              request, new Outcome(set, keys, null, dryRun, i, refused, -1, 0, null, planned), -1);
+        }
+        dryRun = dryRun != null ? dryRun : new Decision[n];
+        dryRun[i] = refused;
+        continue;
+      }
+      keys[i] = key;
     }
     long[] costs = set.costsVary ? costs(rules, request) : null;
     boolean timed = metrics.timesStore(); // metrics off or in-memory store: not even the clock

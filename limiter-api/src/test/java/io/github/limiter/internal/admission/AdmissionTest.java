@@ -292,6 +292,10 @@ class AdmissionTest {
     assertThat(both.policy(0).name()).isEqualTo("api.plan.gold");
     assertThat(silver.policy(0).name()).isEqualTo("api.plan.silver");
     assertThat(none.policy(0).name()).isEqualTo("api");
+    // a request without its key falls back to the address (on-missing-key), and keeps its plan
+    Outcome keyless = admission.admit(roles, new View("192.0.2.8", Map.of(), Set.of("gold")));
+    assertThat(keyless.key(0)).isEqualTo("ip:192.0.2.8");
+    assertThat(keyless.policy(0).name()).isEqualTo("api.plan.gold");
 
     // a plan that is not configured: rejected under on-unknown-plan=reject, else the default
     Outcome unknown =
