@@ -373,9 +373,13 @@ public record PolicyConfig(
           return new PlanSource(Kind.ROLE, roles, "");
         }
       } else if (kind.equals("resolver") || kind.equals("header")) {
-        KeySource source = KeySource.parse(kind + ":" + argument); // the same name rules as keys
-        return new PlanSource(
-            kind.equals("header") ? Kind.HEADER : Kind.RESOLVER, List.of(), source.argument());
+        try {
+          KeySource source = KeySource.parse(kind + ":" + argument); // the same name rules as keys
+          return new PlanSource(
+              kind.equals("header") ? Kind.HEADER : Kind.RESOLVER, List.of(), source.argument());
+        } catch (IllegalArgumentException e) {
+          // not a name: reported below, with the plan-source forms rather than the key forms
+        }
       }
       throw new IllegalArgumentException(
           "expected role:<role>,<role>..., resolver:<name> or header:<name>, was '"

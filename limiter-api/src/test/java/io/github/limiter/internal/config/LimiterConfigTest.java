@@ -195,6 +195,7 @@ class LimiterConfigTest {
         "count          | status:401,x  | expected all or status:<code>",
         "plan-source    | cookie:plan   | expected role:<role>,<role>..., resolver:<name> or header:<name>",
         "plan-source    | role:         | expected role:<role>,<role>..., resolver:<name> or header:<name>",
+        "plan-source    | header:       | expected role:<role>,<role>..., resolver:<name> or header:<name>",
         "on-unknown-plan | drop         | expected default or reject"
       })
   void aBadPolicyValueNamesTheKeyAndTheValue(String suffix, String value, String expected) {
