@@ -139,21 +139,23 @@ final class PlanBuilder {
     String problem =
         source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
     if (problem != null) {
-      problems.add(
-          site.describeDeclaration()
-              + ": policy '"
-              + policy.name()
-              + "' has "
-              + LimiterConfig.POLICY_PREFIX
-              + policy.name()
-              + "."
-              + what
-              + "="
-              + source
-              + ", but "
-              + problem);
+      problems.add(setting(site, policy, what, source) + ", but " + problem);
     }
     return problem == null;
+  }
+
+  /** How a problem with the policy's setting {@code what} begins: the site and the setting. */
+  private static String setting(Site site, PolicyConfig policy, String what, Object value) {
+    return site.describeDeclaration()
+        + ": policy '"
+        + policy.name()
+        + "' has "
+        + LimiterConfig.POLICY_PREFIX
+        + policy.name()
+        + "."
+        + what
+        + "="
+        + value;
   }
 
   /**
@@ -167,14 +169,7 @@ final class PlanBuilder {
     }
     if (!policy.count().all()) {
       problems.add(
-          site.describeDeclaration()
-              + ": policy '"
-              + policy.name()
-              + "' has "
-              + LimiterConfig.POLICY_PREFIX
-              + policy.name()
-              + ".count="
-              + policy.count()
+          setting(site, policy, "count", policy.count())
               + ", a response status, which only the servlet filter sees; use @Limited(countOn ="
               + " ...) to count calls by the exception they throw");
     }
