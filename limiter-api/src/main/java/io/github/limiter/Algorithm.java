@@ -3,7 +3,7 @@ package io.github.limiter;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** The five algorithms, named as in configuration. */
+/** The algorithms, named as in configuration. */
 public enum Algorithm {
   /**
    * Count per aligned window; admits while count &lt; N. Cheap, but lets 2N through across a
@@ -17,7 +17,12 @@ public enum Algorithm {
   /** Rate r, capacity b: bursts up to b, average r. */
   TOKEN_BUCKET("token-bucket"),
   /** Virtual queue (GCRA): admits while level &lt; capacity and says when each request departs. */
-  LEAKY_BUCKET("leaky-bucket");
+  LEAKY_BUCKET("leaky-bucket"),
+  /**
+   * Requests in flight: admits while held + permits &le; N. Never refills: a permit comes back only
+   * when its request ends. The limit's period is the Retry-After a rejection gives.
+   */
+  CONCURRENCY("concurrency");
 
   private final String configName;
 

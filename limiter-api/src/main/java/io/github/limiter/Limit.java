@@ -12,7 +12,8 @@ import java.util.OptionalLong;
  * <p>For the window algorithms, {@code permits} is N and {@code period} is the window W. For the
  * bucket algorithms, {@code permits/period} is the rate r and {@code burst} the capacity b, which
  * defaults to {@code permits}. {@code initial} is the token bucket's initial tokens (default: full)
- * or the leaky bucket's initial level (default: empty).
+ * or the leaky bucket's initial level (default: empty). For {@link Algorithm#CONCURRENCY}, {@code
+ * permits} is the most requests in flight and {@code period} the Retry-After hint of a rejection.
  *
  * <p>Textual form, as in configuration: {@code 10/s}, {@code 100/1m}, {@code 1000/h}, {@code
  * 5000/d}, {@code 5/PT10S}, optionally followed by {@code burst=20} and {@code initial=0}, e.g.

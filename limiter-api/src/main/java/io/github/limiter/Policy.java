@@ -1,5 +1,6 @@
 package io.github.limiter;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -18,6 +19,12 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class Policy {
+
+  /** The largest concurrency limit: a bound on requests in flight, not a rate. */
+  public static final long MAX_IN_FLIGHT = 1_000_000;
+
+  /** The shortest Retry-After hint of a concurrency policy. */
+  private static final Duration MIN_RETRY_AFTER = Duration.ofMillis(1);
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
@@ -62,6 +69,21 @@ public final class Policy {
         }
       }
     }
+    if (algorithm == Algorithm.CONCURRENCY) {
+      if (this.limits.size() != 1) {
+        throw new IllegalArgumentException(
+            "policy '" + name + "': a concurrency policy has one limit, was " + this.limits);
+      }
+      if (this.limits.get(0).permits() > MAX_IN_FLIGHT) {
+        throw new IllegalArgumentException(
+            "policy '"
+                + name
+                + "': at most "
+                + MAX_IN_FLIGHT
+                + " requests in flight, was "
+                + this.limits.get(0).permits());
+      }
+    }
     if (algorithm == Algorithm.SLIDING_WINDOW_LOG) {
       for (Limit limit : this.limits) {
         if (limit.permits() > 1 << 20) {
@@ -101,6 +123,28 @@ public final class Policy {
 
   public static Policy leakyBucket(String name, Limit... limits) {
     return new Policy(name, Algorithm.LEAKY_BUCKET, List.of(limits), FailureMode.LOCAL);
+  }
+
+  /**
+   * At most {@code maxInFlight} requests per key at once; each holds its permits until it ends. A
+   * rejection says to retry after {@code retryAfter}, since no store knows when a request ends.
+   */
+  public static Policy concurrency(String name, long maxInFlight, Duration retryAfter) {
+    if (maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
+      throw new IllegalArgumentException(
+          "policy '"
+              + name
+              + "': requests in flight must be between 1 and "
+              + MAX_IN_FLIGHT
+              + ", was "
+              + maxInFlight);
+    }
+    if (retryAfter.compareTo(MIN_RETRY_AFTER) < 0) {
+      throw new IllegalArgumentException(
+          "policy '" + name + "': retry-after must be at least 1ms, was " + retryAfter);
+    }
+    return new Policy(
+        name, Algorithm.CONCURRENCY, List.of(Limit.of(maxInFlight, retryAfter)), FailureMode.LOCAL);
   }
 
   /** A copy with another failure mode. */

@@ -1,5 +1,6 @@
 package io.github.limiter.memory;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.memory.InMemoryStore.Entry;
 import io.github.limiter.memory.InMemoryStore.Overflow;
 import io.github.limiter.memory.InMemoryStore.Table;
@@ -159,6 +160,11 @@ final class Evictor {
   private boolean evict(Cursor cursor) {
     Table largest = null;
     for (Table table : tables) {
+      // A concurrency key that is not fresh holds permits of requests still running: forgetting
+      // it would admit more than its limit. Such keys are bounded by the requests in flight.
+      if (table.policy.algorithm() == Algorithm.CONCURRENCY) {
+        continue;
+      }
       if (largest == null || table.entries.size() > largest.entries.size()) {
         largest = table;
       }

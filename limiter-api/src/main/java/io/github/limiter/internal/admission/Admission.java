@@ -223,16 +223,17 @@ public final class Admission {
   }
 
   /**
-   * Settles an admitted request when it ends: each policy it does not count for ({@link
-   * Rule#counts}) gets back what the request was charged. Adapters call it once per admitted
-   * request whose set {@link PolicySet#settles()}.
+   * Settles an admitted request when it ends: each concurrency policy ({@link Rule#releases}) gets
+   * its permits back, and so does each policy the request does not count for ({@link Rule#counts}).
+   * Adapters call it when an admitted request whose set {@link PolicySet#settles()} ends, on every
+   * path; calls after the first do nothing.
    *
    * @param status the HTTP status of the response; -1 outside HTTP
    * @param failure what the handling threw, or null
    */
   public void finish(Outcome outcome, int status, Throwable failure) {
     PolicySet set = outcome.policies();
-    if (!set.settles || !outcome.allowed()) {
+    if (!set.settles || !outcome.allowed() || !outcome.settleOnce()) {
       return;
     }
     for (int i = 0; i < set.rules.length; i++) {
@@ -240,10 +241,11 @@ public final class Admission {
       Decision decision = outcome.decision(i);
       // Not decided here (charged by an outer adapter, or no key), or not charged (a dry-run
       // rejection): nothing to give back.
-      if (rule.counts() == Counts.ALL || decision == null || !decision.isAllowed()) {
+      if (decision == null || !decision.isAllowed()) {
         continue;
       }
-      if (!rule.counts().counts(status, failure)) {
+      if (rule.releases()
+          || rule.counts() != Counts.ALL && !rule.counts().counts(status, failure)) {
         outcome.limiter(i).refund(outcome.key(i), outcome.cost(i));
       }
     }

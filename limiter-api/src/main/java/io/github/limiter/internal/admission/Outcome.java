@@ -5,6 +5,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * What {@link Admission} made of one call: each policy's key and decision, the rejection if any,
@@ -31,6 +32,12 @@ public final class Outcome {
 
   /** Per policy, the bound policy of the request's plan; null when no rule has plans. */
   private final PolicyLimiter[] planned;
+
+  private static final AtomicIntegerFieldUpdater<Outcome> SETTLED =
+      AtomicIntegerFieldUpdater.newUpdater(Outcome.class, "settled");
+
+  /** 1 once settled: an adapter may see a request end on more than one path. */
+  private volatile int settled;
 
   Outcome(
       PolicySet set,
@@ -65,6 +72,11 @@ public final class Outcome {
 
   public Rule rule(int index) {
     return set.rules[index];
+  }
+
+  /** True for the first call only: settling gives permits back, which must happen once. */
+  boolean settleOnce() {
+    return settled == 0 && SETTLED.compareAndSet(this, 0, 1);
   }
 
   /** Whether the call may proceed: no enforced policy rejected it. */

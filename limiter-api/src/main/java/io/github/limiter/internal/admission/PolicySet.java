@@ -32,7 +32,10 @@ public final class PolicySet {
   /** Whether some rule's cost is found per request; if none is, no request allocates for costs. */
   final boolean costsVary;
 
-  /** Whether some rule counts only some requests: then its requests are settled when they end. */
+  /**
+   * Whether some rule counts only some requests, or holds permits while a request runs: then its
+   * requests are settled when they end.
+   */
   final boolean settles;
 
   /**
@@ -50,7 +53,8 @@ public final class PolicySet {
     this.permitsAt = i -> rules[i].permits();
     this.enforcedAt = i -> !rules[i].dryRun();
     this.costsVary = List.of(rules).stream().anyMatch(rule -> rule.cost() != null);
-    this.settles = List.of(rules).stream().anyMatch(rule -> rule.counts() != Counts.ALL);
+    this.settles =
+        List.of(rules).stream().anyMatch(rule -> rule.counts() != Counts.ALL || rule.releases());
     this.plans = plans;
   }
 

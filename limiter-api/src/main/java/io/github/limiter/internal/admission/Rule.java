@@ -1,5 +1,6 @@
 package io.github.limiter.internal.admission;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.config.PolicyConfig;
@@ -39,6 +40,11 @@ public record Rule(
 
   public String name() {
     return config.name();
+  }
+
+  /** Whether the request's permits are given back whenever it ends: a concurrency limit. */
+  public boolean releases() {
+    return config.policy().algorithm() == Algorithm.CONCURRENCY;
   }
 
   public boolean dryRun() {

@@ -56,6 +56,7 @@ public final class PolicyFunction {
       case SLIDING_WINDOW_LOG -> new SlidingWindowLog(limit);
       case TOKEN_BUCKET -> new TokenBucket(limit);
       case LEAKY_BUCKET -> new LeakyBucket(limit);
+      case CONCURRENCY -> new Concurrency(limit);
     };
   }
 

@@ -38,8 +38,10 @@ import java.util.function.Supplier;
  * limiter.policies                       names of policies set only in environment variables (none)
  * limiter.routes                         names of routes set only in environment variables   (none)
  * limiter.policy.NAME.algorithm          fixed-window | sliding-window-counter | sliding-window-log
- *                                        | token-bucket | leaky-bucket                 (required)
- * limiter.policy.NAME.limits             e.g. 10/s burst=20, 1000/h                    (required)
+ *                                        | token-bucket | leaky-bucket | concurrency   (required)
+ * limiter.policy.NAME.limits             e.g. 10/s burst=20, 1000/h; for concurrency the most
+ *                                        requests in flight per key, e.g. 4           (required)
+ * limiter.policy.NAME.retry-after        duration, concurrency only: a rejection's Retry-After (1s)
  * limiter.policy.NAME.key                remote-address | header:NAME | principal | constant
  *                                        | resolver:NAME                               (remote-address)
  * limiter.policy.NAME.on-missing-key     remote-address | reject | allow               (remote-address)
@@ -153,7 +155,8 @@ public record LimiterConfig(
           "lease-refresh",
           "lease-ttl",
           "lease-max-slice",
-          "lease-low-water");
+          "lease-low-water",
+          "retry-after");
   private static final Set<String> ROUTE_KEYS = Set.of("pattern", "methods", "policies");
   private static final Set<String> HTTP_KEYS =
       Set.of(
@@ -168,6 +171,8 @@ public record LimiterConfig(
   private static final Set<String> METRICS_KEYS =
       Set.of("enabled", "microprofile.enabled", "opentelemetry.enabled", "micrometer.enabled");
   private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(30);
+  private static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+  private static final Duration MAX_RETRY_AFTER = Duration.ofHours(1);
   private static final List<String> LEASE_TUNING =
       List.of("lease-refresh", "lease-ttl", "lease-max-slice", "lease-low-water");
 
@@ -385,6 +390,16 @@ public record LimiterConfig(
       ConfigReader reader, String name, Set<String> planNames, List<ConfigException> problems) {
     String base = POLICY_PREFIX + name + ".";
     int before = problems.size();
+    Algorithm algorithm =
+        collect(
+            problems,
+            () ->
+                reader.parse(
+                    base + "algorithm",
+                    reader.required(base + "algorithm"),
+                    Algorithm::fromConfigName),
+            null);
+    Duration retryAfter = collect(problems, () -> retryAfter(reader, base, algorithm), null);
     PolicyConfig.PlanSource planSource =
         collect(
             problems,
@@ -417,7 +432,9 @@ public record LimiterConfig(
               problems,
               () ->
                   reader.parse(
-                      planBase + "limits", reader.required(planBase + "limits"), Limit::parseAll),
+                      planBase + "limits",
+                      reader.required(planBase + "limits"),
+                      text -> limits(text, algorithm, retryAfter)),
               null);
       if (limits != null) {
         planLimits.put(plan, limits);
@@ -441,19 +458,14 @@ public record LimiterConfig(
                   + planSource
                   + "'"));
     }
-    Algorithm algorithm =
+    List<Limit> limits =
         collect(
             problems,
             () ->
                 reader.parse(
-                    base + "algorithm",
-                    reader.required(base + "algorithm"),
-                    Algorithm::fromConfigName),
-            null);
-    List<Limit> limits =
-        collect(
-            problems,
-            () -> reader.parse(base + "limits", reader.required(base + "limits"), Limit::parseAll),
+                    base + "limits",
+                    reader.required(base + "limits"),
+                    text -> limits(text, algorithm, retryAfter)),
             null);
     FailureMode failure =
         collect(
@@ -485,6 +497,15 @@ public record LimiterConfig(
             () ->
                 reader.optional(base + "count", PolicyConfig.Count::parse, PolicyConfig.Count.ALL),
             null);
+    if (algorithm == Algorithm.CONCURRENCY && count != null && !count.all()) {
+      problems.add(
+          new ConfigException(
+              base + "count",
+              "a concurrency permit is given back whenever its request ends, so there is nothing"
+                  + " to count: only all applies, was '"
+                  + reader.text(base + "count").orElse("")
+                  + "'"));
+    }
     Long maxCost =
         collect(
             problems,
@@ -567,6 +588,65 @@ public record LimiterConfig(
                   : new PolicyConfig.Plans(plans, planSource, rejectUnknownPlan));
         },
         null);
+  }
+
+  /**
+   * A concurrency policy's Retry-After hint ({@code retry-after}, default 1s); null for the other
+   * algorithms, for which the key is an error.
+   */
+  private static Duration retryAfter(ConfigReader reader, String base, Algorithm algorithm) {
+    String key = base + "retry-after";
+    if (algorithm == null) {
+      return null; // the algorithm's own problem is reported
+    }
+    if (algorithm != Algorithm.CONCURRENCY) {
+      reader
+          .text(key)
+          .ifPresent(
+              value -> {
+                throw new ConfigException(
+                    key,
+                    "applies to concurrency only, not to " + algorithm + ", was '" + value + "'");
+              });
+      return null;
+    }
+    Duration value = reader.duration(key, DEFAULT_RETRY_AFTER);
+    if (value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(MAX_RETRY_AFTER) > 0) {
+      throw new ConfigException(
+          key, "expected a duration between 1ms and 1h, was '" + reader.text(key).orElse("") + "'");
+    }
+    return value;
+  }
+
+  /**
+   * The limits of {@code text} under {@code algorithm}: for concurrency one whole number of
+   * requests in flight, whose Retry-After is {@code retryAfter} (the default if that was bad); for
+   * the others, rates and windows.
+   */
+  private static List<Limit> limits(String text, Algorithm algorithm, Duration retryAfter) {
+    String trimmed = text.trim();
+    boolean bare = trimmed.matches("\\d+");
+    if (algorithm != Algorithm.CONCURRENCY && !(algorithm == null && bare)) {
+      if (bare) {
+        throw new IllegalArgumentException(
+            "a bare number limits requests in flight, with algorithm=concurrency; "
+                + algorithm
+                + " limits are rates such as '10/s' or '10/s burst=20, 1000/h', was '"
+                + trimmed
+                + "'");
+      }
+      return Limit.parseAll(text);
+    }
+    long max = bare && trimmed.length() <= 7 ? Long.parseLong(trimmed) : -1;
+    if (max < 1 || max > Policy.MAX_IN_FLIGHT) {
+      throw new IllegalArgumentException(
+          "a concurrency limit is the most requests in flight per key, a whole number from 1 to "
+              + Policy.MAX_IN_FLIGHT
+              + " such as 4, was '"
+              + trimmed
+              + "'");
+    }
+    return List.of(Limit.of(max, retryAfter != null ? retryAfter : DEFAULT_RETRY_AFTER));
   }
 
   private static Shaping shaping(ConfigReader reader, String base, Algorithm algorithm) {

@@ -28,9 +28,10 @@ import java.util.function.BiConsumer;
  * RateLimit: "api";r=42;t=18
  * </pre>
  *
- * For a bucket, {@code q} is the capacity and {@code w} the seconds to refill it. A policy with
- * several limits lists each, named {@code api}, {@code api.2}, ...; {@code RateLimit} reports the
- * limit nearest to rejecting.
+ * For a bucket, {@code q} is the capacity and {@code w} the seconds to refill it; for a concurrency
+ * limit, {@code q} is the requests in flight and there is no {@code w}. A policy with several
+ * limits lists each, named {@code api}, {@code api.2}, ...; {@code RateLimit} reports the limit
+ * nearest to rejecting.
  */
 public final class ResponseRenderer {
 
@@ -76,13 +77,11 @@ public final class ResponseRenderer {
         if (i > 0) {
           header.append(", ");
         }
-        header
-            .append('"')
-            .append(itemName(policy, i))
-            .append("\";q=")
-            .append(quotas[i])
-            .append(";w=")
-            .append(windowSeconds(policy.algorithm(), each));
+        header.append('"').append(itemName(policy, i)).append("\";q=").append(quotas[i]);
+        // A concurrency quota is requests in flight, over no window.
+        if (policy.algorithm() != Algorithm.CONCURRENCY) {
+          header.append(";w=").append(windowSeconds(policy.algorithm(), each));
+        }
         itemPrefixes[i] = "\"" + itemName(policy, i) + "\";r=";
       }
       policyHeader = header.toString();

@@ -309,6 +309,83 @@ class AdmissionTest {
     assertThat(fallback.policy(0).name()).isEqualTo("api");
   }
 
+  @Test
+  void aConcurrencyPermitIsGivenBackWhenTheRequestEndsHoweverItEnds() {
+    // Given at most 2 in flight per API key, a set that has it, and a 5-a-minute policy after it
+    LimiterConfig config =
+        config(
+            "limiter.policy.export.algorithm", "concurrency",
+            "limiter.policy.export.limits", "2",
+            "limiter.policy.export.key", "header:X-Api-Key",
+            "limiter.policy.export.retry-after", "3s",
+            "limiter.policy.api.limits", "1/m",
+            "limiter.policy.api.key", "header:X-Api-Key");
+    Admission admission = admission(config, true, false);
+    PolicySet export = set(admission, config, "export");
+    PolicySet both = set(admission, config, "export", "api");
+    assertThat(export.settles()).isTrue();
+
+    // When two are in flight, a third is refused with the hint as its retry-after
+    Outcome first = admission.admit(export, view("k", null));
+    Outcome second = admission.admit(export, view("k", null));
+    Outcome third = admission.admit(export, view("k", null));
+    assertThat(first.allowed()).isTrue();
+    assertThat(second.allowed()).isTrue();
+    assertThat(third.allowed()).isFalse();
+    assertThat(third.rejection().retryAfterNanos()).isEqualTo(Duration.ofSeconds(3).toNanos());
+
+    // And finishing a refused request gives nothing back
+    admission.finish(third, 429, null);
+    assertThat(admission.admit(export, view("k", null)).allowed()).isFalse();
+
+    // When one ends with a failure, and is finished twice (two paths saw it end)
+    admission.finish(first, 500, new IllegalStateException("boom"));
+    admission.finish(first, 200, null);
+
+    // Then exactly one permit came back
+    Outcome again = admission.admit(export, view("k", null));
+    assertThat(again.allowed()).isTrue();
+    assertThat(admission.admit(export, view("k", null)).allowed()).isFalse();
+    admission.finish(second, 200, null);
+    admission.finish(again, 200, null);
+
+    // When a request is admitted by the concurrency policy and rejected by the next, twice
+    assertThat(admission.admit(both, view("j", null)).allowed()).isTrue(); // spends api's 1/m
+    Outcome refused = admission.admit(both, view("j", null));
+    Outcome refusedAgain = admission.admit(both, view("j", null));
+
+    // Then neither kept a permit: all-or-nothing gave them back, and the one in flight holds one
+    assertThat(refused.rejection().policy()).isEqualTo("api");
+    assertThat(refusedAgain.rejection().policy()).isEqualTo("api");
+    assertThat(admission.admit(export, view("j", null)).allowed()).isTrue();
+    assertThat(admission.admit(export, view("j", null)).allowed()).isFalse();
+  }
+
+  @Test
+  void aConcurrencyPolicyInDryRunReleasesWhatItAdmittedAndNothingForItsRejections() {
+    // Given at most 1 in flight, in dry run
+    LimiterConfig config =
+        config(
+            "limiter.policy.export.algorithm", "concurrency",
+            "limiter.policy.export.limits", "1",
+            "limiter.policy.export.key", "header:X-Api-Key",
+            "limiter.policy.export.dry-run", "true");
+    Admission admission = admission(config, true, false);
+    PolicySet set = set(admission, config, "export");
+
+    // When two run at once, the second a dry-run rejection that passes
+    Outcome held = admission.admit(set, view("k", null));
+    Outcome over = admission.admit(set, view("k", null));
+    assertThat(over.allowed()).isTrue();
+    assertThat(over.dryRunRejection(0)).isNotNull();
+    admission.finish(over, 200, null);
+
+    // Then the first still holds the permit until it ends
+    assertThat(admission.admit(set, view("k", null)).dryRunRejection(0)).isNotNull();
+    admission.finish(held, 200, null);
+    assertThat(admission.admit(set, view("k", null)).dryRunRejection(0)).isNull();
+  }
+
   private static View view(String apiKey, String cost) {
     Map<String, String> headers = new HashMap<>();
     headers.put("X-Api-Key", apiKey);

@@ -8,6 +8,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.ConfigException;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
+import io.github.limiter.Policy;
 import io.github.limiter.internal.config.PolicyConfig.MissingKey;
 import io.github.limiter.internal.config.PolicyConfig.Shaping;
 import io.github.limiter.internal.http.HttpSettings;
@@ -846,6 +847,77 @@ class LimiterConfigTest {
   })
   void anUnknownTopLevelKeyFails(String key, String value) {
     failure(Map.of(key, value), key, value);
+  }
+
+  @Test
+  void aConcurrencyPolicyIsABareNumberInFlightWithARetryAfterHint() {
+    // Given at most 4 in flight, once with the default hint and once with 250ms
+    LimiterConfig plain = read(api("concurrency", "4"));
+    LimiterConfig hinted =
+        read(with(api("concurrency", " 4 "), "limiter.policy.api.retry-after", "250ms"));
+
+    // Then the limit is 4, and its period is the hint a rejection gives
+    Policy policy = plain.policy("api").orElseThrow().policy();
+    assertThat(policy.algorithm()).isEqualTo(Algorithm.CONCURRENCY);
+    assertThat(policy.limits()).containsExactly(Limit.of(4, Duration.ofSeconds(1)));
+    assertThat(hinted.policy("api").orElseThrow().policy().limits())
+        .containsExactly(Limit.of(4, Duration.ofMillis(250)));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}={2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "concurrency  | limits      | 4/s          | most requests in flight",
+        "concurrency  | limits      | 0            | whole number from 1 to 1000000",
+        "concurrency  | limits      | 4, 8         | whole number",
+        "concurrency  | limits      | 99999999999  | whole number",
+        "token-bucket | limits      | 4            | with algorithm=concurrency",
+        "fixed-window | limits      | 10           | with algorithm=concurrency",
+        "concurrency  | retry-after | 0s           | expected a positive duration",
+        "concurrency  | retry-after | 2h           | between 1ms and 1h",
+        "concurrency  | retry-after | soon         | expected a duration",
+        "token-bucket | retry-after | 1s           | applies to concurrency only",
+        "concurrency  | count       | status:401   | nothing to count",
+        "concurrency  | lease       | on           | not for concurrency",
+        "concurrency  | nodelay     | true         | applies to leaky-bucket only",
+      })
+  void aBadConcurrencySettingFailsNamingKeyAndValue(
+      String algorithm, String key, String value, String message) {
+    Map<String, String> properties =
+        key.equals("limits")
+            ? api(algorithm, value)
+            : with(
+                api(algorithm, algorithm.equals("concurrency") ? "4" : "10/s"),
+                "limiter.policy.api." + key,
+                value);
+    ConfigException e = failure(properties, "limiter.policy.api." + key, value);
+    assertThat(e.getMessage()).contains(message);
+  }
+
+  @Test
+  void aConcurrencyPlanIsABareNumberToo() {
+    LimiterConfig config =
+        read(
+            with(
+                api("concurrency", "2"),
+                "limiter.policy.api.plan.pro.limits",
+                "8",
+                "limiter.policy.api.plan-source",
+                "header:X-Plan",
+                "limiter.policy.api.retry-after",
+                "3s"));
+    Policy pro = config.policy("api").orElseThrow().plans().byName().get("pro");
+    assertThat(pro.limits()).containsExactly(Limit.of(8, Duration.ofSeconds(3)));
+    failure(
+        with(
+            api("concurrency", "2"),
+            "limiter.policy.api.plan.pro.limits",
+            "8/s",
+            "limiter.policy.api.plan-source",
+            "header:X-Plan"),
+        "limiter.policy.api.plan.pro.limits",
+        "8/s");
   }
 
   private static Map<String, String> with(Map<String, String> base, String... pairs) {
