@@ -144,6 +144,23 @@ class LimiterRuntime {
       throw new RateLimitExceededException(
           outcome.policy(outcome.rejectedAt()), outcome.rejection(), renderer);
     }
+    if (!plan.settles()) {
+      return proceed(call, outcome);
+    }
+    Throwable failure = null;
+    try {
+      return proceed(call, outcome);
+    } catch (Exception | Error e) {
+      failure = e;
+      throw e;
+    } finally {
+      // A concurrency permit comes back, and so does the charge of a call that does not count.
+      admission.finish(outcome, -1, failure);
+    }
+  }
+
+  /** Records the admission, waits out any shaping delay, and proceeds with the call. */
+  private Object proceed(InvocationContext call, Outcome outcome) throws Exception {
     int tightest = outcome.tightest();
     if (tightest >= 0) {
       AdmittedDecisions.record(outcome.policy(tightest), outcome.decision(tightest), renderer);
@@ -155,18 +172,7 @@ class LimiterRuntime {
         Thread.currentThread().interrupt(); // proceed at once, and let the caller see the interrupt
       }
     }
-    if (!plan.settles()) {
-      return call.proceed();
-    }
-    Throwable failure = null;
-    try {
-      return call.proceed();
-    } catch (Exception | Error e) {
-      failure = e;
-      throw e;
-    } finally {
-      admission.finish(outcome, -1, failure); // a call that does not count gets its charge back
-    }
+    return call.proceed();
   }
 
   /** The events of one outcome: each rejection, dry run or not, and the tightest admission. */

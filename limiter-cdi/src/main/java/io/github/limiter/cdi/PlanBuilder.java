@@ -1,5 +1,6 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.Counts;
@@ -164,6 +165,15 @@ final class PlanBuilder {
    */
   private static Counts counts(Site site, PolicyConfig policy, Collection<String> problems) {
     Class<? extends Throwable>[] countOn = site.limited().countOn();
+    if (countOn.length > 0 && policy.policy().algorithm() == Algorithm.CONCURRENCY) {
+      problems.add(
+          site.describeDeclaration()
+              + ": countOn: policy '"
+              + policy.name()
+              + "' is a concurrency limit, whose permit comes back whenever the call ends, so"
+              + " there is nothing to count; leave countOn out");
+      return Counts.ALL;
+    }
     if (countOn.length > 0) {
       return Counts.byFailure(Set.of(countOn));
     }

@@ -180,6 +180,20 @@ class DeploymentProblemsTest {
   }
 
   @Test
+  void aConcurrencyPolicyHasNothingToCountOn() {
+    Map<String, String> config =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "concurrency",
+            "limiter.policy.api.limits", "2");
+
+    assertThat(deploymentProblem(config, CountsConcurrency.class))
+        .contains(
+            CountsConcurrency.class.getName()
+                + ".export(): countOn: policy 'api' is a concurrency limit, whose permit comes back"
+                + " whenever the call ends");
+  }
+
+  @Test
   void invalidConfigValue() {
     Map<String, String> config =
         TestConfig.of(
@@ -224,7 +238,7 @@ class DeploymentProblemsTest {
     assertThat(deploymentProblem(config, Valid.class))
         .contains(
             "limiter.policy.api.algorithm: expected one of [fixed-window, sliding-window-counter,"
-                + " sliding-window-log, token-bucket, leaky-bucket], was 'token-bucket-ish'");
+                + " sliding-window-log, token-bucket, leaky-bucket, concurrency], was 'token-bucket-ish'");
   }
 
   @Test
@@ -389,6 +403,11 @@ class DeploymentProblemsTest {
   }
 
   @ApplicationScoped
+  static class CountsConcurrency {
+    @Limited(value = "api", countOn = IllegalStateException.class)
+    public void export() {}
+  }
+
   static class Valid {
     @Limited("api")
     public void place() {}

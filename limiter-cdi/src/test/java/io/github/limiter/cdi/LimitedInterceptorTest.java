@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
@@ -74,7 +75,10 @@ class LimitedInterceptorTest {
             "limiter.policy.unshaped.limits", "1/m burst=5",
             "limiter.policy.unshaped.key", "constant",
             "limiter.policy.unshaped.max-delay", "10s",
-            "limiter.policy.unshaped.nodelay", "true"));
+            "limiter.policy.unshaped.nodelay", "true",
+            "limiter.policy.export.algorithm", "concurrency",
+            "limiter.policy.export.limits", "2",
+            "limiter.policy.export.retry-after", "2s"));
   }
 
   @AfterAll
@@ -398,6 +402,44 @@ class LimitedInterceptorTest {
 
   /** The shaping waits the interceptor asks for, instead of sleeping them. */
   @ApplicationScoped
+  @Test
+  void aConcurrencyPermitIsHeldWhileTheCallRunsAndGivenBackHoweverItEnds() {
+    // Given at most 2 exports in flight per customer: a call nested 2 deep is within the limit
+    assertThat(accounts.export("acme", () -> accounts.export("acme", () -> "inner")))
+        .isEqualTo("inner");
+
+    // When a third runs inside two in flight, it is refused with the configured retry-after
+    RateLimitExceededException refused =
+        catchThrowableOfType(
+            RateLimitExceededException.class,
+            () ->
+                accounts.export(
+                    "acme",
+                    () -> accounts.export("acme", () -> accounts.export("acme", () -> ""))));
+    assertThat(refused.decision().retryAfter()).hasValue(Duration.ofSeconds(2));
+
+    // When calls end by throwing, again and again
+    for (int i = 0; i < 5; i++) {
+      assertThatThrownBy(
+              () ->
+                  accounts.export(
+                      "acme",
+                      () -> {
+                        throw new IllegalStateException("the export failed");
+                      }))
+          .isInstanceOf(IllegalStateException.class);
+    }
+
+    // Then every permit came back, and no more than that: 2 deep pass, 3 deep do not
+    assertThat(accounts.export("acme", () -> accounts.export("acme", () -> "again")))
+        .isEqualTo("again");
+    assertThatThrownBy(
+            () ->
+                accounts.export(
+                    "acme", () -> accounts.export("acme", () -> accounts.export("acme", () -> ""))))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
   static class RecordedPauses implements LimiterRuntime.Pause {
     static final List<Long> PAUSES = new CopyOnWriteArrayList<>();
 
@@ -471,6 +513,12 @@ class LimitedInterceptorTest {
 
     @Limited("shaped")
     public void shaped() {}
+
+    /** Runs {@code inside} while holding one of the customer's two export permits. */
+    @Limited(value = "export", key = "param:0")
+    public String export(String customer, Supplier<String> inside) {
+      return inside.get();
+    }
 
     @Limited("unshaped")
     public void unshaped() {}

@@ -251,6 +251,9 @@ final class Engine {
         }
         request.setAttribute(resumeAttribute, outcome);
         shaper.hold(request, response, outcome.waitNanos());
+        if (outcome.policies().settles()) {
+          settleIfDropped(outcome, request);
+        }
         return;
       }
       String passes =
@@ -352,6 +355,38 @@ final class Engine {
                 if (settled.compareAndSet(false, true)) {
                   admission.finish(outcome, status, error);
                 }
+              }
+            });
+  }
+
+  /**
+   * Settles a request held for its shaping wait if it fails or times out before it passes: it never
+   * reaches {@link #pass}, and a concurrency permit must not stay taken. Settling is once only, so
+   * a request that does pass later is not settled twice.
+   */
+  private void settleIfDropped(Outcome outcome, HttpServletRequest request) {
+    request
+        .getAsyncContext()
+        .addListener(
+            new AsyncListener() {
+              @Override
+              public void onComplete(AsyncEvent event) {
+                // passed: settled by pass
+              }
+
+              @Override
+              public void onError(AsyncEvent event) {
+                admission.finish(outcome, 500, event.getThrowable());
+              }
+
+              @Override
+              public void onTimeout(AsyncEvent event) {
+                admission.finish(outcome, 503, event.getThrowable());
+              }
+
+              @Override
+              public void onStartAsync(AsyncEvent event) {
+                // the application's own async cycle: pass listens to it
               }
             });
   }
