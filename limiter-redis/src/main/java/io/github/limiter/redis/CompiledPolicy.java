@@ -21,15 +21,29 @@ final class CompiledPolicy {
   final Policy policy;
   final Scripts.Script decide;
   final Scripts.Script refund;
+
+  /** For concurrency, the script that renews this node's leases; null for the other algorithms. */
+  final Scripts.Script renew;
+
   final String head;
   private final String[] suffixes;
   private final List<String> params;
 
+  /** A policy of an algorithm that holds no permits per node (any but concurrency). */
   CompiledPolicy(Policy policy, KeyScheme keys) {
+    this(policy, keys, "", 0);
+  }
+
+  /**
+   * @param node this store's node id, under which it holds concurrency permits
+   * @param leaseNanos how long a concurrency lease lives without renewal
+   */
+  CompiledPolicy(Policy policy, KeyScheme keys, String node, long leaseNanos) {
     this.policy = policy;
     Algorithm algorithm = policy.algorithm();
     this.decide = Scripts.decide(algorithm);
     this.refund = Scripts.refund(algorithm);
+    this.renew = Scripts.renew(algorithm);
     this.head = keys.head(policy.name());
     List<Limit> limits = policy.limits();
     this.suffixes = new String[limits.size()];
@@ -53,6 +67,12 @@ final class CompiledPolicy {
           p.add(Long.toString(period));
           p.add(Long.toString(limit.permits()));
         }
+        case CONCURRENCY -> {
+          p.add(Long.toString(limit.permits()));
+          p.add(Long.toString(period)); // the Retry-After hint
+          p.add(Long.toString(ceilDiv(leaseNanos, NANOS_PER_MICRO)));
+          p.add(node);
+        }
       }
     }
     this.params = List.copyOf(p);
@@ -65,6 +85,7 @@ final class CompiledPolicy {
       case FIXED_WINDOW -> "fw";
       case SLIDING_WINDOW_COUNTER -> "sc";
       case SLIDING_WINDOW_LOG -> "sl";
+      case CONCURRENCY -> "cc";
     };
   }
 

@@ -29,6 +29,10 @@ import redis.clients.jedis.UnifiedJedis;
  * policy's {@link FailureMode} decides, and a circuit breaker keeps a dead Redis from costing every
  * decision a timeout.
  *
+ * <p>A concurrency policy's permits are held per node, under a lease this store renews every {@link
+ * RedisStoreBuilder#concurrencyLease} / 3 until they are released: a node that dies holds them at
+ * most one lease TTL after its last renewal.
+ *
  * <p>A policy in lease mode ({@link RedisStoreBuilder#lease}) is decided from slices of its limits
  * that this node reserved in Redis beforehand: see {@code Leases}.
  *
@@ -70,6 +74,14 @@ public final class RedisStore implements RateLimitStore {
   /** The policies in lease mode, if any is. */
   private final Leases leases;
 
+  /** This store's id as a holder of concurrency permits: random, so that each node has its own. */
+  private final String node;
+
+  private final long concurrencyLeaseNanos;
+
+  /** The concurrency permits this node holds, renewed until they are released. */
+  private final Holdings holdings;
+
   RedisStore(RedisStoreBuilder b, Transport transport) {
     this.transport = transport;
     this.keys = new KeyScheme(b.keyPrefix);
@@ -81,6 +93,9 @@ public final class RedisStore implements RateLimitStore {
     this.breakerOpenNanos = b.breakerOpenDuration.toNanos();
     this.logInterval = b.logInterval;
     this.localNodes = b.localNodes;
+    this.node = newNodeId();
+    this.concurrencyLeaseNanos = b.concurrencyLease.toNanos();
+    this.holdings = new Holdings(concurrencyLeaseNanos, this::renew);
     this.local =
         InMemoryStore.builder()
             .clock(callerClock == null ? NanoClock.system() : callerClock)
@@ -144,6 +159,9 @@ public final class RedisStore implements RateLimitStore {
           transport.eval(c.decide, redisKeys, c.args(now(), permits, ttlFloor), deadline);
       Decision decision = c.decision(reply);
       breaker.onSuccess();
+      if (c.renew != null && decision.isAllowed()) {
+        holdings.acquired(c, redisKeys, permits);
+      }
       return decision;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -167,11 +185,24 @@ public final class RedisStore implements RateLimitStore {
     }
     CompiledPolicy c = compile(policy);
     List<String> redisKeys = c.keys(key);
+    long toRedis = permits;
+    if (c.renew != null) {
+      // A concurrency release: what this node holds in Redis goes back there; the rest was
+      // admitted by the failure mode, locally. Once forgotten here, a lease that this release
+      // fails to reach ends within its TTL.
+      toRedis = holdings.released(redisKeys, permits);
+      if (toRedis < permits && policy.failureMode() == FailureMode.LOCAL) {
+        local.refund(localPolicy(policy), key, permits - toRedis);
+      }
+      if (toRedis == 0) {
+        return;
+      }
+    }
     CircuitBreaker breaker = breaker(redisKeys);
     if (breaker.state() == CircuitBreaker.State.CLOSED) {
       try {
         transport.eval(
-            c.refund, redisKeys, c.args(now(), permits, ttlFloor), System.nanoTime() + budgetNanos);
+            c.refund, redisKeys, c.args(now(), toRedis, ttlFloor), System.nanoTime() + budgetNanos);
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -180,9 +211,51 @@ public final class RedisStore implements RateLimitStore {
         breaker.onFailure(e);
       }
     }
-    if (policy.failureMode() == FailureMode.LOCAL) {
+    if (policy.failureMode() == FailureMode.LOCAL && c.renew == null) {
       local.refund(localPolicy(policy), key, permits);
     }
+  }
+
+  /** Re-stamps this node's leases under one holding's keys; a failure leaves them to end. */
+  private void renew(Holdings.Holding holding) {
+    CircuitBreaker breaker = breaker(holding.keys());
+    if (breaker.state() != CircuitBreaker.State.CLOSED) {
+      return;
+    }
+    CompiledPolicy c = holding.policy();
+    try {
+      transport.eval(
+          c.renew, holding.keys(), c.args(now(), 1, ttlFloor), System.nanoTime() + budgetNanos);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      breaker.onFailure(e);
+    }
+  }
+
+  /** Gives back what this node still holds, within the decision timeout each; best effort. */
+  private void releaseHoldings() {
+    for (Holdings.Holding holding : holdings.close()) {
+      CompiledPolicy c = holding.policy();
+      try {
+        transport.eval(
+            c.refund,
+            holding.keys(),
+            c.args(now(), holding.count(), ttlFloor),
+            System.nanoTime() + budgetNanos);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (Exception e) {
+        // the leases end within their TTL
+      }
+    }
+  }
+
+  private static String newNodeId() {
+    byte[] bytes = new byte[9];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
   /** The breaker of the node that serves these keys now (a decision's keys share one slot). */
@@ -212,7 +285,10 @@ public final class RedisStore implements RateLimitStore {
 
   private CompiledPolicy compile(Policy policy) {
     CompiledPolicy c = compiled.get(policy);
-    return c != null ? c : compiled.computeIfAbsent(policy, p -> new CompiledPolicy(p, keys));
+    return c != null
+        ? c
+        : compiled.computeIfAbsent(
+            policy, p -> new CompiledPolicy(p, keys, node, concurrencyLeaseNanos));
   }
 
   /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */
@@ -283,6 +359,7 @@ public final class RedisStore implements RateLimitStore {
     if (leases != null) {
       leases.close();
     }
+    releaseHoldings();
     transport.close();
     local.close();
   }
@@ -293,6 +370,24 @@ public final class RedisStore implements RateLimitStore {
       return direct.jedis();
     }
     return ((WorkerTransport) transport).jedis();
+  }
+
+  /** For tests: the concurrency permits this node holds. */
+  Holdings holdings() {
+    return holdings;
+  }
+
+  /**
+   * For tests: stops renewing and forgets what this node holds, releasing nothing, as a node that
+   * dies does.
+   */
+  void crash() {
+    holdings.close();
+  }
+
+  /** For tests: this store's node id. */
+  String node() {
+    return node;
   }
 
   /** For tests: lease mode, or null if no policy is in it. */

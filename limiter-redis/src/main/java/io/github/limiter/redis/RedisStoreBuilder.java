@@ -42,6 +42,7 @@ public final class RedisStoreBuilder {
   Duration breakerOpenDuration = Duration.ofSeconds(1);
   NanoClock callerClock;
   Duration callerTtlFloor = Duration.ofMinutes(10);
+  Duration concurrencyLease = DEFAULT_CONCURRENCY_LEASE;
   private Duration idleCheckInterval = Duration.ofSeconds(30);
   Duration logInterval = CircuitBreaker.LOG_INTERVAL;
   final Map<String, PolicyConfig.Lease> leases = new LinkedHashMap<>();
@@ -224,6 +225,24 @@ public final class RedisStoreBuilder {
    */
   public RedisStoreBuilder callerClock(NanoClock clock) {
     this.callerClock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /** The default TTL of a node's lease on the concurrency permits it holds. */
+  static final Duration DEFAULT_CONCURRENCY_LEASE = Duration.ofSeconds(30);
+
+  /**
+   * How long a node's lease on the concurrency permits it holds lives without renewal; 30 s by
+   * default, between 1 s and 1 h. The store renews it every third of this while the permits are
+   * held, so a node that dies holds them at most this long after its last renewal.
+   */
+  public RedisStoreBuilder concurrencyLease(Duration ttl) {
+    Objects.requireNonNull(ttl, "ttl");
+    if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(Duration.ofHours(1)) > 0) {
+      throw new IllegalArgumentException(
+          "concurrency lease must be between 1s and 1h, was " + ttl.toMillis() + "ms");
+    }
+    this.concurrencyLease = ttl;
     return this;
   }
 

@@ -50,6 +50,7 @@ public final class RedisStoreFactory implements StoreFactory {
   public static final String POOL_IDLE_CHECK_INTERVAL = PREFIX + "pool.idle-check-interval";
   public static final String PIPELINE_ENABLED = PREFIX + "pipeline.enabled";
   public static final String PIPELINE_MAX_BATCH = PREFIX + "pipeline.max-batch";
+  public static final String CONCURRENCY_LEASE = PREFIX + "concurrency-lease";
 
   @Override
   public String name() {
@@ -78,7 +79,8 @@ public final class RedisStoreFactory implements StoreFactory {
         BREAKER_OPEN_DURATION,
         POOL_IDLE_CHECK_INTERVAL,
         PIPELINE_ENABLED,
-        PIPELINE_MAX_BATCH);
+        PIPELINE_MAX_BATCH,
+        CONCURRENCY_LEASE);
   }
 
   @Override
@@ -142,6 +144,7 @@ public final class RedisStoreFactory implements StoreFactory {
     set(config, LOCAL_NODES, RedisStoreFactory::parseInt, b::localNodes);
     set(config, BREAKER_FAILURE_THRESHOLD, RedisStoreFactory::parseInt, b::breakerFailureThreshold);
     set(config, BREAKER_OPEN_DURATION, Limit::parseDuration, b::breakerOpenDuration);
+    set(config, CONCURRENCY_LEASE, Limit::parseDuration, b::concurrencyLease);
     // Lease mode is a policy's setting (limiter.policy.NAME.lease), read by the one config model;
     // its problems are the adapter's to report, with every other.
     LimiterConfig.read(lookup, new ArrayList<>()).policies().values().stream()

@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  *
  * <p>Lease mode's templates, {@code lease.lua} (grant a slice) and {@code release.lua} (give back
  * what is left of it), are spliced from the same sources, for the algorithms whose source defines
- * the lease sections {@code lent} and {@code horizon}: the token bucket and the fixed window.
+ * the lease sections {@code lent} and {@code horizon}: the token bucket and the fixed window. The
+ * concurrency limit's source also defines {@code renew}, spliced into {@code renew.lua}: its
+ * permits are held under per-node leases that the node holding them renews.
  */
 final class Scripts {
 
@@ -41,6 +43,12 @@ final class Scripts {
   private static final Map<Algorithm, Script> REFUND = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
+  private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
+
+  /**
+   * The section of an algorithm whose permits are held while a request runs, on per-node leases.
+   */
+  private static final String RENEW_SECTION = "renew";
 
   /** The sections that an algorithm's source defines if lease mode is proven for it. */
   private static final Set<String> LEASE_SECTIONS = Set.of("lent", "horizon");
@@ -54,6 +62,7 @@ final class Scripts {
     String refund = resource("refund");
     String lease = resource("lease");
     String release = resource("release");
+    String renew = resource("renew");
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
@@ -72,6 +81,9 @@ final class Scripts {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));
         RELEASE.put(
             algorithm, script(name + "/release", opening + splice(release, parts, name, used)));
+      }
+      if (parts.containsKey(RENEW_SECTION)) {
+        RENEW.put(algorithm, script(name + "/renew", opening + splice(renew, parts, name, used)));
       }
       if (!used.containsAll(parts.keySet())) {
         Set<String> unused = new HashSet<>(parts.keySet());
@@ -104,6 +116,14 @@ final class Scripts {
   /** The lease release script of {@code algorithm}; only if {@link #leases}. */
   static Script release(Algorithm algorithm) {
     return RELEASE.get(algorithm);
+  }
+
+  /**
+   * The script that renews this node's leases on the permits it holds, for an algorithm whose
+   * source defines section {@code renew} (concurrency); null for the others.
+   */
+  static Script renew(Algorithm algorithm) {
+    return RENEW.get(algorithm);
   }
 
   /**

@@ -30,7 +30,9 @@ class RedisStandaloneContractTest extends RateLimitStoreContract {
     return builder
         .keyPrefix("tck:" + ProcessHandle.current().pid() + ":" + STORES.incrementAndGet() + ":")
         .callerClock(clock)
-        .decisionTimeout(Duration.ofSeconds(2));
+        .decisionTimeout(Duration.ofSeconds(2))
+        // The pure function's permits are held for ever; the longest lease outlasts every trace.
+        .concurrencyLease(Duration.ofHours(1));
   }
 
   @Override

@@ -26,12 +26,14 @@ class ScriptsTest {
               ? unindented(Scripts.lease(algorithm).source())
                   + unindented(Scripts.release(algorithm).source())
               : "";
+      String renew =
+          Scripts.renew(algorithm) == null ? "" : unindented(Scripts.renew(algorithm).source());
       assertThat(sections)
           .as(name)
           .containsKeys("head", "fetch", "load", "wait", "admit", "refund", "reset", "write");
       sections.forEach(
           (section, text) ->
-              assertThat(decide + refund + leases)
+              assertThat(decide + refund + leases + renew)
                   .as(name + " --@ " + section)
                   .contains(unindented(text).strip()));
       // The state is read and written by the same text in both scripts: nothing kept in step by
@@ -75,6 +77,24 @@ class ScriptsTest {
       }
       assertThat(lease + release).as(name).doesNotContainPattern(MARKER_LINE);
       assertThat(Scripts.lease(algorithm).source()).as(name).doesNotContain("function");
+    }
+  }
+
+  @Test
+  void onlyTheConcurrencyLimitHoldsPermitsUnderLeasesItsNodeRenews() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      boolean held = algorithm == Algorithm.CONCURRENCY;
+      assertThat(Scripts.renew(algorithm) != null).as(algorithm.configName()).isEqualTo(held);
+      if (held) {
+        String renew = Scripts.renew(algorithm).source();
+        assertThat(renew).doesNotContainPattern(MARKER_LINE).doesNotContain("function");
+        assertThat(unindented(renew))
+            .contains(
+                unindented(
+                        Scripts.sections("concurrency", Scripts.resource("concurrency"))
+                            .get("renew"))
+                    .strip());
+      }
     }
   }
 

@@ -86,6 +86,9 @@ class ServerTimeAndExpiryTest {
       // Given state for every algorithm, with one and with two limits, fresh again within 3 s: long
       // enough that no key expires before it is counted, even on a loaded machine
       for (Algorithm algorithm : Algorithm.values()) {
+        if (algorithm == Algorithm.CONCURRENCY) {
+          continue; // held keys live by their leases, not by a time to fresh: see below
+        }
         List<Limit> limits =
             algorithm.isBucket()
                 ? List.of(
@@ -102,7 +105,7 @@ class ServerTimeAndExpiryTest {
         store.refund(policy, "a", 1);
       }
       long keys = jedis.dbSize();
-      assertThat(keys).isEqualTo(5 * 3 * 2);
+      assertThat(keys).isEqualTo((Algorithm.values().length - 1) * 3 * 2);
       // Then each key's TTL is at most its time to fresh, plus the margin of one millisecond
       Set<String> names = jedis.keys("limiter:*");
       for (String name : names) {
@@ -120,6 +123,31 @@ class ServerTimeAndExpiryTest {
         Pause.millis(25);
       }
       assertThat(jedis.dbSize()).isZero();
+    }
+  }
+
+  @Test
+  void aHeldConcurrencyKeyLivesAsLongAsItsLeaseAndGoesWhenAllIsReleased() {
+    Policy export =
+        Policy.concurrency("ttl-export", 2, Duration.ofSeconds(1))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    try (RedisStore store =
+            RedisStore.builder().url(server.url()).concurrencyLease(Duration.ofSeconds(5)).build();
+        Jedis jedis = jedis()) {
+      // Given two permits held on one key
+      assertThat(store.decide(export, "k", 1).isAllowed()).isTrue();
+      assertThat(store.decide(export, "k", 1).isAllowed()).isTrue();
+      String key = store.redisKey(export, "k", 0);
+
+      // Then the key lives as long as the lease, 5 s, not the 1 s hint
+      assertThat(jedis.pttl(key)).isBetween(4000L, 5001L);
+      assertThat(jedis.hget(key, store.node())).startsWith("2 ");
+
+      // And when both are released, the key is gone
+      store.refund(export, "k", 1);
+      assertThat(jedis.hget(key, store.node())).startsWith("1 ");
+      store.refund(export, "k", 1);
+      assertThat(jedis.exists(key)).isFalse();
     }
   }
 

@@ -102,6 +102,13 @@ public abstract class RateLimitStoreContract {
     return new Policy(name, algorithm, limits, FailureMode.FAIL_OPEN);
   }
 
+  /** The single and, but for concurrency (which has one limit), the multi policy. */
+  private static List<Policy> policies(Algorithm algorithm, String name) {
+    return algorithm == Algorithm.CONCURRENCY
+        ? List.of(single(algorithm, name))
+        : List.of(single(algorithm, name), multi(algorithm, name + "-multi"));
+  }
+
   private static List<Supplier<ManualClock>> origins() {
     return List.of(() -> ManualClock.random(42), ManualClock::nearMaxValue, ManualClock::negative);
   }
@@ -161,8 +168,9 @@ public abstract class RateLimitStoreContract {
   }
 
   @ParameterizedTest
-  @EnumSource(Algorithm.class)
+  @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
   void scriptedSequenceUnderSeveralLimitsMatchesThePureFunction(Algorithm algorithm) {
+    // (a concurrency policy has one limit)
     for (Supplier<ManualClock> origin : origins()) {
       Fixture f = fixture(origin.get());
       f.runScript(multi(algorithm, "scripted-multi"), SCRIPT);
@@ -170,8 +178,9 @@ public abstract class RateLimitStoreContract {
   }
 
   @ParameterizedTest
-  @EnumSource(Algorithm.class)
+  @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
   void aRejectionBySeveralLimitsChargesNone(Algorithm algorithm) {
+    // (a concurrency policy has one limit)
     // Given two stores fed the same requests, except that one also sees requests the short limit
     // rejects
     Policy policy = multi(algorithm, "all-or-nothing");
@@ -196,8 +205,7 @@ public abstract class RateLimitStoreContract {
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void permitsAboveCapacityExceedCapacityWithoutRetryAfter(Algorithm algorithm) {
-    for (Policy policy :
-        List.of(single(algorithm, "too-many"), multi(algorithm, "too-many-multi"))) {
+    for (Policy policy : policies(algorithm, "too-many")) {
       Fixture f = fixture(ManualClock.negative());
       long capacity = policy.limits().stream().mapToLong(Limit::burst).max().orElseThrow();
       Decision d = f.decide(policy, "k", capacity + 1);
@@ -215,10 +223,11 @@ public abstract class RateLimitStoreContract {
   }
 
   @ParameterizedTest
-  @EnumSource(Algorithm.class)
+  @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
   void aRetryExactlyAtRetryAfterIsAdmittedAndOneTickEarlierIsNot(Algorithm algorithm) {
+    // (a concurrency limit never refills: its retry-after is a hint, tested below)
     long tick = tickNanos();
-    for (Policy policy : List.of(single(algorithm, "retry"), multi(algorithm, "retry-multi"))) {
+    for (Policy policy : policies(algorithm, "retry")) {
       for (Supplier<ManualClock> origin : origins()) {
         ManualClock clock = origin.get();
         Fixture f = fixture(clock);
@@ -272,7 +281,10 @@ public abstract class RateLimitStoreContract {
   void theSameKeyUnderTwoPoliciesIsIndependent(Algorithm algorithm) {
     Policy one = single(algorithm, "one");
     Policy two = single(algorithm, "two");
-    Policy twoMulti = multi(algorithm, "one.multi");
+    Policy twoMulti =
+        algorithm == Algorithm.CONCURRENCY // one limit only
+            ? single(algorithm, "one.multi")
+            : multi(algorithm, "one.multi");
     Fixture f = fixture(ManualClock.random(3));
     Decision fresh = f.decide(one, "k", 1);
     while (f.decide(one, "k", 1).isAllowed()) {
@@ -291,7 +303,7 @@ public abstract class RateLimitStoreContract {
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void aRefundGivesPermitsBack(Algorithm algorithm) {
-    for (Policy policy : List.of(single(algorithm, "refund"), multi(algorithm, "refund-multi"))) {
+    for (Policy policy : policies(algorithm, "refund")) {
       ManualClock clock = ManualClock.random(5);
       Fixture f = fixture(clock);
       Decision afterOne = f.decide(policy, "k", 1);
@@ -381,7 +393,7 @@ public abstract class RateLimitStoreContract {
   @EnumSource(Algorithm.class)
   void randomTracesMatchThePureFunction(Algorithm algorithm) {
     for (long seed : traceSeeds()) {
-      for (Policy policy : List.of(single(algorithm, "trace"), multi(algorithm, "trace-multi"))) {
+      for (Policy policy : policies(algorithm, "trace")) {
         ManualClock clock = ManualClock.random(seed);
         Fixture f = fixture(clock);
         f.runRandomTrace(policy, new Random(seed), traceLength());
@@ -432,6 +444,37 @@ public abstract class RateLimitStoreContract {
       assertThat(total).isEqualTo(120);
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aConcurrencyLimitHoldsItsPermitsUntilTheyAreReleasedHoweverTimePasses() {
+    // Given at most 3 in flight, with a Retry-After hint of 2 s
+    Policy policy =
+        new Policy(
+            "in-flight",
+            Algorithm.CONCURRENCY,
+            List.of(Limit.of(3, Duration.ofSeconds(2))),
+            FailureMode.FAIL_OPEN);
+    for (Supplier<ManualClock> origin : origins()) {
+      ManualClock clock = origin.get();
+      Fixture f = fixture(clock);
+      f.decide(policy, "k", 2);
+      f.decide(policy, "k", 1);
+      // When a minute passes, a fourth is still refused, told to retry after the hint
+      clock.advance(Duration.ofMinutes(1));
+      Decision refused = f.decide(policy, "k", 1);
+      assertThat(refused.outcome()).isEqualTo(Outcome.LIMITED);
+      assertThat(refused.retryAfter()).hasValue(Duration.ofSeconds(2));
+      clock.advance(Duration.ofSeconds(2));
+      assertThat(f.decide(policy, "k", 1).isAllowed()).isFalse();
+      // When one is released, one passes, and the next does not
+      f.refund(policy, "k", 1);
+      assertThat(f.decide(policy, "k", 1).isAllowed()).isTrue();
+      assertThat(f.decide(policy, "k", 1).isAllowed()).isFalse();
+      // And when all are released the key is as new
+      f.refund(policy, "k", 3);
+      assertThat(f.decide(policy, "k", 3).remaining()).isZero();
     }
   }
 
