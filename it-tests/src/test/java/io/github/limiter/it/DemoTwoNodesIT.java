@@ -9,6 +9,7 @@ import io.github.limiter.it.harness.Prometheus;
 import io.github.limiter.it.harness.RedisForSuite;
 import io.github.limiter.it.harness.ServerLog;
 import io.github.limiter.it.harness.Settings;
+import io.github.limiter.tck.redis.Pause;
 import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -17,6 +18,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -258,6 +261,43 @@ class DemoTwoNodesIT {
       assertThat(login(bad)).as("failed login %d", i).isEqualTo(401);
     }
     assertThat(login(good)).isEqualTo(429);
+  }
+
+  @Test
+  @Order(6)
+  void aThirdConcurrentExportIsRefusedUntilOneEnds() throws Exception {
+    // The demo's export: 2 in flight per API key, held across both nodes through one Redis.
+    // Given two exports of one key on node a, one of 3 s and one of 8 s
+    URI onA = redisA.base().resolve("api/export?seconds=");
+    URI probe = redisB.base().resolve("api/export?seconds=0");
+    CompletableFuture<HttpResponse<String>> shortOne =
+        CompletableFuture.supplyAsync(
+            () -> Http.get(URI.create(onA + "3"), "X-Api-Key", "it-export"));
+    CompletableFuture<HttpResponse<String>> longOne =
+        CompletableFuture.supplyAsync(
+            () -> Http.get(URI.create(onA + "8"), "X-Api-Key", "it-export"));
+
+    // When a third arrives on node b while both are in flight, it is refused (the first probe waits
+    // for both to be admitted, so that a probe never takes a permit one of them needs)
+    Pause.millis(1_000);
+    HttpResponse<String> third = null;
+    long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+    while (System.nanoTime() < deadline) {
+      third = Http.get(probe, "X-Api-Key", "it-export");
+      if (third.statusCode() == 429) {
+        break;
+      }
+    }
+    assertThat(third.statusCode()).isEqualTo(429);
+    assertThat(third.headers().firstValue("Retry-After")).hasValue("2");
+    assertThat(third.headers().firstValue("RateLimit-Policy")).hasValue("\"export\";q=2");
+    assertThat(Http.get(probe, "X-Api-Key", "it-other").statusCode()).isEqualTo(200);
+
+    // Then once the short one ends, a third passes while the long one still runs
+    assertThat(shortOne.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    assertThat(longOne).isNotDone();
+    assertThat(Http.get(probe, "X-Api-Key", "it-export").statusCode()).isEqualTo(200);
+    assertThat(longOne.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
   }
 
   private static int login(URI uri) {

@@ -26,7 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * changes no decision (for a limit with a non-default {@code initial}, the key starts again from
  * its initial tokens or level, which is stricter, never looser). When the bound is reached and
  * nothing is reclaimable, {@link Overflow} decides; see there for why eviction cannot be used to
- * reset a limit, one's own or another policy's.
+ * reset a limit, one's own or another policy's. A concurrency key that holds permits is never
+ * evicted: forgetting it would admit more than its limit, and such keys are bounded by the requests
+ * in flight.
  */
 public final class InMemoryStore implements RateLimitStore {
 

@@ -93,6 +93,9 @@ class RedisStoreFactoryTest {
         "limiter.redis.pipeline.enabled|sometimes",
         "limiter.redis.pipeline.max-batch|0",
         "limiter.redis.pipeline.max-batch|many",
+        "limiter.redis.concurrency-lease|500ms",
+        "limiter.redis.concurrency-lease|2h",
+        "limiter.redis.concurrency-lease|soon",
       })
   void aBadValueNamesTheKeyAndTheValue(String key, String value) {
     Map<String, String> config = new HashMap<>();
@@ -123,7 +126,7 @@ class RedisStoreFactoryTest {
         .hasMessageContaining("'50ms'");
     // Every key the factory declares is one it reads: the README's table, whole.
     assertThat(new RedisStoreFactory().keys())
-        .hasSize(20)
+        .hasSize(21)
         .allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
   }
 

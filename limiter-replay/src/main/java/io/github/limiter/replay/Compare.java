@@ -20,7 +20,7 @@ final class Compare {
             .periodNanos();
     List<Summary> summaries = new ArrayList<>();
     List<Engine.Run> runs = new ArrayList<>();
-    for (Algorithm algorithm : Algorithm.values()) {
+    for (Algorithm algorithm : Replay.RATES) {
       Engine.Run run =
           options
               .with(algorithm, options.limit, options.window, options.rate, options.capacity)

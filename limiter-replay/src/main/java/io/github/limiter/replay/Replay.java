@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,6 +32,13 @@ import java.util.UUID;
  * real traffic, and as proof against the article's tables.
  */
 public final class Replay {
+
+  /**
+   * The algorithms a trace can be replayed through: all but concurrency, whose permits come back
+   * when requests end, which a trace does not record.
+   */
+  static final List<Algorithm> RATES =
+      Arrays.stream(Algorithm.values()).filter(a -> a != Algorithm.CONCURRENCY).toList();
 
   static final String USAGE =
       """
@@ -270,7 +278,7 @@ public final class Replay {
             throw new ReplayException(
                 "compare runs all five algorithms: drop --algorithm, or use sweep");
           }
-          for (Algorithm a : Algorithm.values()) {
+          for (Algorithm a : RATES) {
             o.with(a, o.limit, o.window, o.rate, o.capacity); // validates the parameters now
           }
         }
@@ -493,11 +501,22 @@ public final class Replay {
     }
 
     private static Algorithm parseAlgorithm(String text) {
+      Algorithm algorithm;
       try {
-        return Algorithm.fromConfigName(text);
+        algorithm = Algorithm.fromConfigName(text);
       } catch (IllegalArgumentException e) {
         throw new ReplayException("--algorithm: " + e.getMessage());
       }
+      if (algorithm == Algorithm.CONCURRENCY) {
+        throw new ReplayException(
+            "--algorithm: a concurrency limit bounds requests in flight, and a trace records when"
+                + " requests arrive, not when they end, so it cannot be replayed; expected one of "
+                + RATES
+                + ", was '"
+                + text
+                + "'");
+      }
+      return algorithm;
     }
 
     private static Trace.Format parseFormat(String text) {

@@ -59,6 +59,8 @@ class BadInputTest {
         "--algorithm token-bucket --rate 10 --capacity 2 --initial 3 | --initial must be at most --capacity 2",
         "--algorithm token-bucket --rate 10 --capacity 2 --window 1 | --window does not apply to token-bucket",
         "--algorithm leaky-bucket --rate 10 --capacity 2 --bogus | unknown option '--bogus'",
+        "--algorithm concurrency --limit 2 | a concurrency limit bounds requests in flight, and a trace records when requests arrive, not when they end",
+        "sweep --algorithm concurrency --limit 1,2 | cannot be replayed",
       })
   void aMissingOrInvalidParameterIsNamed(String args, String message) {
     Result result = run("0\n", args.trim().split(" "));
