@@ -151,4 +151,28 @@ class PolicyTest {
         .hasMessageContaining("was 'open'")
         .hasMessageContaining("fail-open");
   }
+
+  @Test
+  void aConcurrencyPolicyHasOneLimitOfAtMostAMillionInFlight() {
+    Policy export = Policy.concurrency("export", 4, Duration.ofSeconds(2));
+    assertThat(export.algorithm()).isEqualTo(Algorithm.CONCURRENCY);
+    assertThat(export.limits()).containsExactly(Limit.of(4, Duration.ofSeconds(2)));
+    // shared by 3 nodes deciding locally: 1 each, never 0
+    assertThat(export.dividedBy(3).limits()).containsExactly(Limit.of(1, Duration.ofSeconds(2)));
+
+    assertThatThrownBy(
+            () ->
+                new Policy(
+                    "export",
+                    Algorithm.CONCURRENCY,
+                    List.of(Limit.of(4, Duration.ofSeconds(1)), Limit.of(8, Duration.ofSeconds(1))),
+                    FailureMode.LOCAL))
+        .hasMessageContaining("a concurrency policy has one limit");
+    assertThatThrownBy(() -> Policy.concurrency("export", 1_000_001, Duration.ofSeconds(1)))
+        .hasMessageContaining("between 1 and 1000000, was 1000001");
+    assertThatThrownBy(() -> Policy.concurrency("export", 0, Duration.ofSeconds(1)))
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> Policy.concurrency("export", 4, Duration.ofNanos(999_999)))
+        .hasMessageContaining("retry-after must be at least 1ms");
+  }
 }
