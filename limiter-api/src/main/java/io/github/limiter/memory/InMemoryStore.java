@@ -140,8 +140,8 @@ public final class InMemoryStore implements RateLimitStore {
   }
 
   @Override
-  public void refund(Policy policy, String key, long permits) {
-    table(policy).refund(key, permits);
+  public void adjust(Policy policy, String key, long delta) {
+    table(policy).adjust(key, delta);
   }
 
   /**
@@ -192,8 +192,12 @@ public final class InMemoryStore implements RateLimitStore {
     }
 
     @Override
-    public void refund(String key, long permits) {
-      run(key, entries.get(key), REFUND, permits);
+    public void adjust(String key, long delta) {
+      if (delta > 0) {
+        run(key, liveEntry(key), CHARGE, delta); // debt on a new key too
+      } else if (delta < 0) {
+        run(key, entries.get(key), REFUND, -delta); // an unknown key is fresh already
+      }
     }
 
     /**
@@ -417,6 +421,32 @@ public final class InMemoryStore implements RateLimitStore {
   private static final ThreadLocal<Admission> DECIDE =
       ThreadLocal.withInitial(() -> new Admission(true));
 
+  /** Charges permits, admissible or not (debt); creates the key if it has none. */
+  private static final Op CHARGE =
+      new Op() {
+        @Override
+        long onLong(Table t, LongEntry entry, long state, long permits) {
+          return entry.compareAndSet(state, t.single.charge(state, t.now(), permits)) ? 0 : LOST;
+        }
+
+        @Override
+        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+          long[] next = state.clone();
+          t.function.adjust(next, t.now(), permits);
+          return entry.compareAndSet(state, next) ? 0 : LOST;
+        }
+
+        @Override
+        long absent() {
+          return 0; // the store is full: the charge is lost, as a new key's would be
+        }
+
+        @Override
+        boolean createsKeys() {
+          return true;
+        }
+      };
+
   /** Gives permits back to a live key; an unknown or dead key is fresh already. */
   private static final Op REFUND =
       new Op() {
@@ -428,7 +458,7 @@ public final class InMemoryStore implements RateLimitStore {
         @Override
         long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
           long[] next = state.clone();
-          t.function.refund(next, t.now(), permits);
+          t.function.adjust(next, t.now(), -permits);
           return entry.compareAndSet(state, next) ? 0 : LOST;
         }
 

@@ -20,7 +20,7 @@ final class CompiledPolicy {
 
   final Policy policy;
   final Scripts.Script decide;
-  final Scripts.Script refund;
+  final Scripts.Script adjust;
   final String head;
   private final String[] suffixes;
   private final List<String> params;
@@ -29,7 +29,7 @@ final class CompiledPolicy {
     this.policy = policy;
     Algorithm algorithm = policy.algorithm();
     this.decide = Scripts.decide(algorithm);
-    this.refund = Scripts.refund(algorithm);
+    this.adjust = Scripts.adjust(algorithm);
     this.head = keys.head(policy.name());
     List<Limit> limits = policy.limits();
     this.suffixes = new String[limits.size()];

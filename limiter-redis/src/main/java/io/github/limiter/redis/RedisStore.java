@@ -156,13 +156,14 @@ public final class RedisStore implements RateLimitStore {
   }
 
   @Override
-  public void refund(Policy policy, String key, long permits) {
-    if (permits < 1) {
+  public void adjust(Policy policy, String key, long delta) {
+    if (delta == 0) {
       return;
     }
     if (leases != null && leases.isLeased(policy)) {
-      // Lease mode gives nothing back: the permits may have come from a slice that has ended
-      // since, and giving them to the next one would admit more than exact mode.
+      // Lease mode settles nothing: a refund may concern a slice that has ended since, and giving
+      // it to the next one would admit more than exact mode; a charge would need a slice it has
+      // not.
       return;
     }
     CompiledPolicy c = compile(policy);
@@ -171,7 +172,7 @@ public final class RedisStore implements RateLimitStore {
     if (breaker.state() == CircuitBreaker.State.CLOSED) {
       try {
         transport.eval(
-            c.refund, redisKeys, c.args(now(), permits, ttlFloor), System.nanoTime() + budgetNanos);
+            c.adjust, redisKeys, c.args(now(), delta, ttlFloor), System.nanoTime() + budgetNanos);
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -181,7 +182,7 @@ public final class RedisStore implements RateLimitStore {
       }
     }
     if (policy.failureMode() == FailureMode.LOCAL) {
-      local.refund(localPolicy(policy), key, permits);
+      local.adjust(localPolicy(policy), key, delta);
     }
   }
 

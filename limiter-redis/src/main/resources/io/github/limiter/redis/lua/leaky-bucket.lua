@@ -1,7 +1,7 @@
 -- Leaky bucket (GCRA), as io.github.limiter.internal.algorithm.LeakyBucket: the state is the
 -- theoretical arrival time tat; the backlog max(0, tat - now) is the bucket's level times T.
 -- Params: T, capacity b, initial level. Sections of straight-line code, spliced by Scripts into
--- decide.lua and refund.lua: see there for the names each one is given (i, a, raw) and must define.
+-- decide.lua and adjust.lua: see there for the names each one is given (i, a, raw) and must define.
 
 --@ head
 local PARAMS = 3
@@ -29,6 +29,18 @@ do
   local backlog = tat - now
   if backlog < 0 then backlog = 0 end
   tat = now + backlog + permits * T
+end
+
+--@ charge
+-- Debt is a level above the capacity, up to twice the capacity, as LeakyBucket.charge.
+do
+  local backlog = tat - now
+  if backlog < 0 then backlog = 0 end
+  local p = permits
+  if p > 2 * b then p = 2 * b end
+  backlog = backlog + p * T
+  if backlog > 2 * b * T then backlog = 2 * b * T end
+  tat = now + backlog
 end
 
 --@ refund

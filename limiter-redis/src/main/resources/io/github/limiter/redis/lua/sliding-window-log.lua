@@ -1,7 +1,7 @@
 -- Sliding window log, as io.github.limiter.internal.algorithm.SlidingWindowLog: a list of the
 -- admission times of the last N permits, oldest first; entries with t <= now - W have dropped out,
 -- and are trimmed on the next admission. Params: W, N. Sections of straight-line code, spliced by
--- Scripts into decide.lua and refund.lua: see there for the names each one is given (i, a, raw)
+-- Scripts into decide.lua and adjust.lua: see there for the names each one is given (i, a, raw)
 -- and must define.
 
 --@ head
@@ -74,6 +74,31 @@ do
     end
   end
   size, expired, last = size + permits, 0, stamp
+end
+
+--@ charge
+-- As admit, keeping only the newest N entries, as SlidingWindowLog.charge: a request needs at most
+-- N - 1 older ones to have dropped out, so the dropped ones never decide anything.
+do
+  if expired > 0 then redis.call('LTRIM', KEYS[i], expired, -1) end
+  size = size - expired
+  local stamp = now
+  if size > 0 and last > now then stamp = last end
+  local text = format('%d', stamp)
+  local todo = permits
+  if todo > N then todo = N end
+  size = size + todo
+  while todo > 0 do
+    local batch = {}
+    for k = 1, math.min(todo, 1000) do batch[k] = text end
+    redis.call('RPUSH', KEYS[i], unpack(batch))
+    todo = todo - #batch
+  end
+  if size > N then
+    redis.call('LTRIM', KEYS[i], -N, -1)
+    size = N
+  end
+  expired, last = 0, stamp
 end
 
 --@ refund

@@ -1,6 +1,6 @@
 -- Token bucket, as io.github.limiter.internal.algorithm.TokenBucket: the state is the instant z at
 -- which the bucket held zero tokens; tokens(now) = min(b, (now - z) / T). Params: T, b, initial
--- tokens. Sections of straight-line code, spliced by Scripts into decide.lua and refund.lua: see
+-- tokens. Sections of straight-line code, spliced by Scripts into decide.lua and adjust.lua: see
 -- there for the names each one is given (i, a, raw) and must define.
 
 --@ head
@@ -29,6 +29,18 @@ do
   local saved = now - z
   if saved > full then saved = full end
   z = now - saved + permits * T
+end
+
+--@ charge
+-- Debt is negative tokens, down to minus the capacity, as TokenBucket.charge.
+do
+  local saved = now - z
+  if saved > full then saved = full end
+  local p = permits
+  if p > 2 * b then p = 2 * b end
+  saved = saved - p * T
+  if saved < -full then saved = -full end
+  z = now - saved
 end
 
 --@ refund
