@@ -8,6 +8,7 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
+import io.github.limiter.internal.admission.CostReport;
 import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.PolicySet;
@@ -155,9 +156,7 @@ class LimiterRuntime {
         Thread.currentThread().interrupt(); // proceed at once, and let the caller see the interrupt
       }
     }
-    if (!plan.settles()) {
-      return call.proceed();
-    }
+    CostReport.enter(); // where the call can report its actual cost
     Throwable failure = null;
     try {
       return call.proceed();
@@ -165,7 +164,8 @@ class LimiterRuntime {
       failure = e;
       throw e;
     } finally {
-      admission.finish(outcome, -1, failure); // a call that does not count gets its charge back
+      // A call that does not count gets its charge back; one that reported its cost settles it.
+      admission.finish(outcome, -1, failure, CostReport.exit());
     }
   }
 
