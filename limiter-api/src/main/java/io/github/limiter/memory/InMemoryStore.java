@@ -421,52 +421,42 @@ public final class InMemoryStore implements RateLimitStore {
   private static final ThreadLocal<Admission> DECIDE =
       ThreadLocal.withInitial(() -> new Admission(true));
 
-  /** Charges permits, admissible or not (debt); creates the key if it has none. */
-  private static final Op CHARGE =
-      new Op() {
-        @Override
-        long onLong(Table t, LongEntry entry, long state, long permits) {
-          return entry.compareAndSet(state, t.single.charge(state, t.now(), permits)) ? 0 : LOST;
-        }
-
-        @Override
-        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-          long[] next = state.clone();
-          t.function.adjust(next, t.now(), permits);
-          return entry.compareAndSet(state, next) ? 0 : LOST;
-        }
-
-        @Override
-        long absent() {
-          return 0; // the store is full: the charge is lost, as a new key's would be
-        }
-
-        @Override
-        boolean createsKeys() {
-          return true;
-        }
-      };
+  /** Charges permits, admissible or not (debt), creating the key if it has none. */
+  private static final Op CHARGE = new Adjust(1);
 
   /** Gives permits back to a live key; an unknown or dead key is fresh already. */
-  private static final Op REFUND =
-      new Op() {
-        @Override
-        long onLong(Table t, LongEntry entry, long state, long permits) {
-          return entry.compareAndSet(state, t.single.refund(state, t.now(), permits)) ? 0 : LOST;
-        }
+  private static final Op REFUND = new Adjust(-1);
 
-        @Override
-        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-          long[] next = state.clone();
-          t.function.adjust(next, t.now(), -permits);
-          return entry.compareAndSet(state, next) ? 0 : LOST;
-        }
+  /** Adds {@code sign * permits} to a key's charge: {@link PolicyFunction#adjust}. */
+  private static final class Adjust extends Op {
+    final long sign;
 
-        @Override
-        long absent() {
-          return 0;
-        }
-      };
+    Adjust(long sign) {
+      this.sign = sign;
+    }
+
+    @Override
+    long onLong(Table t, LongEntry entry, long state, long permits) {
+      return entry.compareAndSet(state, t.single.adjust(state, t.now(), sign * permits)) ? 0 : LOST;
+    }
+
+    @Override
+    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+      long[] next = state.clone();
+      t.function.adjust(next, t.now(), sign * permits);
+      return entry.compareAndSet(state, next) ? 0 : LOST;
+    }
+
+    @Override
+    long absent() {
+      return 0; // a refund: fresh already; a charge: the store is full, and it is lost
+    }
+
+    @Override
+    boolean createsKeys() {
+      return sign > 0;
+    }
+  }
 
   /** What {@link #RECLAIM} answers for a key that is not fresh. */
   private static final long ALIVE = 1;

@@ -29,7 +29,7 @@ class ScriptsTest {
       assertThat(sections)
           .as(name)
           .containsKeys(
-              "head", "fetch", "load", "wait", "admit", "charge", "refund", "reset", "write");
+              "head", "fetch", "load", "wait", "admit", "debt", "refund", "reset", "write");
       sections.forEach(
           (section, text) ->
               assertThat(decide + adjust + leases)

@@ -535,12 +535,7 @@ public abstract class RateLimitStoreContract {
     }
 
     void refund(Policy policy, String key, long permits) {
-      reference.refund(policy, key, permits);
-      if (steps % 2 == 0) {
-        bound.computeIfAbsent(policy, store::bind).refund(key, permits);
-      } else {
-        store.refund(policy, key, permits);
-      }
+      adjust(policy, key, -permits);
     }
 
     void adjust(Policy policy, String key, long delta) {

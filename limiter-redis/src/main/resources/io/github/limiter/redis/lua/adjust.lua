@@ -1,5 +1,7 @@
 -- Charges ARGV[2] permits under every limit, as debt where they are not admissible, or gives back
--- -ARGV[2], as PolicyFunction.adjust. A charge creates a missing key; a refund leaves it missing,
+-- -ARGV[2], as PolicyFunction.adjust. A charge is the admission's, then capped by the algorithm's
+-- debt section to what the state may owe (one more capacity); permits may be any size, since a
+-- double that loses precision above 2^53 is capped back to an exact integer. A charge creates a missing key; a refund leaves it missing,
 -- as it is fresh already. Returns the number of keys changed.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
 local n = #KEYS
@@ -14,7 +16,8 @@ for i = 1, n do
   --@ load
   if charging or not fresh then
     if charging then
-      --@ charge
+      --@ admit
+      --@ debt
     else
       --@ refund
     end

@@ -45,15 +45,10 @@ end
 --@ admit
 count = count + permits
 
---@ charge
--- Debt is a count above N, up to 2N, as FixedWindow.charge: a later window reads the stored count
--- less N per window, so the excess counts in the next one.
-do
-  local p = permits
-  if p > 2 * N then p = 2 * N end
-  count = count + p
-  if count > 2 * N then count = 2 * N end
-end
+--@ debt
+-- After a charge: a count of at most 2N, as FixedWindow.charge; a later window reads the stored
+-- count less N per window, so the excess over N counts in the next one.
+if count > 2 * N then count = 2 * N end
 
 --@ refund
 count = count - permits

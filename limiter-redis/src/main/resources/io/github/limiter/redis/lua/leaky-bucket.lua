@@ -31,17 +31,9 @@ do
   tat = now + backlog + permits * T
 end
 
---@ charge
--- Debt is a level above the capacity, up to twice the capacity, as LeakyBucket.charge.
-do
-  local backlog = tat - now
-  if backlog < 0 then backlog = 0 end
-  local p = permits
-  if p > 2 * b then p = 2 * b end
-  backlog = backlog + p * T
-  if backlog > 2 * b * T then backlog = 2 * b * T end
-  tat = now + backlog
-end
+--@ debt
+-- After a charge: a level of at most twice the capacity, as LeakyBucket.charge.
+if tat - now > 2 * b * T then tat = now + 2 * b * T end
 
 --@ refund
 do

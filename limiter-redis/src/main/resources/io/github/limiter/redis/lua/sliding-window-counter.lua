@@ -97,14 +97,11 @@ end
 curr = curr + permits
 sw, sc, sq = w, curr, prev
 
---@ charge
--- Debt is a current count above N, up to 2N, as SlidingWindowCounter.charge.
-do
-  local p = permits
-  if p > 2 * N then p = 2 * N end
-  curr = curr + p
-  if curr > 2 * N then curr = 2 * N end
-  sw, sc, sq = w, curr, prev
+--@ debt
+-- After a charge: a current count of at most 2N, as SlidingWindowCounter.charge.
+if curr > 2 * N then
+  curr = 2 * N
+  sc = curr
 end
 
 --@ refund

@@ -62,10 +62,13 @@ do
   local stamp = now
   if size > 0 and last > now then stamp = last end
   local text = format('%d', stamp)
-  if permits == 1 then
+  -- A charge may ask for more than N; more than N entries of one stamp never matter.
+  local todo = permits
+  if todo > N then todo = N end
+  size, expired, last = size + todo, 0, stamp
+  if todo == 1 then
     redis.call('RPUSH', KEYS[i], text)
   else
-    local todo = permits
     while todo > 0 do
       local batch = {}
       for k = 1, math.min(todo, 1000) do batch[k] = text end
@@ -73,32 +76,14 @@ do
       todo = todo - #batch
     end
   end
-  size, expired, last = size + permits, 0, stamp
 end
 
---@ charge
--- As admit, keeping only the newest N entries, as SlidingWindowLog.charge: a request needs at most
--- N - 1 older ones to have dropped out, so the dropped ones never decide anything.
-do
-  if expired > 0 then redis.call('LTRIM', KEYS[i], expired, -1) end
-  size = size - expired
-  local stamp = now
-  if size > 0 and last > now then stamp = last end
-  local text = format('%d', stamp)
-  local todo = permits
-  if todo > N then todo = N end
-  size = size + todo
-  while todo > 0 do
-    local batch = {}
-    for k = 1, math.min(todo, 1000) do batch[k] = text end
-    redis.call('RPUSH', KEYS[i], unpack(batch))
-    todo = todo - #batch
-  end
-  if size > N then
-    redis.call('LTRIM', KEYS[i], -N, -1)
-    size = N
-  end
-  expired, last = 0, stamp
+--@ debt
+-- After a charge: only the newest N entries can decide a request (one needs at most N - 1 older
+-- ones to have dropped out), so the older ones go, as SlidingWindowLog.charge.
+if size > N then
+  redis.call('LTRIM', KEYS[i], -N, -1)
+  size = N
 end
 
 --@ refund

@@ -31,17 +31,9 @@ do
   z = now - saved + permits * T
 end
 
---@ charge
--- Debt is negative tokens, down to minus the capacity, as TokenBucket.charge.
-do
-  local saved = now - z
-  if saved > full then saved = full end
-  local p = permits
-  if p > 2 * b then p = 2 * b end
-  saved = saved - p * T
-  if saved < -full then saved = -full end
-  z = now - saved
-end
+--@ debt
+-- After a charge: at most minus the capacity in tokens, as TokenBucket.charge.
+if now - z < -full then z = now + full end
 
 --@ refund
 do
