@@ -62,6 +62,15 @@ public final class PolicyLimiter {
     store.refund(Limiter.boundedKey(key), permits);
   }
 
+  /**
+   * Charges {@code delta} more permits to {@code key}, or gives back {@code -delta}: settles a
+   * request whose actual cost differs from what {@link #decide} charged. A charge beyond what is
+   * left is debt that later requests wait out, up to one more capacity. Best effort.
+   */
+  public void adjust(String key, long delta) {
+    store.adjust(Limiter.boundedKey(key), delta);
+  }
+
   static long checked(long permits) {
     if (permits < 1) {
       throw new IllegalArgumentException("permits must be at least 1, was " + permits);

@@ -17,6 +17,11 @@ public interface PolicyStore {
   /** As {@link RateLimitStore#tryAcquire}. */
   long tryAcquire(String key, long permits);
 
+  /** As {@link RateLimitStore#adjust}. */
+  void adjust(String key, long delta);
+
   /** As {@link RateLimitStore#refund}. */
-  void refund(String key, long permits);
+  default void refund(String key, long permits) {
+    adjust(key, -permits);
+  }
 }

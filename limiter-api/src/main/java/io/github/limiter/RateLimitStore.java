@@ -49,10 +49,21 @@ public interface RateLimitStore extends AutoCloseable {
   }
 
   /**
-   * Gives back {@code permits} that {@link #decide} charged, as well as the algorithm allows: for
-   * requests that several policies must admit all-or-nothing. Best effort, never throws.
+   * Charges {@code delta} more permits to {@code key} under every limit of {@code policy}, or gives
+   * back {@code -delta}, in one atomic step: a request's cost settled after {@link #decide} charged
+   * it (its actual cost, or a refund when it does not count). A charge beyond what is left is kept
+   * as debt that later requests wait out, up to one more capacity, and their retry-after includes
+   * it; a refund gives back as well as the algorithm allows. Best effort, never throws.
    */
-  void refund(Policy policy, String key, long permits);
+  void adjust(Policy policy, String key, long delta);
+
+  /**
+   * Gives back {@code permits} that {@link #decide} charged: {@link #adjust} by {@code -permits}.
+   * For requests that several policies must admit all-or-nothing, and those that do not count.
+   */
+  default void refund(Policy policy, String key, long permits) {
+    adjust(policy, key, -permits);
+  }
 
   /** Which clock this store's decisions use. */
   TimeSource timeSource();

@@ -14,7 +14,7 @@ record UnboundPolicyStore(RateLimitStore store, Policy policy) implements Policy
   }
 
   @Override
-  public void refund(String key, long permits) {
-    store.refund(policy, key, permits);
+  public void adjust(String key, long delta) {
+    store.adjust(policy, key, delta);
   }
 }

@@ -232,6 +232,29 @@ class DemoTwoNodesIT {
 
   @Test
   @Order(6)
+  void aCallIsChargedWhatItReportsItUsed() {
+    // Each call reserves 150 of the 200 tokens and reports using 10: the rest comes back, so
+    // five pass; one that reports 400 leaves the key owing, and the next call is refused
+    URI llm = memoryA.base().resolve("api/cdi/llm");
+    int[] settled = new int[600];
+    for (int i = 0; i < 5; i++) {
+      settled[
+          Http.get(URI.create(llm + "?tokens=150&used=10"), "X-Api-Key", "it-used").statusCode()]++;
+    }
+    int overrun =
+        Http.get(URI.create(llm + "?tokens=10&used=400"), "X-Api-Key", "it-over").statusCode();
+    HttpResponse<String> owing = Http.get(URI.create(llm + "?tokens=1"), "X-Api-Key", "it-over");
+
+    assertThat(settled[200]).isEqualTo(5);
+    assertThat(overrun).isEqualTo(200);
+    assertThat(owing.statusCode()).isEqualTo(429);
+    // 400 of a 200 bucket at 100 a minute: owed until more than a minute from now
+    assertThat(owing.headers().firstValue("Retry-After").map(Long::parseLong))
+        .hasValueSatisfying(seconds -> assertThat(seconds).isGreaterThan(60));
+  }
+
+  @Test
+  @Order(6)
   void aProKeyGetsMoreThanAFreeKey() {
     // The demo's LLM stand-in: 200 tokens at once on the free plan, 2000 for keys starting pro-
     URI llm = memoryA.base().resolve("api/cdi/llm?tokens=50");

@@ -142,8 +142,8 @@ public final class InMemoryStore implements RateLimitStore {
   }
 
   @Override
-  public void refund(Policy policy, String key, long permits) {
-    table(policy).refund(key, permits);
+  public void adjust(Policy policy, String key, long delta) {
+    table(policy).adjust(key, delta);
   }
 
   /**
@@ -194,8 +194,12 @@ public final class InMemoryStore implements RateLimitStore {
     }
 
     @Override
-    public void refund(String key, long permits) {
-      run(key, entries.get(key), REFUND, permits);
+    public void adjust(String key, long delta) {
+      if (delta > 0) {
+        run(key, liveEntry(key), CHARGE, delta); // debt on a new key too
+      } else if (delta < 0) {
+        run(key, entries.get(key), REFUND, -delta); // an unknown key is fresh already
+      }
     }
 
     /**
@@ -419,26 +423,42 @@ public final class InMemoryStore implements RateLimitStore {
   private static final ThreadLocal<Admission> DECIDE =
       ThreadLocal.withInitial(() -> new Admission(true));
 
+  /** Charges permits, admissible or not (debt), creating the key if it has none. */
+  private static final Op CHARGE = new Adjust(1);
+
   /** Gives permits back to a live key; an unknown or dead key is fresh already. */
-  private static final Op REFUND =
-      new Op() {
-        @Override
-        long onLong(Table t, LongEntry entry, long state, long permits) {
-          return entry.compareAndSet(state, t.single.refund(state, t.now(), permits)) ? 0 : LOST;
-        }
+  private static final Op REFUND = new Adjust(-1);
 
-        @Override
-        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-          long[] next = state.clone();
-          t.function.refund(next, t.now(), permits);
-          return entry.compareAndSet(state, next) ? 0 : LOST;
-        }
+  /** Adds {@code sign * permits} to a key's charge: {@link PolicyFunction#adjust}. */
+  private static final class Adjust extends Op {
+    final long sign;
 
-        @Override
-        long absent() {
-          return 0;
-        }
-      };
+    Adjust(long sign) {
+      this.sign = sign;
+    }
+
+    @Override
+    long onLong(Table t, LongEntry entry, long state, long permits) {
+      return entry.compareAndSet(state, t.single.adjust(state, t.now(), sign * permits)) ? 0 : LOST;
+    }
+
+    @Override
+    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+      long[] next = state.clone();
+      t.function.adjust(next, t.now(), sign * permits);
+      return entry.compareAndSet(state, next) ? 0 : LOST;
+    }
+
+    @Override
+    long absent() {
+      return 0; // a refund: fresh already; a charge: the store is full, and it is lost
+    }
+
+    @Override
+    boolean createsKeys() {
+      return sign > 0;
+    }
+  }
 
   /** What {@link #RECLAIM} answers for a key that is not fresh. */
   private static final long ALIVE = 1;

@@ -49,7 +49,7 @@ class StoreMatchesPureFunctionsTest {
     void refund(String key, long now, long permits) {
       long[] state = states.get(key);
       if (state != null) {
-        function.refund(state, now, permits);
+        function.adjust(state, now, -permits);
       }
     }
   }

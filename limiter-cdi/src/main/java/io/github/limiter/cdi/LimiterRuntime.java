@@ -8,6 +8,7 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
+import io.github.limiter.internal.admission.CostReport;
 import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.PolicySet;
@@ -144,35 +145,30 @@ class LimiterRuntime {
       throw new RateLimitExceededException(
           outcome.policy(outcome.rejectedAt()), outcome.rejection(), renderer);
     }
-    if (!plan.settles()) {
-      return proceed(call, outcome);
-    }
+    CostReport.enter(); // where the call can report its actual cost
     Throwable failure = null;
     try {
-      return proceed(call, outcome);
+      int tightest = outcome.tightest();
+      if (tightest >= 0) {
+        AdmittedDecisions.record(outcome.policy(tightest), outcome.decision(tightest), renderer);
+      }
+      if (outcome.waitNanos() > 0) {
+        try {
+          pause.pause(
+              outcome.waitNanos()); // leaky-bucket shaping: the call waits for its departure
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt(); // proceed at once, and let the caller see it
+        }
+      }
+      return call.proceed();
     } catch (Exception | Error e) {
       failure = e;
       throw e;
     } finally {
-      // A concurrency permit comes back, and so does the charge of a call that does not count.
-      admission.finish(outcome, -1, failure);
+      // Concurrency permits come back; a call that does not count gets its charge back; one that
+      // reported its cost settles it.
+      admission.finish(outcome, -1, failure, CostReport.exit());
     }
-  }
-
-  /** Records the admission, waits out any shaping delay, and proceeds with the call. */
-  private Object proceed(InvocationContext call, Outcome outcome) throws Exception {
-    int tightest = outcome.tightest();
-    if (tightest >= 0) {
-      AdmittedDecisions.record(outcome.policy(tightest), outcome.decision(tightest), renderer);
-    }
-    if (outcome.waitNanos() > 0) {
-      try {
-        pause.pause(outcome.waitNanos()); // leaky-bucket shaping: the call waits for its departure
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt(); // proceed at once, and let the caller see the interrupt
-      }
-    }
-    return call.proceed();
   }
 
   /** The events of one outcome: each rejection, dry run or not, and the tightest admission. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.github.limiter.ActualCost;
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.RequestView;
@@ -310,6 +311,30 @@ class LimitedInterceptorTest {
   }
 
   @Test
+  void aReportedActualCostSettlesTheDifferenceAfterTheCall() {
+    // 'tokens' admits 10 a minute: each call reserves 6 and uses 1, so 5 come back each time
+    for (int i = 0; i < 4; i++) {
+      accounts.completeUsing("hello", 6, 1);
+    }
+    // 4 used: a reservation of 6 still fits, then the quota is spent
+    accounts.complete("hello", 6);
+    assertThatThrownBy(() -> accounts.complete("hello", 1))
+        .isInstanceOf(RateLimitExceededException.class);
+    // outside a limited call, the handle is inactive and reports go nowhere
+    assertThat(ActualCost.current().isActive()).isFalse();
+  }
+
+  @Test
+  void aCallThatUsedMoreThanItReservedLeavesDebt() {
+    // reserves 1, uses 15 of 10: the key owes 5, so the next call waits for the next window
+    accounts.completeUsing("hello", 1, 15);
+    RateLimitExceededException e =
+        catchThrowableOfType(RateLimitExceededException.class, () -> accounts.complete("hi", 1));
+    assertThat(e.decision().outcome()).isEqualTo(Decision.Outcome.LIMITED);
+    assertThat(e.decision().retryAfterNanos()).isGreaterThan(0);
+  }
+
+  @Test
   void aMissingOrNonPositiveCostCostsThePermits() {
     // a null, zero or negative parameter costs the permits (1): ten such calls fill 'tokens'
     for (int i = 0; i < 5; i++) {
@@ -510,6 +535,12 @@ class LimitedInterceptorTest {
 
     @Limited(value = "tokens", cost = "param:1")
     public void completeByIndex(String prompt, Long maxTokens) {}
+
+    /** Reserves {@code maxTokens}, then reports what the completion really used. */
+    @Limited(value = "tokens", cost = "param:1")
+    public void completeUsing(String prompt, int maxTokens, int used) {
+      ActualCost.current().report(used);
+    }
 
     @Limited("shaped")
     public void shaped() {}

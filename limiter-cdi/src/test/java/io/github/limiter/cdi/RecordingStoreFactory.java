@@ -33,8 +33,8 @@ public final class RecordingStoreFactory implements StoreFactory {
       }
 
       @Override
-      public void refund(Policy policy, String key, long permits) {
-        delegate.refund(policy, key, permits);
+      public void adjust(Policy policy, String key, long delta) {
+        delegate.adjust(policy, key, delta);
       }
 
       @Override

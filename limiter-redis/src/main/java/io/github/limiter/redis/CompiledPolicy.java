@@ -20,7 +20,7 @@ final class CompiledPolicy {
 
   final Policy policy;
   final Scripts.Script decide;
-  final Scripts.Script refund;
+  final Scripts.Script adjust;
 
   /** For concurrency, the script that renews this node's leases; null for the other algorithms. */
   final Scripts.Script renew;
@@ -42,7 +42,7 @@ final class CompiledPolicy {
     this.policy = policy;
     Algorithm algorithm = policy.algorithm();
     this.decide = Scripts.decide(algorithm);
-    this.refund = Scripts.refund(algorithm);
+    this.adjust = Scripts.adjust(algorithm);
     this.renew = Scripts.renew(algorithm);
     this.head = keys.head(policy.name());
     List<Limit> limits = policy.limits();

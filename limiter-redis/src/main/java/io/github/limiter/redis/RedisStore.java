@@ -174,35 +174,40 @@ public final class RedisStore implements RateLimitStore {
   }
 
   @Override
-  public void refund(Policy policy, String key, long permits) {
-    if (permits < 1) {
+  public void adjust(Policy policy, String key, long delta) {
+    if (delta == 0) {
       return;
     }
     if (leases != null && leases.isLeased(policy)) {
-      // Lease mode gives nothing back: the permits may have come from a slice that has ended
-      // since, and giving them to the next one would admit more than exact mode.
+      // Lease mode settles nothing: a refund may concern a slice that has ended since, and giving
+      // it to the next one would admit more than exact mode; a charge would need a slice it has
+      // not.
       return;
     }
     CompiledPolicy c = compile(policy);
     List<String> redisKeys = c.keys(key);
-    long toRedis = permits;
-    if (c.renew != null) {
+    long toRedis = delta;
+    if (c.renew != null && delta < 0) {
       // A concurrency release: what this node holds in Redis goes back there; the rest was
       // admitted by the failure mode, locally. Once forgotten here, a lease that this release
       // fails to reach ends within its TTL.
-      toRedis = holdings.released(redisKeys, permits);
-      if (toRedis < permits && policy.failureMode() == FailureMode.LOCAL) {
-        local.refund(localPolicy(policy), key, permits - toRedis);
+      long held = holdings.released(redisKeys, -delta);
+      if (held < -delta && policy.failureMode() == FailureMode.LOCAL) {
+        local.adjust(localPolicy(policy), key, delta + held);
       }
-      if (toRedis == 0) {
+      if (held == 0) {
         return;
       }
+      toRedis = -held;
     }
     CircuitBreaker breaker = breaker(redisKeys);
     if (breaker.state() == CircuitBreaker.State.CLOSED) {
       try {
         transport.eval(
-            c.refund, redisKeys, c.args(now(), toRedis, ttlFloor), System.nanoTime() + budgetNanos);
+            c.adjust, redisKeys, c.args(now(), toRedis, ttlFloor), System.nanoTime() + budgetNanos);
+        if (c.renew != null && toRedis > 0) {
+          holdings.acquired(c, redisKeys, toRedis); // held like an admission's, until given back
+        }
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -211,8 +216,8 @@ public final class RedisStore implements RateLimitStore {
         breaker.onFailure(e);
       }
     }
-    if (policy.failureMode() == FailureMode.LOCAL && c.renew == null) {
-      local.refund(localPolicy(policy), key, permits);
+    if (policy.failureMode() == FailureMode.LOCAL && (c.renew == null || toRedis > 0)) {
+      local.adjust(localPolicy(policy), key, toRedis);
     }
   }
 
@@ -239,9 +244,9 @@ public final class RedisStore implements RateLimitStore {
       CompiledPolicy c = holding.policy();
       try {
         transport.eval(
-            c.refund,
+            c.adjust,
             holding.keys(),
-            c.args(now(), holding.count(), ttlFloor),
+            c.args(now(), -holding.count(), ttlFloor),
             System.nanoTime() + budgetNanos);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 /**
  * The Lua scripts, composed once from the {@code lua/} resources. Each algorithm has one source,
  * {@code <name>.lua}: named sections of straight-line code ({@code --@ load}, {@code --@ admit},
- * ...). The drivers {@code decide.lua} and {@code refund.lua} are templates whose {@code --@ name}
+ * ...). The drivers {@code decide.lua} and {@code adjust.lua} are templates whose {@code --@ name}
  * lines are replaced by the section of that name, from the algorithm or from the shared ones after
  * {@code prelude.lua}'s opening. Splicing text, rather than calling hooks, keeps the script Redis
  * runs as tight as one written out by hand: no per-call closures or tables.
@@ -40,7 +40,7 @@ final class Scripts {
       Pattern.compile("^([ \\t]*)--@ ([a-z]+)[ \\t]*$", Pattern.MULTILINE);
 
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
-  private static final Map<Algorithm, Script> REFUND = new EnumMap<>(Algorithm.class);
+  private static final Map<Algorithm, Script> ADJUST = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
@@ -59,7 +59,7 @@ final class Scripts {
     String opening = shared < 0 ? prelude : prelude.substring(0, shared + 1);
     Map<String, String> common = sections("prelude", prelude);
     String decide = resource("decide");
-    String refund = resource("refund");
+    String adjust = resource("adjust");
     String lease = resource("lease");
     String release = resource("release");
     String renew = resource("renew");
@@ -76,7 +76,7 @@ final class Scripts {
               });
       Set<String> used = new HashSet<>();
       DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
-      REFUND.put(algorithm, script(name + "/refund", opening + splice(refund, parts, name, used)));
+      ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));
         RELEASE.put(
@@ -99,8 +99,8 @@ final class Scripts {
     return DECIDE.get(algorithm);
   }
 
-  static Script refund(Algorithm algorithm) {
-    return REFUND.get(algorithm);
+  static Script adjust(Algorithm algorithm) {
+    return ADJUST.get(algorithm);
   }
 
   /** Whether lease mode is proven for {@code algorithm}: its source has the lease sections. */

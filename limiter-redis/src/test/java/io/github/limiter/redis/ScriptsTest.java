@@ -15,12 +15,12 @@ class ScriptsTest {
   private static final Pattern MARKER_LINE = Pattern.compile("(?m)^--@ \\w+$");
 
   @Test
-  void decideAndRefundAreSplicedFromTheAlgorithmsOneSource() {
+  void decideAndAdjustAreSplicedFromTheAlgorithmsOneSource() {
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> sections = Scripts.sections(name, Scripts.resource(name));
       String decide = unindented(Scripts.decide(algorithm).source());
-      String refund = unindented(Scripts.refund(algorithm).source());
+      String adjust = unindented(Scripts.adjust(algorithm).source());
       String leases =
           Scripts.leases(algorithm)
               ? unindented(Scripts.lease(algorithm).source())
@@ -30,10 +30,11 @@ class ScriptsTest {
           Scripts.renew(algorithm) == null ? "" : unindented(Scripts.renew(algorithm).source());
       assertThat(sections)
           .as(name)
-          .containsKeys("head", "fetch", "load", "wait", "admit", "refund", "reset", "write");
+          .containsKeys(
+              "head", "fetch", "load", "wait", "admit", "debt", "refund", "reset", "write");
       sections.forEach(
           (section, text) ->
-              assertThat(decide + refund + leases + renew)
+              assertThat(decide + adjust + leases + renew)
                   .as(name + " --@ " + section)
                   .contains(unindented(text).strip()));
       // The state is read and written by the same text in both scripts: nothing kept in step by
@@ -41,10 +42,10 @@ class ScriptsTest {
       for (String shared : new String[] {"head", "fetch", "load", "reset", "write"}) {
         String text = unindented(sections.get(shared)).strip();
         assertThat(decide).as(name + " decide --@ " + shared).contains(text);
-        assertThat(refund).as(name + " refund --@ " + shared).contains(text);
+        assertThat(adjust).as(name + " adjust --@ " + shared).contains(text);
       }
       assertThat(decide).as(name).doesNotContainPattern(MARKER_LINE);
-      assertThat(refund).as(name).doesNotContainPattern(MARKER_LINE);
+      assertThat(adjust).as(name).doesNotContainPattern(MARKER_LINE);
       assertThat(Scripts.class.getResource("lua/" + name + "-decide.lua"))
           .as(name + "-decide.lua")
           .isNull();

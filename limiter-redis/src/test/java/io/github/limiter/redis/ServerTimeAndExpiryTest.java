@@ -152,6 +152,38 @@ class ServerTimeAndExpiryTest {
   }
 
   @Test
+  void aKeyInDebtLivesUntilItsDebtIsPaid() {
+    try (RedisStore store = store();
+        Jedis jedis = jedis()) {
+      jedis.flushAll();
+      // Given, for every algorithm, a key charged 5 more after one request of 3: it owes 3, which
+      // a window carries into the next one
+      for (Algorithm algorithm : Algorithm.values()) {
+        Limit limit =
+            algorithm.isBucket()
+                ? Limit.bucket(3, Duration.ofSeconds(10), 3)
+                : Limit.of(3, Duration.ofSeconds(10));
+        Policy policy =
+            new Policy(
+                "debt-" + algorithm.configName(),
+                algorithm,
+                List.of(limit),
+                FailureMode.FAIL_CLOSED);
+        store.decide(policy, "k", 1);
+        store.adjust(policy, "k", 5);
+        Decision owing = store.decide(policy, "k", 1);
+        assertThat(owing.outcome()).as(algorithm.configName()).isEqualTo(Decision.Outcome.LIMITED);
+        // Then its TTL reaches at least until the request would pass: the debt is not forgotten
+        String name = jedis.keys("*{debt-" + algorithm.configName() + ":k}*").iterator().next();
+        long retryMillis = owing.retryAfter().orElseThrow().toMillis();
+        assertThat(jedis.pttl(name))
+            .as("PTTL of %s, retry after %s ms", name, retryMillis)
+            .isGreaterThanOrEqualTo(retryMillis - 50);
+      }
+    }
+  }
+
+  @Test
   void noScriptAfterScriptFlushIsRecoveredTransparently() {
     Policy policy =
         Policy.tokenBucket("noscript", Limit.bucket(1, Duration.ofHours(1), 100))

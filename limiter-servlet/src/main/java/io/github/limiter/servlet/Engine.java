@@ -6,6 +6,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
+import io.github.limiter.internal.admission.CostReport;
 import io.github.limiter.internal.admission.Counts;
 import io.github.limiter.internal.admission.KeyFunction;
 import io.github.limiter.internal.admission.KeyResolvers;
@@ -291,13 +292,15 @@ final class Engine {
 
   /**
    * Continues the chain in a scope where the policies {@code outcome} charged count as charged, for
-   * the CDI interceptor; then settles the request when it ends, if some policy counts only some
-   * requests.
+   * the CDI interceptor, and where the application can report the request's actual cost; then
+   * settles the request when it ends, if some policy counts only some requests or it reported a
+   * cost.
    */
   private void pass(
       Outcome outcome, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     ChargedPolicies.Scope scope = ChargedPolicies.open(outcome.charged());
+    CostReport.enter();
     Throwable failure = null;
     try {
       chain.doFilter(request, response);
@@ -306,8 +309,9 @@ final class Engine {
       throw e;
     } finally {
       scope.close();
-      if (outcome.policies().settles()) {
-        settle(outcome, request, response, failure);
+      CostReport report = CostReport.exit();
+      if (outcome.policies().settles() || report != null) {
+        settle(outcome, request, response, failure, report);
       }
     }
   }
@@ -320,9 +324,10 @@ final class Engine {
       Outcome outcome,
       HttpServletRequest request,
       HttpServletResponse response,
-      Throwable failure) {
+      Throwable failure,
+      CostReport report) {
     if (failure != null || !request.isAsyncStarted()) {
-      admission.finish(outcome, failure != null ? 500 : response.getStatus(), failure);
+      admission.finish(outcome, failure != null ? 500 : response.getStatus(), failure, report);
       return;
     }
     AtomicBoolean settled = new AtomicBoolean();
@@ -353,7 +358,7 @@ final class Engine {
 
               private void finish(int status, Throwable error) {
                 if (settled.compareAndSet(false, true)) {
-                  admission.finish(outcome, status, error);
+                  admission.finish(outcome, status, error, report);
                 }
               }
             });
@@ -376,12 +381,12 @@ final class Engine {
 
               @Override
               public void onError(AsyncEvent event) {
-                admission.finish(outcome, 500, event.getThrowable());
+                admission.finish(outcome, 500, event.getThrowable(), null);
               }
 
               @Override
               public void onTimeout(AsyncEvent event) {
-                admission.finish(outcome, 503, event.getThrowable());
+                admission.finish(outcome, 503, event.getThrowable(), null);
               }
 
               @Override

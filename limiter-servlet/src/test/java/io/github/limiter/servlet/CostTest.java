@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -86,5 +87,40 @@ class CostTest {
     assertThatThrownBy(() -> TestServer.withFilter(llm("resolver:nobody")).close())
         .hasStackTraceContaining("limiter.policy.llm.cost")
         .hasStackTraceContaining("nobody");
+  }
+
+  @Test
+  void anActualCostReportedByTheApplicationSettlesTheDifference() throws Exception {
+    try (ManualTime time = new ManualTime();
+        TestServer server =
+            TestServer.start(TestServer.context(time.filter(llm("header:X-Cost"))))) {
+      // reserves 5, uses 1: 4 come back, so 8 remain after the next request of 1
+      assertThat(used(server, "5", "1", null).statusCode()).isEqualTo(200);
+      assertThat(get(server, "a", "1").headers().firstValue("RateLimit"))
+          .hasValueSatisfying(v -> assertThat(v).contains("r=8"));
+      // reserves 1, reports 30 from an async thread: the key owes, and the next request is refused
+      assertThat(used(server, "1", "30", "async:200").statusCode()).isEqualTo(200);
+      HttpResponse<String> owing = get(server, "a", "1");
+      assertThat(owing.statusCode()).isEqualTo(429);
+      // until the debt is paid: into the next window, and a retry at Retry-After passes
+      long seconds = Long.parseLong(owing.headers().firstValue("Retry-After").orElseThrow());
+      assertThat(seconds).isGreaterThan(60);
+      time.advance(Duration.ofSeconds(seconds - 1));
+      assertThat(get(server, "a", "1").statusCode()).isEqualTo(429);
+      time.advance(Duration.ofSeconds(1));
+      assertThat(get(server, "a", "1").statusCode()).isEqualTo(200);
+      // a report made before the application failed settles too (count=all counts failures):
+      // 1 + 9 of 10 are spent
+      assertThat(used(server, "2", "9", "throw").statusCode()).isEqualTo(500);
+      assertThat(get(server, "a", "1").statusCode()).isEqualTo(429);
+    }
+  }
+
+  private static HttpResponse<String> used(
+      TestServer server, String cost, String used, String answer) throws Exception {
+    return answer == null
+        ? Http.get(server.uri("/"), "X-Api-Key", "a", "X-Cost", cost, "X-Used", used)
+        : Http.get(
+            server.uri("/"), "X-Api-Key", "a", "X-Cost", cost, "X-Used", used, "X-Answer", answer);
   }
 }

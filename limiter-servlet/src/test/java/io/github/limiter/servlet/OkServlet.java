@@ -1,5 +1,6 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.ActualCost;
 import io.github.limiter.internal.http.ChargedPolicies;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
@@ -14,7 +15,9 @@ import java.security.Principal;
  * see the dispatch type and the ChargedPolicies scope: {@code ok dispatch=ASYNC charged=[api]} for
  * the names listed in request header {@code X-Check-Charged}. Request header {@code X-Answer} makes
  * it end otherwise: a status such as {@code 401}, {@code async:401} (answered from another thread
- * after an async start) or {@code throw} (a 500 by an exception).
+ * after an async start) or {@code throw} (a 500 by an exception). Request header {@code X-Used}
+ * reports the request's actual cost, from the request's thread, or from the async thread with
+ * {@code async:}.
  */
 public class OkServlet extends HttpServlet {
 
@@ -23,6 +26,10 @@ public class OkServlet extends HttpServlet {
   @Override
   protected void service(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
+    String used = request.getHeader("X-Used");
+    if (used != null && !(request.getHeader("X-Answer") + "").startsWith("async:")) {
+      ActualCost.current().report(Long.parseLong(used));
+    }
     String answer = request.getHeader("X-Answer");
     if (answer != null) {
       answer(answer, request, response);
@@ -59,8 +66,13 @@ public class OkServlet extends HttpServlet {
     if (answer.startsWith("async:")) {
       int status = Integer.parseInt(answer.substring(6));
       AsyncContext async = request.startAsync();
+      ActualCost cost = ActualCost.current(); // taken on the request's thread, used on another
+      String used = request.getHeader("X-Used");
       async.start(
           () -> {
+            if (used != null) {
+              cost.report(Long.parseLong(used));
+            }
             ((HttpServletResponse) async.getResponse()).setStatus(status);
             async.complete();
           });

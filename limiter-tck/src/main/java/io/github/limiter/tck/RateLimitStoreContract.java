@@ -322,6 +322,43 @@ public abstract class RateLimitStoreContract {
   }
 
   @ParameterizedTest
+  @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
+  void debtDelaysLaterRequestsAndRetryAfterStaysExact(Algorithm algorithm) {
+    // (a concurrency limit never pays debt off with time: a charge is held until given back)
+    long tick = tickNanos();
+    for (Policy policy : List.of(single(algorithm, "debt"), multi(algorithm, "debt-multi"))) {
+      long capacity = policy.limits().stream().mapToLong(Limit::burst).min().orElseThrow();
+      for (long debt : new long[] {1, capacity / 2 + 1, capacity, 5 * capacity}) {
+        ManualClock clock = ManualClock.random(debt);
+        Fixture f = fixture(clock);
+        // Given a request admitted at one permit whose actual cost turns out far higher
+        assertThat(f.decide(policy, "k", 1).isAllowed()).isTrue();
+        f.adjust(policy, "k", capacity + debt);
+        // Then the key owes: the next request is refused, and told when to come back
+        Decision refused = f.decide(policy, "k", 1);
+        assertThat(refused.outcome()).isEqualTo(Outcome.LIMITED);
+        long retry = refused.retryAfterNanos();
+        // When the client retries one tick early, then it is rejected; exactly then, admitted
+        clock.advance(retry - tick);
+        assertThat(f.decide(policy, "k", 1).isAllowed())
+            .as("one tick before %s", refused)
+            .isFalse();
+        clock.advance(tick);
+        assertThat(f.decide(policy, "k", 1).isAllowed()).as("exactly at %s", refused).isTrue();
+        // And a debt on a key never seen creates it owing
+        f.adjust(policy, "new", 2 * capacity);
+        assertThat(f.decide(policy, "new", 1).isAllowed()).isFalse();
+      }
+      // And a refund larger than what was charged leaves a fresh key, no credit
+      ManualClock clock = ManualClock.random(9);
+      Fixture f = fixture(clock);
+      Decision first = f.decide(policy, "c", 1);
+      f.adjust(policy, "c", -3 * capacity);
+      assertThat(f.decide(policy, "c", 1)).isEqualTo(first);
+    }
+  }
+
+  @ParameterizedTest
   @EnumSource(
       value = Algorithm.class,
       names = {"TOKEN_BUCKET", "LEAKY_BUCKET"})
@@ -542,11 +579,15 @@ public abstract class RateLimitStoreContract {
     }
 
     void refund(Policy policy, String key, long permits) {
-      reference.refund(policy, key, permits);
+      adjust(policy, key, -permits);
+    }
+
+    void adjust(Policy policy, String key, long delta) {
+      reference.adjust(policy, key, delta);
       if (steps % 2 == 0) {
-        bound.computeIfAbsent(policy, store::bind).refund(key, permits);
+        bound.computeIfAbsent(policy, store::bind).adjust(key, delta);
       } else {
-        store.refund(policy, key, permits);
+        store.adjust(policy, key, delta);
       }
     }
 
@@ -586,8 +627,13 @@ public abstract class RateLimitStoreContract {
           clock.advance(tick * (long) (random.nextDouble() * 2 * period / tick));
         }
         String key = keys[random.nextInt(keys.length)];
-        if (random.nextInt(100) < 5) {
+        int settle = random.nextInt(100);
+        if (settle < 5) {
           refund(policy, key, 1 + random.nextInt(2));
+          continue;
+        }
+        if (settle < 8) {
+          adjust(policy, key, 1 + random.nextInt((int) Math.min(3 * capacity, 1000)));
           continue;
         }
         long permits = random.nextInt(100) < 4 ? capacity + 1 : 1 + random.nextInt(3);

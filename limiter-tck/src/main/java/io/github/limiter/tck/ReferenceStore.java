@@ -79,11 +79,14 @@ public final class ReferenceStore implements RateLimitStore {
   }
 
   @Override
-  public synchronized void refund(Policy policy, String key, long permits) {
-    Map<String, long[]> keys = states.get(policy);
-    long[] state = keys == null ? null : keys.get(key);
+  public synchronized void adjust(Policy policy, String key, long delta) {
+    Compiled c = compile(policy);
+    long now = now();
+    Map<String, long[]> keys = states.computeIfAbsent(policy, p -> new HashMap<>());
+    long[] state =
+        delta > 0 ? keys.computeIfAbsent(key, k -> c.function.fresh(now)) : keys.get(key);
     if (state != null) {
-      compile(policy).function.refund(state, now(), permits);
+      c.function.adjust(state, now, delta);
     }
   }
 

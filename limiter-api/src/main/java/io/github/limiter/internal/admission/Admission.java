@@ -224,29 +224,40 @@ public final class Admission {
 
   /**
    * Settles an admitted request when it ends: each concurrency policy ({@link Rule#releases}) gets
-   * its permits back, and so does each policy the request does not count for ({@link Rule#counts}).
-   * Adapters call it when an admitted request whose set {@link PolicySet#settles()} ends, on every
-   * path; calls after the first do nothing.
+   * its permits back; each policy it does not count for ({@link Rule#counts}) gets back what the
+   * request was charged; each one it reported an actual cost for ({@link CostReport}) is charged or
+   * refunded the difference. Adapters call it when an admitted request ends, on every path; calls
+   * after the first do nothing.
    *
    * @param status the HTTP status of the response; -1 outside HTTP
    * @param failure what the handling threw, or null
+   * @param report what the request reported of its actual cost, or null
    */
-  public void finish(Outcome outcome, int status, Throwable failure) {
+  public void finish(Outcome outcome, int status, Throwable failure, CostReport report) {
     PolicySet set = outcome.policies();
-    if (!set.settles || !outcome.allowed() || !outcome.settleOnce()) {
+    if (!outcome.allowed() || (!set.settles && report == null) || !outcome.settleOnce()) {
       return;
     }
     for (int i = 0; i < set.rules.length; i++) {
       Rule rule = set.rules[i];
       Decision decision = outcome.decision(i);
       // Not decided here (charged by an outer adapter, or no key), or not charged (a dry-run
-      // rejection): nothing to give back.
+      // rejection): nothing to settle.
       if (decision == null || !decision.isAllowed()) {
         continue;
       }
-      if (rule.releases()
-          || rule.counts() != Counts.ALL && !rule.counts().counts(status, failure)) {
-        outcome.limiter(i).refund(outcome.key(i), outcome.cost(i));
+      long charged = outcome.cost(i);
+      long delta = 0;
+      if (rule.releases()) {
+        delta = -charged; // in flight no more, however it ended and whatever it reported
+      } else if (rule.counts() != Counts.ALL && !rule.counts().counts(status, failure)) {
+        delta = -charged;
+      } else if (report != null) {
+        long actual = report.actual(rule);
+        delta = actual == CostReport.NONE ? 0 : actual - charged;
+      }
+      if (delta != 0) {
+        outcome.limiter(i).adjust(outcome.key(i), delta);
       }
     }
   }

@@ -115,7 +115,10 @@ public final class PolicySet {
     return new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters), planned ? plans : null);
   }
 
-  /** Whether {@link Admission#finish} has anything to do for this set's requests. */
+  /**
+   * Whether {@link Admission#finish} has something to do for every request of this set (a policy
+   * counts only some requests); it has for a request that reported an actual cost, too.
+   */
   public boolean settles() {
     return settles;
   }

@@ -45,6 +45,15 @@ public final class Concurrency extends LongStateFunction {
     return held + permits;
   }
 
+  /**
+   * Holds {@code permits} more, admissible or not, up to 2N in all. Nothing drains with time, so a
+   * charge stays held until it is given back.
+   */
+  @Override
+  public long charge(long held, long now, long permits) {
+    return Math.min(2 * max, held + Math.min(permits, 2 * max));
+  }
+
   @Override
   public long refund(long held, long now, long permits) {
     return Math.max(0, held - permits);

@@ -7,8 +7,10 @@ import io.github.limiter.Limit;
  * &le; N (for one permit: count &lt; N).
  *
  * <p>The state is one position {@code window * N + count}: a position below the current window's
- * base means an older window, i.e. a count of zero. That needs N &le; W in nanoseconds, which
- * {@link Limit} guarantees, for the position to stay within the range of {@code now}.
+ * base means an older window, i.e. a count of zero. A count above N is debt (see {@link #charge}),
+ * which the same encoding carries into the next window: there the position reads as count - N. That
+ * needs N &le; W in nanoseconds, which {@link Limit} guarantees, for the position to stay within
+ * the range of {@code now}.
  */
 public final class FixedWindow extends LongStateFunction {
 
@@ -58,12 +60,23 @@ public final class FixedWindow extends LongStateFunction {
     if (permits > max) {
       return NEVER;
     }
-    return count(position, now) + permits <= max ? 0 : untilNextWindow(now);
+    long count = count(position, now);
+    if (count + permits <= max) {
+      return 0;
+    }
+    // Debt carried into the next window may keep the request out of that one too.
+    return count - max + permits <= max ? untilNextWindow(now) : untilNextWindow(now) + window;
   }
 
   @Override
   public long admit(long position, long now, long permits) {
     return base(now) + count(position, now) + permits;
+  }
+
+  /** Debt is a count above N, up to 2N: the excess is counted in the next window. */
+  @Override
+  public long charge(long position, long now, long permits) {
+    return base(now) + Math.min(2 * max, count(position, now) + Math.min(permits, 2 * max));
   }
 
   @Override
@@ -73,11 +86,12 @@ public final class FixedWindow extends LongStateFunction {
 
   @Override
   public long remaining(long position, long now) {
-    return max - count(position, now);
+    return Math.max(0, max - count(position, now));
   }
 
   @Override
   public long resetAfter(long position, long now) {
-    return count(position, now) > 0 ? untilNextWindow(now) : 0;
+    long count = count(position, now);
+    return count > max ? untilNextWindow(now) + window : count > 0 ? untilNextWindow(now) : 0;
   }
 }

@@ -56,6 +56,13 @@ public final class LeakyBucket extends LongStateFunction {
     return now + backlog(tat, now) + permits * interval;
   }
 
+  /** Debt is a level above the capacity, up to twice the capacity. */
+  @Override
+  public long charge(long tat, long now, long permits) {
+    long most = 2 * capacity * interval;
+    return now + Math.min(most, backlog(tat, now) + Math.min(permits, 2 * capacity) * interval);
+  }
+
   @Override
   public long refund(long tat, long now, long permits) {
     return now + Math.max(0, backlog(tat, now) - permits * interval);

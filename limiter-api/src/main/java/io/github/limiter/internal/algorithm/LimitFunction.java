@@ -34,6 +34,14 @@ public interface LimitFunction {
   void admit(long[] state, int at, long now, long permits);
 
   /**
+   * Charges {@code permits} whether or not they are admissible: a request's actual cost, settled
+   * after it was admitted. What is charged beyond what is left becomes debt that later requests
+   * wait out, as far as the state can hold it: at most one more capacity (a full bucket or window)
+   * is owed, so one misreported cost cannot lock a key out for longer than that.
+   */
+  void charge(long[] state, int at, long now, long permits);
+
+  /**
    * Gives back up to {@code permits} charged earlier, as well as the algorithm can: used when a
    * later policy of an all-or-nothing request rejects it.
    */

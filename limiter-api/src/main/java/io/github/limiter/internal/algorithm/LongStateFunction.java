@@ -16,8 +16,18 @@ public abstract class LongStateFunction implements LimitFunction {
   /** The state after admitting {@code permits}; the caller has seen {@code retryAfter} return 0. */
   public abstract long admit(long state, long now, long permits);
 
+  /**
+   * The state after charging {@code permits}, admissible or not: see {@link LimitFunction#charge}.
+   */
+  public abstract long charge(long state, long now, long permits);
+
   /** The state after giving back up to {@code permits}. */
   public abstract long refund(long state, long now, long permits);
+
+  /** The state after charging {@code delta} permits, or giving back {@code -delta}. */
+  public final long adjust(long state, long now, long delta) {
+    return delta > 0 ? charge(state, now, delta) : delta < 0 ? refund(state, now, -delta) : state;
+  }
 
   public abstract long remaining(long state, long now);
 
@@ -45,6 +55,11 @@ public abstract class LongStateFunction implements LimitFunction {
   @Override
   public final void admit(long[] state, int at, long now, long permits) {
     state[at] = admit(state[at], now, permits);
+  }
+
+  @Override
+  public final void charge(long[] state, int at, long now, long permits) {
+    state[at] = charge(state[at], now, permits);
   }
 
   @Override

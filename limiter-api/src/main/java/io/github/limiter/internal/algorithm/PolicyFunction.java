@@ -140,10 +140,18 @@ public final class PolicyFunction {
         : Decision.limited(policy, limit.limit(), reset, retry);
   }
 
-  /** Gives back {@code permits} in {@code state}, which the caller owns. */
-  public void refund(long[] state, long now, long permits) {
+  /**
+   * Charges {@code delta} permits under every limit in {@code state}, which the caller owns, as
+   * debt where they are not admissible ({@link LimitFunction#charge}); or gives back {@code
+   * -delta}.
+   */
+  public void adjust(long[] state, long now, long delta) {
     for (int i = 0; i < limits.length; i++) {
-      limits[i].refund(state, offsets[i], now, permits);
+      if (delta > 0) {
+        limits[i].charge(state, offsets[i], now, delta);
+      } else if (delta < 0) {
+        limits[i].refund(state, offsets[i], now, -delta);
+      }
     }
   }
 

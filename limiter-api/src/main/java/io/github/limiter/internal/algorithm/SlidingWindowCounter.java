@@ -129,6 +129,18 @@ public final class SlidingWindowCounter implements LimitFunction {
     state[at + PREVIOUS] = prev;
   }
 
+  /**
+   * Debt is a current count above N, up to 2N; it weighs on the next window as the previous count.
+   */
+  @Override
+  public void charge(long[] state, int at, long now, long permits) {
+    long prev = previous(state, at, now);
+    long curr = current(state, at, now);
+    state[at + WINDOW] = currentWindow(now);
+    state[at + CURRENT] = Math.min(2 * max, curr + Math.min(permits, 2 * max));
+    state[at + PREVIOUS] = prev;
+  }
+
   @Override
   public void refund(long[] state, int at, long now, long permits) {
     if (state[at + WINDOW] == currentWindow(now)) {

@@ -91,6 +91,26 @@ public final class SlidingWindowLog implements LimitFunction {
     state[at + SIZE] = size + permits;
   }
 
+  /**
+   * Charges like {@link #admit}, keeping only the newest N entries: a request needs at most N - 1
+   * older ones to have dropped out, so the dropped ones never decide anything, and the debt is
+   * exact.
+   */
+  @Override
+  public void charge(long[] state, int at, long now, long permits) {
+    long size = state[at + SIZE] - expired(state, at, now);
+    long kept = Math.min(permits, max);
+    long over = Math.max(0, size + kept - max);
+    admit(state, at, now, kept - over);
+    for (long i = 0; i < over; i++) {
+      // The ring is full: the oldest entry gives way to a new one at the newest entry's stamp.
+      long head = state[at + HEAD];
+      long newest = state[at + RING + (int) ((head + max - 1) % max)];
+      state[at + RING + (int) head] = now - newest >= 0 ? now : newest;
+      state[at + HEAD] = (head + 1) % max;
+    }
+  }
+
   @Override
   public void refund(long[] state, int at, long now, long permits) {
     state[at + SIZE] = Math.max(0, state[at + SIZE] - permits);

@@ -53,6 +53,12 @@ public final class TokenBucket extends LongStateFunction {
     return now - saved(zero, now) + permits * interval;
   }
 
+  /** Debt is negative tokens, down to minus the capacity. */
+  @Override
+  public long charge(long zero, long now, long permits) {
+    return now - Math.max(-full, saved(zero, now) - Math.min(permits, 2 * capacity) * interval);
+  }
+
   @Override
   public long refund(long zero, long now, long permits) {
     return now - Math.min(full, saved(zero, now) + permits * interval);

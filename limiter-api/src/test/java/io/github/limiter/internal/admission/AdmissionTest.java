@@ -3,6 +3,7 @@ package io.github.limiter.internal.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.limiter.ActualCost;
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
@@ -216,9 +217,9 @@ class AdmissionTest {
 
     // When a request of 3 ends with a 200, and one of 3 with a 401
     Outcome ok = admission.admit(set, view("k", "3"));
-    admission.finish(ok, 200, null);
+    admission.finish(ok, 200, null, null);
     Outcome failed = admission.admit(set, view("k", "3"));
-    admission.finish(failed, 401, null);
+    admission.finish(failed, 401, null, null);
 
     // Then only the failure is charged: 1 left
     assertThat(ok.decision(0).remaining()).isEqualTo(1);
@@ -227,7 +228,7 @@ class AdmissionTest {
     assertThat(last.decision(0).remaining()).isZero();
     // and a rejected request has nothing to give back
     Outcome rejected = admission.admit(set, view("k", "1"));
-    admission.finish(rejected, 200, null);
+    admission.finish(rejected, 200, null, null);
     assertThat(admission.admit(set, view("k", "1")).allowed()).isFalse();
   }
 
@@ -335,19 +336,19 @@ class AdmissionTest {
     assertThat(third.rejection().retryAfterNanos()).isEqualTo(Duration.ofSeconds(3).toNanos());
 
     // And finishing a refused request gives nothing back
-    admission.finish(third, 429, null);
+    admission.finish(third, 429, null, null);
     assertThat(admission.admit(export, view("k", null)).allowed()).isFalse();
 
     // When one ends with a failure, and is finished twice (two paths saw it end)
-    admission.finish(first, 500, new IllegalStateException("boom"));
-    admission.finish(first, 200, null);
+    admission.finish(first, 500, new IllegalStateException("boom"), null);
+    admission.finish(first, 200, null, null);
 
     // Then exactly one permit came back
     Outcome again = admission.admit(export, view("k", null));
     assertThat(again.allowed()).isTrue();
     assertThat(admission.admit(export, view("k", null)).allowed()).isFalse();
-    admission.finish(second, 200, null);
-    admission.finish(again, 200, null);
+    admission.finish(second, 200, null, null);
+    admission.finish(again, 200, null, null);
 
     // When a request is admitted by the concurrency policy and rejected by the next, twice
     assertThat(admission.admit(both, view("j", null)).allowed()).isTrue(); // spends api's 1/m
@@ -378,12 +379,116 @@ class AdmissionTest {
     Outcome over = admission.admit(set, view("k", null));
     assertThat(over.allowed()).isTrue();
     assertThat(over.dryRunRejection(0)).isNotNull();
-    admission.finish(over, 200, null);
+    admission.finish(over, 200, null, null);
 
     // Then the first still holds the permit until it ends
     assertThat(admission.admit(set, view("k", null)).dryRunRejection(0)).isNotNull();
-    admission.finish(held, 200, null);
+    admission.finish(held, 200, null, null);
     assertThat(admission.admit(set, view("k", null)).dryRunRejection(0)).isNull();
+  }
+
+  @Test
+  void anActualCostSettlesTheDifferenceAndDebtDelaysTheNextRequestExactly() {
+    // Given 100 tokens a minute per API key, reserved from X-Cost; and 10 requests a minute
+    LimiterConfig config =
+        config(
+            "limiter.policy.tokens.limits", "100/m",
+            "limiter.policy.tokens.key", "header:X-Api-Key",
+            "limiter.policy.tokens.cost", "header:X-Cost",
+            "limiter.policy.calls.limits", "10/m",
+            "limiter.policy.calls.key", "header:X-Api-Key");
+    Admission admission = admission(config, true, false);
+    PolicySet set = set(admission, config, "tokens", "calls");
+    assertThat(set.settles()).isFalse();
+
+    // When a request reserves 50 tokens and reports 20: 30 come back, and the call still counts
+    Outcome first = admission.admit(set, view("k", "50"));
+    assertThat(first.decision(0).remaining()).isEqualTo(50);
+    admission.finish(first, 200, null, report(r -> r.report(20)));
+    Outcome second = admission.admit(set, view("k", "1"));
+    assertThat(second.decision(0).remaining()).isEqualTo(79);
+    assertThat(second.decision(1).remaining()).isEqualTo(8);
+
+    // When it reports 250 tokens (more than is left): the key owes a window and more
+    admission.finish(second, 200, null, report(r -> r.report(250)));
+    Outcome owing = admission.admit(set, view("k", "1"));
+    assertThat(owing.allowed()).isFalse();
+    assertThat(owing.policy(owing.rejectedAt()).name()).isEqualTo("tokens");
+    // Then the retry-after spans both windows, and is exact: a tick earlier is still refused
+    long retry = owing.rejection().retryAfterNanos();
+    assertThat(retry).isGreaterThan(Duration.ofMinutes(1).toNanos());
+    clock.advance(retry - 1);
+    assertThat(admission.admit(set, view("k", "1")).allowed()).isFalse();
+    clock.advance(1);
+    assertThat(admission.admit(set, view("k", "1")).allowed()).isTrue();
+
+    // And a report naming an uncosted policy settles that one only
+    Outcome named = admission.admit(set, view("n", "1"));
+    admission.finish(named, 200, null, report(r -> r.report("calls", 4)));
+    Outcome after = admission.admit(set, view("n", "1"));
+    assertThat(after.decision(0).remaining()).isEqualTo(98);
+    assertThat(after.decision(1).remaining()).isEqualTo(5);
+  }
+
+  @Test
+  void aRequestThatDoesNotCountIsRefundedWholeWhateverItReported() {
+    LimiterConfig config =
+        config(
+            "limiter.policy.llm.limits", "100/m",
+            "limiter.policy.llm.key", "header:X-Api-Key",
+            "limiter.policy.llm.cost", "header:X-Cost");
+    Admission admission = admission(config, true, false);
+    PolicyConfig llm = config.policy("llm").orElseThrow();
+    PolicySet set =
+        PolicySet.of(
+            List.of(
+                new Rule(
+                    llm,
+                    admission.keyFunction(llm.key(), () -> BUGGY),
+                    llm.permits(),
+                    admission.costFunction(llm.cost(), () -> BUGGY),
+                    (status, failure) -> status < 500)),
+            limiter::bind);
+    Outcome failed = admission.admit(set, view("k", "40"));
+    admission.finish(failed, 503, null, report(r -> r.report(90)));
+    assertThat(admission.admit(set, view("k", "1")).decision(0).remaining()).isEqualTo(99);
+  }
+
+  @Test
+  void actualCostIsFoundOnlyInsideALimitedRequestAndChecksItsInput() {
+    // Outside a request, reports go nowhere
+    assertThat(ActualCost.current().isActive()).isFalse();
+    ActualCost.current().report(5);
+    assertThatThrownBy(() -> ActualCost.current().report(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 0, was -1");
+    // Inside, one report per request, shared by a nested scope (the filter around @Limited)
+    CostReport.enter();
+    ActualCost handle = ActualCost.current();
+    assertThat(handle.isActive()).isTrue();
+    CostReport.enter();
+    assertThat(ActualCost.current()).isSameAs(handle);
+    assertThatThrownBy(() -> handle.report(" ", 3))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("a policy name is required");
+    assertThat(CostReport.exit()).isSameAs(handle);
+    assertThat(CostReport.exit()).isSameAs(handle);
+    assertThat(ActualCost.current().isActive()).isFalse();
+    // A request that never asks for its handle makes no report
+    CostReport.enter();
+    assertThat(CostReport.exit()).isNull();
+  }
+
+  /** What a request reported while it ran. */
+  private static CostReport report(java.util.function.Consumer<ActualCost> reporting) {
+    CostReport.enter();
+    CostReport report;
+    try {
+      reporting.accept(ActualCost.current());
+    } finally {
+      report = CostReport.exit();
+    }
+    return report;
   }
 
   private static View view(String apiKey, String cost) {

@@ -4,7 +4,7 @@
 -- An entry whose lease ended counts for nothing and is dropped at the next write; the live node
 -- re-stamps its entries (renew.lua) well before they end. Params: N, the Retry-After hint, the
 -- lease TTL (both microseconds) and this node's id. Sections of straight-line code, spliced by
--- Scripts into decide.lua, refund.lua and renew.lua: see there for the names each one is given.
+-- Scripts into decide.lua, adjust.lua and renew.lua: see there for the names each one is given.
 
 --@ head
 local PARAMS = 4
@@ -47,6 +47,14 @@ end
 --@ admit
 count = count + permits
 mine = mine + permits
+
+--@ debt
+-- After a charge: at most 2N held, as Concurrency.charge; the excess is not this node's to hold.
+if count > 2 * N then
+  mine = mine - (count - 2 * N)
+  if mine < 0 then mine = 0 end
+  count = 2 * N
+end
 
 --@ refund
 do

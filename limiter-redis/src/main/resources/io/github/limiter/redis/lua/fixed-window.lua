@@ -1,7 +1,7 @@
 -- Fixed window, as io.github.limiter.internal.algorithm.FixedWindow: the state is the window index
 -- w and its count, stored as "w count"; the count as of now is max(0, (w - now/W) * N + count),
--- which is the count in the same window and 0 in a later one. Params: W, N. Sections of
--- straight-line code, spliced by Scripts into decide.lua and refund.lua: see there for the names
+-- which is the count in the same window and 0 in a later one (but for debt: see charge). Params: W, N. Sections of
+-- straight-line code, spliced by Scripts into decide.lua and adjust.lua: see there for the names
 -- each one is given (i, a, raw) and must define.
 
 --@ head
@@ -33,11 +33,22 @@ end
 --@ wait
 local wait = NEVER
 if permits <= N then
-  if count + permits <= N then wait = 0 else wait = W - e end
+  if count + permits <= N then
+    wait = 0
+  elseif count - N + permits <= N then
+    wait = W - e
+  else
+    wait = W - e + W -- debt carried into the next window keeps the request out of that one too
+  end
 end
 
 --@ admit
 count = count + permits
+
+--@ debt
+-- After a charge: a count of at most 2N, as FixedWindow.charge; a later window reads the stored
+-- count less N per window, so the excess over N counts in the next one.
+if count > 2 * N then count = 2 * N end
 
 --@ refund
 count = count - permits
@@ -45,10 +56,11 @@ if count < 0 then count = 0 end
 
 --@ remaining
 local left = N - count
+if left < 0 then left = 0 end
 
 --@ reset
 local reset = 0
-if count > 0 then reset = W - e end
+if count > N then reset = W - e + W elseif count > 0 then reset = W - e end
 
 --@ delay
 local delay = 0

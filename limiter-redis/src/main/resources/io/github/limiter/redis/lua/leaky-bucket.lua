@@ -1,7 +1,7 @@
 -- Leaky bucket (GCRA), as io.github.limiter.internal.algorithm.LeakyBucket: the state is the
 -- theoretical arrival time tat; the backlog max(0, tat - now) is the bucket's level times T.
 -- Params: T, capacity b, initial level. Sections of straight-line code, spliced by Scripts into
--- decide.lua and refund.lua: see there for the names each one is given (i, a, raw) and must define.
+-- decide.lua and adjust.lua: see there for the names each one is given (i, a, raw) and must define.
 
 --@ head
 local PARAMS = 3
@@ -30,6 +30,10 @@ do
   if backlog < 0 then backlog = 0 end
   tat = now + backlog + permits * T
 end
+
+--@ debt
+-- After a charge: a level of at most twice the capacity, as LeakyBucket.charge.
+if tat - now > 2 * b * T then tat = now + 2 * b * T end
 
 --@ refund
 do

@@ -1,6 +1,6 @@
 -- Opening of every limiter script: the arguments and the clock. Free of closures and tables, so
 -- that a script pays for nothing it does not use. The sections after it ("--@ name") are shared
--- by the templates, decide.lua and refund.lua, like the algorithm's own sections.
+-- by the templates, decide.lua and adjust.lua, like the algorithm's own sections.
 --
 -- KEYS: one per limit of the policy, all in one hash slot.
 -- ARGV[1]: now in integer microseconds, or '' to read the server's TIME (microseconds since

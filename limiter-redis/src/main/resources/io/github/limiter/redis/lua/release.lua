@@ -1,4 +1,4 @@
--- Lease mode: gives back what a node did not spend of its slices (ARGV[2]), as refund.lua gives
+-- Lease mode: gives back what a node did not spend of its slices (ARGV[2]), as adjust.lua gives
 -- back permits, and ends its lease. Only a live lease gives back, and never more than it holds:
 -- once a lease has ended, the node spends none of it, and what it held stays charged (a node that
 -- dies loses its slice as if it had spent it). KEYS as in lease.lua; after the limits'

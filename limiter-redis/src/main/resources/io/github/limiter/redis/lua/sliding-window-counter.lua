@@ -2,7 +2,7 @@
 -- previous and the current aligned window's counts, est = prev * (1 - e/W) + curr, compared
 -- exactly in integers scaled by W. Stored as "w c q": window index, its count, the count before.
 -- Params: W, N. Sections of straight-line code, spliced by Scripts into decide.lua and
--- refund.lua: see there for the names each one is given (i, a, raw) and must define.
+-- adjust.lua: see there for the names each one is given (i, a, raw) and must define.
 
 --@ head
 local PARAMS = 2
@@ -69,7 +69,7 @@ local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
 local e = fmod(now, W) -- elapsed in the window: floor modulo, exact on integers
 if e < 0 then e = e + W end
 local w = (now - e) / W
-local small = N * W <= EXACT
+local small = 2 * N * W <= EXACT -- counts reach 2N under debt
 local fresh = not raw[i]
 -- sw, sc, sq as stored (nil if unreadable); curr and prev as of now.
 local sw, sc, sq = raw[n + 3 * i - 2], raw[n + 3 * i - 1], raw[n + 3 * i]
@@ -96,6 +96,13 @@ end
 --@ admit
 curr = curr + permits
 sw, sc, sq = w, curr, prev
+
+--@ debt
+-- After a charge: a current count of at most 2N, as SlidingWindowCounter.charge.
+if curr > 2 * N then
+  curr = 2 * N
+  sc = curr
+end
 
 --@ refund
 if sw == w then

@@ -1,7 +1,7 @@
 -- Sliding window log, as io.github.limiter.internal.algorithm.SlidingWindowLog: a list of the
 -- admission times of the last N permits, oldest first; entries with t <= now - W have dropped out,
 -- and are trimmed on the next admission. Params: W, N. Sections of straight-line code, spliced by
--- Scripts into decide.lua and refund.lua: see there for the names each one is given (i, a, raw)
+-- Scripts into decide.lua and adjust.lua: see there for the names each one is given (i, a, raw)
 -- and must define.
 
 --@ head
@@ -62,10 +62,13 @@ do
   local stamp = now
   if size > 0 and last > now then stamp = last end
   local text = format('%d', stamp)
-  if permits == 1 then
+  -- A charge may ask for more than N; more than N entries of one stamp never matter.
+  local todo = permits
+  if todo > N then todo = N end
+  size, expired, last = size + todo, 0, stamp
+  if todo == 1 then
     redis.call('RPUSH', KEYS[i], text)
   else
-    local todo = permits
     while todo > 0 do
       local batch = {}
       for k = 1, math.min(todo, 1000) do batch[k] = text end
@@ -73,7 +76,14 @@ do
       todo = todo - #batch
     end
   end
-  size, expired, last = size + permits, 0, stamp
+end
+
+--@ debt
+-- After a charge: only the newest N entries can decide a request (one needs at most N - 1 older
+-- ones to have dropped out), so the older ones go, as SlidingWindowLog.charge.
+if size > N then
+  redis.call('LTRIM', KEYS[i], -N, -1)
+  size = N
 end
 
 --@ refund

@@ -1,6 +1,6 @@
 -- Token bucket, as io.github.limiter.internal.algorithm.TokenBucket: the state is the instant z at
 -- which the bucket held zero tokens; tokens(now) = min(b, (now - z) / T). Params: T, b, initial
--- tokens. Sections of straight-line code, spliced by Scripts into decide.lua and refund.lua: see
+-- tokens. Sections of straight-line code, spliced by Scripts into decide.lua and adjust.lua: see
 -- there for the names each one is given (i, a, raw) and must define.
 
 --@ head
@@ -30,6 +30,10 @@ do
   if saved > full then saved = full end
   z = now - saved + permits * T
 end
+
+--@ debt
+-- After a charge: at most minus the capacity in tokens, as TokenBucket.charge.
+if now - z < -full then z = now + full end
 
 --@ refund
 do
