@@ -363,6 +363,29 @@ class AdmissionTest {
   }
 
   @Test
+  void aConcurrencyPermitIsGivenBackWhateverActualCostTheRequestReported() {
+    // Given at most 2 in flight per API key
+    LimiterConfig config =
+        config(
+            "limiter.policy.export.algorithm", "concurrency",
+            "limiter.policy.export.limits", "2",
+            "limiter.policy.export.key", "header:X-Api-Key");
+    Admission admission = admission(config, true, false);
+    PolicySet set = set(admission, config, "export");
+
+    // When a request reports an actual cost of 2 for the policy, and another one of 1
+    Outcome first = admission.admit(set, view("k", null));
+    admission.finish(first, 200, null, report(r -> r.report("export", 2)));
+    Outcome second = admission.admit(set, view("k", null));
+    admission.finish(second, 200, null, report(r -> r.report("export", 1)));
+
+    // Then each gave back the one permit it took: both permits are free
+    assertThat(admission.admit(set, view("k", null)).allowed()).isTrue();
+    assertThat(admission.admit(set, view("k", null)).allowed()).isTrue();
+    assertThat(admission.admit(set, view("k", null)).allowed()).isFalse();
+  }
+
+  @Test
   void aConcurrencyPolicyInDryRunReleasesWhatItAdmittedAndNothingForItsRejections() {
     // Given at most 1 in flight, in dry run
     LimiterConfig config =
