@@ -27,20 +27,7 @@ public abstract class ActualCost {
   private static final ActualCost NONE =
       new ActualCost() {
         @Override
-        public void report(long permits) {
-          checked(permits);
-        }
-
-        @Override
-        public void report(String policy, long permits) {
-          checkedPolicy(policy);
-          checked(permits);
-        }
-
-        @Override
-        public boolean isActive() {
-          return false;
-        }
+        protected void record(String policy, long permits) {}
       };
 
   /** Only Limiter's adapters make handles. */
@@ -62,17 +49,32 @@ public abstract class ActualCost {
    *
    * @throws IllegalArgumentException if {@code permits} is negative
    */
-  public abstract void report(long permits);
+  public final void report(long permits) {
+    record(null, checked(permits));
+  }
 
   /**
    * Reports the request's actual cost under {@code policy}.
    *
-   * @throws IllegalArgumentException if {@code permits} is negative
+   * @throws IllegalArgumentException if {@code permits} is negative or {@code policy} is blank
    */
-  public abstract void report(String policy, long permits);
+  public final void report(String policy, long permits) {
+    if (policy == null || policy.isBlank()) {
+      throw new IllegalArgumentException("a policy name is required, was '" + policy + "'");
+    }
+    record(policy, checked(permits));
+  }
 
   /** Whether reports reach a request that Limiter admitted. */
-  public abstract boolean isActive();
+  public final boolean isActive() {
+    return this != NONE;
+  }
+
+  /**
+   * For Limiter's adapters: keeps a checked report; {@code policy} null means every policy of the
+   * request that takes a cost.
+   */
+  protected abstract void record(String policy, long permits);
 
   /** For Limiter's adapters: the handle that {@link #current()} answers while this is bound. */
   protected ActualCost handle() {
@@ -88,17 +90,10 @@ public abstract class ActualCost {
     return previous;
   }
 
-  protected static long checked(long permits) {
+  private static long checked(long permits) {
     if (permits < 0) {
       throw new IllegalArgumentException("an actual cost must be at least 0, was " + permits);
     }
     return permits;
-  }
-
-  protected static String checkedPolicy(String policy) {
-    if (policy == null || policy.isBlank()) {
-      throw new IllegalArgumentException("a policy name is required, was '" + policy + "'");
-    }
-    return policy;
   }
 }

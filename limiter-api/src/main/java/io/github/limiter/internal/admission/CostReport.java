@@ -41,18 +41,12 @@ public final class CostReport extends ActualCost {
   }
 
   @Override
-  public void report(long permits) {
-    all = checked(permits);
-  }
-
-  @Override
-  public void report(String policy, long permits) {
-    byPolicy.put(checkedPolicy(policy), checked(permits));
-  }
-
-  @Override
-  public boolean isActive() {
-    return true;
+  protected void record(String policy, long permits) {
+    if (policy == null) {
+      all = permits;
+    } else {
+      byPolicy.put(policy, permits);
+    }
   }
 
   /** The actual cost reported for {@code rule}'s policy, or {@link #NONE}. */
@@ -71,25 +65,19 @@ public final class CostReport extends ActualCost {
 
     @Override
     protected ActualCost handle() {
+      return made();
+    }
+
+    @Override
+    protected void record(String policy, long permits) {
+      made().record(policy, permits);
+    }
+
+    private CostReport made() {
       if (report == null) {
         report = new CostReport();
       }
       return report;
-    }
-
-    @Override
-    public void report(long permits) {
-      handle().report(permits);
-    }
-
-    @Override
-    public void report(String policy, long permits) {
-      handle().report(policy, permits);
-    }
-
-    @Override
-    public boolean isActive() {
-      return true;
     }
   }
 }
