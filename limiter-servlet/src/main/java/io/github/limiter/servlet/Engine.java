@@ -39,7 +39,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -318,7 +317,7 @@ final class Engine {
 
   /**
    * Settles the request now, or, when the application went async, once its async cycle ends
-   * (completed, failed or timed out), exactly once.
+   * (completed, failed or timed out); {@link Admission#finish} settles an outcome once only.
    */
   private void settle(
       Outcome outcome,
@@ -330,7 +329,6 @@ final class Engine {
       admission.finish(outcome, failure != null ? 500 : response.getStatus(), failure, report);
       return;
     }
-    AtomicBoolean settled = new AtomicBoolean();
     request
         .getAsyncContext()
         .addListener(
@@ -357,9 +355,7 @@ final class Engine {
               }
 
               private void finish(int status, Throwable error) {
-                if (settled.compareAndSet(false, true)) {
-                  admission.finish(outcome, status, error, report);
-                }
+                admission.finish(outcome, status, error, report); // settles once, whichever ends
               }
             });
   }
