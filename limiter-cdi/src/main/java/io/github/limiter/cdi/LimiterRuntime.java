@@ -153,9 +153,9 @@ class LimiterRuntime {
         AdmittedDecisions.record(outcome.policy(tightest), outcome.decision(tightest), renderer);
       }
       if (outcome.waitNanos() > 0) {
+        // Leaky-bucket shaping: the call waits for its departure.
         try {
-          pause.pause(
-              outcome.waitNanos()); // leaky-bucket shaping: the call waits for its departure
+          pause.pause(outcome.waitNanos());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt(); // proceed at once, and let the caller see it
         }

@@ -8,7 +8,9 @@ import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
 import io.github.limiter.memory.InMemoryStore;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -259,8 +261,8 @@ public final class RedisStore implements RateLimitStore {
 
   private static String newNodeId() {
     byte[] bytes = new byte[9];
-    new java.security.SecureRandom().nextBytes(bytes);
-    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
   /** The breaker of the node that serves these keys now (a decision's keys share one slot). */
