@@ -39,6 +39,31 @@ redis_cli() {
   redis-cli -h 127.0.0.1 -p "$redis_port" "$@"
 }
 
+# Runs redis-benchmark with the given arguments into $1 (CSV), and writes $1's .stats beside it: the
+# server's command statistics of exactly that run, the server's and the client's CPU seconds, and
+# the wall seconds.
+redis_benchmark_run() {
+  local csv="$1"
+  shift
+  redis_cli config resetstat > /dev/null
+  local cpu0 cpu1 client
+  cpu0=$(server_cpu_seconds)
+  client=$( { TIMEFORMAT='%R %U %S'; time redis-benchmark -h 127.0.0.1 -p "$redis_port" --csv "$@" > "$csv"; } 2>&1 )
+  cpu1=$(server_cpu_seconds)
+  read -r wall user sys <<< "$client"
+  {
+    redis_cli info commandstats
+    echo "server_cpu_seconds:$(python3 -c "print($cpu1 - $cpu0)")"
+    echo "client_cpu_seconds:$(python3 -c "print($user + $sys)")"
+    echo "wall_seconds:$wall"
+  } > "${csv%.csv}.stats"
+}
+
+# The server process's CPU seconds so far, user and system.
+server_cpu_seconds() {
+  redis_cli info cpu | tr -d '\r' | awk -F: '/^used_cpu_(sys|user):/ { s += $2 } END { printf "%.6f", s }'
+}
+
 redis_benchmarks() {
   if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null || ! command -v redis-benchmark >/dev/null; then
     echo "redis-server, redis-cli or redis-benchmark not installed: skipping the Redis benchmarks" >&2
@@ -95,15 +120,13 @@ redis_ceiling() {
       done
       local random=()
       if [[ "$keys" != 1 ]]; then random=(-r "$keys"); fi
-      redis_cli config resetstat > /dev/null
-      redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$threads" -n "$redis_calls" "${random[@]}" --csv \
-        evalsha "$sha" "${call[@]}" > "$raw/redis-benchmark-c$threads-k$keys.csv"
-      redis_cli info commandstats > "$raw/redis-benchmark-c$threads-k$keys.stats"
+      redis_benchmark_run "$raw/redis-benchmark-c$threads-k$keys.csv" -c "$threads" -n "$redis_calls" \
+        "${random[@]}" evalsha "$sha" "${call[@]}"
     done
     # The pipelined ceiling: 16 calls in flight per connection.
     step "redis-benchmark, $keys key(s), $threads connection(s), -P 16"
     redis_cli flushall > /dev/null
-    redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$threads" -P 16 -n "$redis_calls" "${random[@]}" --csv \
-      evalsha "$sha" "${call[@]}" > "$raw/redis-benchmark-c$threads-P16-k$keys.csv"
+    redis_benchmark_run "$raw/redis-benchmark-c$threads-P16-k$keys.csv" -c "$threads" -P 16 \
+      -n "$redis_calls" "${random[@]}" evalsha "$sha" "${call[@]}"
   done
 }

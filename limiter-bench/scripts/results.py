@@ -256,13 +256,16 @@ if os.path.exists(redis_path):
 for path in sorted(glob.glob(os.path.join(raw_dir, "redis-benchmark-c*-k*.csv"))):
     c, p, k = re.search(r"-c(\d+)(?:-P(\d+))?-k(\d+)\.csv$", path).groups()
     c, k = int(c), int(k)
-    server = {}
+    server, timing = {}, {}
     stats_path = path[:-4] + ".stats"
     if os.path.exists(stats_path):
         for line in open(stats_path):
             m = re.match(r"cmdstat_(\w+):calls=(\d+),usec=(\d+)", line.strip())
             if m:
                 server[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+            m = re.match(r"(server_cpu_seconds|client_cpu_seconds|wall_seconds):([0-9.eE+-]+)$", line.strip())
+            if m:
+                timing[m.group(1)] = float(m.group(2))
     with open(path) as f:
         for row in csv.DictReader(f):
             r = {"subject": "redis-benchmark" + (f"-P{p}" if p else ""), "threads": c, "keys": k,
@@ -272,6 +275,10 @@ for path in sorted(glob.glob(os.path.join(raw_dir, "redis-benchmark-c*-k*.csv"))
                 calls = server["evalsha"][0]
                 r["scriptUsPerCall"] = sum(u for name, (_, u) in server.items() if name.startswith("eval")) / calls
                 r["commandsPerCall"] = {name: n / calls for name, (n, _) in server.items() if name not in ("config", "info")}
+            if timing.get("wall_seconds"):
+                r["serverBusy"] = timing["server_cpu_seconds"] / timing["wall_seconds"]
+                # every call of the run, at the CSV's overall rate
+                r["cpuUsPerCall"] = timing["client_cpu_seconds"] * 1e6 / (float(row["rps"]) * timing["wall_seconds"])
             redis_runs.append(r)
 
 
@@ -332,17 +339,37 @@ if redis_rows:
         f"Limiter pipelined and direct alternate run by run, {rounds} round(s) each: their cells are the "
         "median round, their ratio the median of the round-by-round ratios.")
     out("")
-    out("Client CPU per decision (µs of the benchmark JVM's CPU time, every thread, per call; median round):")
+    out("Client CPU per decision (µs of the benchmark JVM's CPU time, every thread, per call; median round; "
+        "for redis-benchmark, its process's user and system time per call, `-P 16` with as many connections "
+        "as the largest thread count):")
     out("")
-    out("| keys | threads | pipelined | direct | direct ÷ pipelined (round by round) |")
-    out("|---:|---:|---:|---:|---:|")
+    out("| keys | threads | pipelined | direct | direct ÷ pipelined (round by round) | redis-benchmark | -P 16 |")
+    out("|---:|---:|---:|---:|---:|---:|---:|")
     for keys, threads in sorted({(r["keys"], r["threads"]) for r in redis_rows}):
         a = by.get(("limiter", keys, threads))
         b = by.get(("limiter-direct", keys, threads))
         if a is None or b is None or "cpuUsPerCall" not in a:
             continue
+        c = [(by.get((s, keys, threads)) or {}).get("cpuUsPerCall") for s in ("redis-benchmark", "redis-benchmark-P16")]
         out(f"| {keys:,} | {threads} | {a['cpuUsPerCall']:.1f} | {b['cpuUsPerCall']:.1f} | "
-            f"{fmt_ratio(paired(keys, threads, lambda r: 1 / r['cpuUsPerCall'] if r['cpuUsPerCall'] else None))} |")
+            f"{fmt_ratio(paired(keys, threads, lambda r: 1 / r['cpuUsPerCall'] if r['cpuUsPerCall'] else None))} | "
+            + " | ".join("" if v is None else f"{v:.1f}" for v in c) + " |")
+    out("")
+    out("How busy the server was: its CPU time (`INFO cpu`, user and system) over the run's wall time, "
+        "where 100 % is one whole core, all a single-threaded Redis can use, and in brackets the server's "
+        "CPU per decision. A subject that leaves Redis idle part of the time is bounded by its client, not "
+        "by Redis; the client shares the same 2 cores.")
+    out("")
+    busy_subjects = ["limiter", "limiter-direct", "redis-benchmark", "redis-benchmark-P16"]
+    out("| keys | threads | " + " | ".join(names[s] for s in busy_subjects) + " |")
+    out("|---:|---:|" + "---:|" * len(busy_subjects))
+    for keys, threads in sorted({(r["keys"], r["threads"]) for r in redis_rows}):
+        cells = []
+        for subj in busy_subjects:
+            r = by.get((subj, keys, threads))
+            cells.append("" if r is None or r.get("serverBusy") is None else
+                         f"{r['serverBusy']:.0%} ({r['serverBusy'] / r['opsPerSec'] * 1e6:.1f} µs)")
+        out(f"| {keys:,} | {threads} | " + " | ".join(cells) + " |")
     out("")
     out("What one decision costs the server, from `INFO commandstats` of exactly that run: microseconds "
         "spent in Lua scripts (which includes the commands they call) per decision, and the commands per "

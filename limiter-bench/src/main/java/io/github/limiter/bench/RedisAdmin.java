@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * The server's own accounting, over a plain RESP connection: {@code CONFIG RESETSTAT} before a run
  * and {@code INFO commandstats} after it, so that a result can say how many commands, and how many
- * microseconds of the server's single core, one decision cost.
+ * microseconds of the server's single core, one decision cost; and {@code INFO cpu} on both sides,
+ * for how busy the server process was.
  */
 final class RedisAdmin implements AutoCloseable {
 
@@ -60,6 +61,17 @@ final class RedisAdmin implements AutoCloseable {
       }
     }
     return stats;
+  }
+
+  /** CPU seconds the server process has used since it started, user and system. */
+  double cpuSeconds() throws IOException {
+    double seconds = 0;
+    for (String line : call("INFO", "cpu").split("\r\n")) {
+      if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+        seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1));
+      }
+    }
+    return seconds;
   }
 
   private String call(String... words) throws IOException {

@@ -76,7 +76,8 @@ public final class RedisLoad {
       double cpuSeconds,
       long limit,
       Histogram latency,
-      Map<String, RedisAdmin.CommandStats> server) {
+      Map<String, RedisAdmin.CommandStats> server,
+      double serverCpuSeconds) {
     double callsPerSecond() {
       return calls / seconds;
     }
@@ -102,7 +103,7 @@ public final class RedisLoad {
           "{\"subject\":\"%s\",\"threads\":%d,\"keys\":%d,\"calls\":%d,\"admitted\":%d,\"unverified\":%d,"
               + "\"seconds\":%.3f,\"cpuUsPerCall\":%.3f,\"rate\":%d,\"limit\":%d,"
               + "\"opsPerSec\":%.1f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%.1f,\"maxus\":%.1f,"
-              + "\"scriptUsPerCall\":%.2f,\"commandsPerCall\":{%s}}",
+              + "\"scriptUsPerCall\":%.2f,\"serverBusy\":%.3f,\"commandsPerCall\":{%s}}",
           subject,
           threads,
           keys,
@@ -119,6 +120,7 @@ public final class RedisLoad {
           latency.getValueAtPercentile(99.9) / 1000.0,
           latency.getMaxValue() / 1000.0,
           (double) usec / calls,
+          serverCpuSeconds / seconds,
           commands);
     }
   }
@@ -259,6 +261,7 @@ public final class RedisLoad {
     if (admin != null) {
       admin.resetStats();
     }
+    double serverCpuBefore = admin != null ? admin.cpuSeconds() : 0;
     long cpuBefore = processCpuNanos();
     begin[0] = System.nanoTime();
     start.countDown();
@@ -267,6 +270,7 @@ public final class RedisLoad {
     }
     double elapsed = (System.nanoTime() - begin[0]) / 1e9;
     double cpu = (processCpuNanos() - cpuBefore) / 1e9;
+    double serverCpu = admin != null ? admin.cpuSeconds() - serverCpuBefore : 0;
     Map<String, RedisAdmin.CommandStats> server = admin != null ? admin.commandStats() : Map.of();
     if (failure.get() != null) {
       throw new IllegalStateException(name + " failed at " + threads + " threads", failure.get());
@@ -285,7 +289,18 @@ public final class RedisLoad {
     long limit =
         fresh ? keys.length * (RedisPolicies.RATE + (long) (RedisPolicies.RATE * elapsed)) : 0;
     return new Result(
-        name, threads, keys.length, sum, yes, unknown, elapsed, cpu, limit, total, server);
+        name,
+        threads,
+        keys.length,
+        sum,
+        yes,
+        unknown,
+        elapsed,
+        cpu,
+        limit,
+        total,
+        server,
+        serverCpu);
   }
 
   /** CPU time of the whole JVM (every thread, the GC's included). */
