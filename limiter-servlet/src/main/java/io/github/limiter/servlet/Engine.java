@@ -252,7 +252,7 @@ final class Engine {
         request.setAttribute(resumeAttribute, outcome);
         shaper.hold(request, response, outcome.waitNanos());
         if (outcome.policies().settles()) {
-          settleIfDropped(outcome, request);
+          settleIfDropped(outcome, request, response);
         }
         return;
       }
@@ -329,67 +329,63 @@ final class Engine {
       admission.finish(outcome, failure != null ? 500 : response.getStatus(), failure, report);
       return;
     }
-    request
-        .getAsyncContext()
-        .addListener(
-            new AsyncListener() {
-              @Override
-              public void onComplete(AsyncEvent event) {
-                finish(response.getStatus(), null);
-              }
-
-              @Override
-              public void onError(AsyncEvent event) {
-                finish(500, event.getThrowable());
-              }
-
-              @Override
-              public void onTimeout(AsyncEvent event) {
-                finish(503, event.getThrowable());
-              }
-
-              @Override
-              public void onStartAsync(AsyncEvent event) {
-                // a new async cycle: keep listening
-                event.getAsyncContext().addListener(this);
-              }
-
-              private void finish(int status, Throwable error) {
-                admission.finish(outcome, status, error, report); // settles once, whichever ends
-              }
-            });
+    request.getAsyncContext().addListener(new SettleAtEnd(outcome, response, report, true));
   }
 
   /**
-   * Settles a request held for its shaping wait if it fails or times out before it passes: it never
-   * reaches {@link #pass}, and a concurrency permit must not stay taken. Settling is once only, so
-   * a request that does pass later is not settled twice.
+   * Settles a request held for its shaping wait if its hold ends before it passes (it fails or
+   * times out): it never reaches {@link #pass}, and a concurrency permit must not stay taken. A
+   * request that passes is settled by {@code pass} first, and settling is once only.
    */
-  private void settleIfDropped(Outcome outcome, HttpServletRequest request) {
-    request
-        .getAsyncContext()
-        .addListener(
-            new AsyncListener() {
-              @Override
-              public void onComplete(AsyncEvent event) {
-                // passed: settled by pass
-              }
+  private void settleIfDropped(
+      Outcome outcome, HttpServletRequest request, HttpServletResponse response) {
+    request.getAsyncContext().addListener(new SettleAtEnd(outcome, response, null, false));
+  }
 
-              @Override
-              public void onError(AsyncEvent event) {
-                admission.finish(outcome, 500, event.getThrowable(), null);
-              }
+  /** Settles an outcome when an async cycle ends, however it ends. */
+  private final class SettleAtEnd implements AsyncListener {
+    private final Outcome outcome;
+    private final HttpServletResponse response;
+    private final CostReport report;
 
-              @Override
-              public void onTimeout(AsyncEvent event) {
-                admission.finish(outcome, 503, event.getThrowable(), null);
-              }
+    /**
+     * Whether to follow a new async cycle started in this one; a shaping hold does not, since the
+     * application's cycle after it is settled by {@code pass}.
+     */
+    private final boolean followsNewCycles;
 
-              @Override
-              public void onStartAsync(AsyncEvent event) {
-                // the application's own async cycle: pass listens to it
-              }
-            });
+    SettleAtEnd(
+        Outcome outcome,
+        HttpServletResponse response,
+        CostReport report,
+        boolean followsNewCycles) {
+      this.outcome = outcome;
+      this.response = response;
+      this.report = report;
+      this.followsNewCycles = followsNewCycles;
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+      admission.finish(outcome, response.getStatus(), null, report);
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+      admission.finish(outcome, 500, event.getThrowable(), report);
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+      admission.finish(outcome, 503, event.getThrowable(), report);
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+      if (followsNewCycles) {
+        event.getAsyncContext().addListener(this);
+      }
+    }
   }
 
   private PolicySet match(HttpServletRequest request) {
