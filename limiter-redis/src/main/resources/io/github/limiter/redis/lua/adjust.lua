@@ -1,8 +1,9 @@
 -- Charges ARGV[2] permits under every limit, as debt where they are not admissible, or gives back
 -- -ARGV[2], as PolicyFunction.adjust. A charge is the admission's, then capped by the algorithm's
 -- debt section to what the state may owe (one more capacity); permits may be any size, since a
--- double that loses precision above 2^53 is capped back to an exact integer. A charge creates a missing key; a refund leaves it missing,
--- as it is fresh already. Returns the number of keys changed.
+-- double that loses precision above 2^53 is capped back to an exact integer. A charge creates a
+-- missing key; a refund leaves it missing, as it is fresh already. Returns the number of keys
+-- changed.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
 local n = #KEYS
 local format, ceil, fmod = string.format, math.ceil, math.fmod

@@ -1,8 +1,8 @@
 -- Fixed window, as io.github.limiter.internal.algorithm.FixedWindow: the state is the window index
 -- w and its count, stored as "w count"; the count as of now is max(0, (w - now/W) * N + count),
--- which is the count in the same window and 0 in a later one (but for debt: see charge). Params: W, N. Sections of
--- straight-line code, spliced by Scripts into decide.lua and adjust.lua: see there for the names
--- each one is given (i, a, raw) and must define.
+-- which is the count in the same window and 0 in a later one (but for debt: see the debt section).
+-- Params: W, N. Sections of straight-line code, spliced by Scripts into decide.lua and adjust.lua:
+-- see there for the names each one is given (i, a, raw) and must define.
 
 --@ head
 local PARAMS = 2
