@@ -115,6 +115,17 @@ class ConcurrencyLimitTest {
     GATES.computeIfAbsent(gate, g -> new CountDownLatch(1)).countDown();
   }
 
+  /** Checks that both of {@code key}'s permits are free: two fit at once and a third does not. */
+  private static void bothPermitsFree(TestServer server, String key) throws Exception {
+    var x = hold(server, key, "sync", key + "-x");
+    var y = hold(server, key, "sync", key + "-y");
+    assertThat(now(server, key).statusCode()).isEqualTo(429);
+    open(key + "-x");
+    open(key + "-y");
+    assertThat(x.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    assertThat(y.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+  }
+
   @Test
   void aThirdRequestInFlightIsRefusedAndEachWayOfEndingGivesThePermitBack() throws Exception {
     try (TestServer server = server()) {
@@ -146,13 +157,7 @@ class ConcurrencyLimitTest {
       open("s2");
       assertThat(async.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
       assertThat(again.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-      var x = hold(server, "acme", "sync", "s3");
-      var y = hold(server, "acme", "sync", "s4");
-      assertThat(now(server, "acme").statusCode()).isEqualTo(429);
-      open("s3");
-      open("s4");
-      assertThat(x.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-      assertThat(y.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      bothPermitsFree(server, "acme");
     }
   }
 
@@ -165,14 +170,8 @@ class ConcurrencyLimitTest {
       assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isGreaterThanOrEqualTo(500);
       assertThat(second.get(10, TimeUnit.SECONDS).statusCode()).isGreaterThanOrEqualTo(500);
 
-      // Then both permits are back: two more fit at once, and a third does not
-      var x = hold(server, "initech", "sync", "i1");
-      var y = hold(server, "initech", "sync", "i2");
-      assertThat(now(server, "initech").statusCode()).isEqualTo(429);
-      open("i1");
-      open("i2");
-      assertThat(x.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-      assertThat(y.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      // Then both permits are back
+      bothPermitsFree(server, "initech");
     }
   }
 }

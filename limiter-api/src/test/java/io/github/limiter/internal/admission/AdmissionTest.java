@@ -10,7 +10,6 @@ import io.github.limiter.Limiter;
 import io.github.limiter.Policy;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.memory.InMemoryStore;
@@ -104,6 +103,12 @@ class AdmissionTest {
   }
 
   private PolicySet set(Admission admission, LimiterConfig config, String... policies) {
+    return set(admission, config, Counts.ALL, policies);
+  }
+
+  /** The policies' rules, each counting only the requests {@code counts} says. */
+  private PolicySet set(
+      Admission admission, LimiterConfig config, Counts counts, String... policies) {
     List<Rule> rules = new ArrayList<>();
     for (String name : policies) {
       var policy = config.policy(name).orElseThrow();
@@ -113,7 +118,7 @@ class AdmissionTest {
               admission.keyFunction(policy.key(), () -> BUGGY),
               policy.permits(),
               admission.costFunction(policy.cost(), () -> BUGGY),
-              Counts.ALL,
+              counts,
               admission.planFunction(policy.plans(), () -> BUGGY)));
     }
     return PolicySet.of(rules, limiter::bind);
@@ -202,17 +207,7 @@ class AdmissionTest {
             "limiter.policy.login.key", "header:X-Api-Key",
             "limiter.policy.login.cost", "header:X-Cost");
     Admission admission = admission(config, true, false);
-    PolicyConfig login = config.policy("login").orElseThrow();
-    PolicySet set =
-        PolicySet.of(
-            List.of(
-                new Rule(
-                    login,
-                    admission.keyFunction(login.key(), () -> BUGGY),
-                    login.permits(),
-                    admission.costFunction(login.cost(), () -> BUGGY),
-                    (status, failure) -> status == 401)),
-            limiter::bind);
+    PolicySet set = set(admission, config, (status, failure) -> status == 401, "login");
     assertThat(set.settles()).isTrue();
 
     // When a request of 3 ends with a 200, and one of 3 with a 401
@@ -461,17 +456,7 @@ class AdmissionTest {
             "limiter.policy.llm.key", "header:X-Api-Key",
             "limiter.policy.llm.cost", "header:X-Cost");
     Admission admission = admission(config, true, false);
-    PolicyConfig llm = config.policy("llm").orElseThrow();
-    PolicySet set =
-        PolicySet.of(
-            List.of(
-                new Rule(
-                    llm,
-                    admission.keyFunction(llm.key(), () -> BUGGY),
-                    llm.permits(),
-                    admission.costFunction(llm.cost(), () -> BUGGY),
-                    (status, failure) -> status < 500)),
-            limiter::bind);
+    PolicySet set = set(admission, config, (status, failure) -> status < 500, "llm");
     Outcome failed = admission.admit(set, view("k", "40"));
     admission.finish(failed, 503, null, report(r -> r.report(90)));
     assertThat(admission.admit(set, view("k", "1")).decision(0).remaining()).isEqualTo(99);
