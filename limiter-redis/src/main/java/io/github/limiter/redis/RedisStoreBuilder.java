@@ -41,6 +41,7 @@ public final class RedisStoreBuilder {
   int breakerFailureThreshold = 5;
   Duration breakerOpenDuration = Duration.ofSeconds(1);
   NanoClock callerClock;
+  NanoClock clock = NanoClock.system();
   Duration callerTtlFloor = Duration.ofMinutes(10);
   Duration concurrencyLease = DEFAULT_CONCURRENCY_LEASE;
   private Duration idleCheckInterval = Duration.ofSeconds(30);
@@ -314,7 +315,8 @@ public final class RedisStoreBuilder {
               poolMaxTotal,
               (int) socketTimeout.toMillis(),
               idleCheckInterval,
-              pipeline ? pipelineMaxBatch : 0);
+              pipeline ? pipelineMaxBatch : 0,
+              clock);
     } else {
       Set<HostAndPort> seeds = clusterNodes;
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
@@ -339,7 +341,8 @@ public final class RedisStoreBuilder {
               poolMaxTotal,
               "cluster",
               pipeline ? pipelineMaxBatch : 0,
-              (int) socketTimeout.toMillis());
+              (int) socketTimeout.toMillis(),
+              clock);
     }
     return new RedisStore(this, transport);
   }
@@ -371,6 +374,15 @@ public final class RedisStoreBuilder {
   /** For tests: how often an open breaker logs a summary, instead of every 10 s. */
   RedisStoreBuilder logInterval(Duration interval) {
     this.logInterval = interval;
+    return this;
+  }
+
+  /**
+   * For tests: the clock of the decision deadlines, the circuit breakers and their log, instead of
+   * {@link NanoClock#system()}.
+   */
+  RedisStoreBuilder clock(NanoClock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
     return this;
   }
 
