@@ -6,12 +6,13 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Policy;
 import io.github.limiter.tck.ManualClock;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisCluster;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -120,26 +121,33 @@ class ConcurrencyLeaseTest {
 
       // Then within two seconds the lease is re-stamped with a later end, and the key outlives its
       // first lease
-      long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-      while (first.equals(jedis.hget(key, a.node())) && System.nanoTime() < deadline) {
-        Pause.millis(20);
-      }
+      Await.within(Duration.ofSeconds(2), () -> !first.equals(jedis.hget(key, a.node())));
       String renewed = jedis.hget(key, a.node());
       assertThat(renewed).isNotEqualTo(first);
       assertThat(Long.parseLong(renewed.split(" ")[1]))
           .isGreaterThan(Long.parseLong(first.split(" ")[1]));
-      Pause.millis(1_200);
+      long firstEnd = Long.parseLong(first.split(" ")[1]);
+      Await.until(
+          "Redis's clock past the first lease's end",
+          Duration.ofSeconds(3),
+          () -> serverMicros(jedis) > firstEnd + 200_000);
       assertThat(jedis.hget(key, a.node())).startsWith("1 ");
 
       // And at close the permit is given back and the thread ends
       a.close();
       assertThat(jedis.exists(key)).isFalse();
-      long threadsGone = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-      while (renewers() > 0 && System.nanoTime() < threadsGone) {
-        Pause.millis(20);
-      }
+      Await.within(Duration.ofSeconds(2), () -> renewers() == 0);
       assertThat(renewers()).isZero();
     }
+  }
+
+  /**
+   * The server's TIME as the scripts read it: microseconds since {@link RedisStore#EPOCH_SECONDS}.
+   */
+  private static long serverMicros(Jedis jedis) {
+    List<String> time = jedis.time();
+    return (Long.parseLong(time.get(0)) - RedisStore.EPOCH_SECONDS) * 1_000_000L
+        + Long.parseLong(time.get(1));
   }
 
   private static long renewers() {

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.ManualClock;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -52,18 +53,22 @@ class RedisLoggingTest {
     logger.removeHandler(capture);
   }
 
+  /**
+   * The lines at {@code level} containing {@code text}, once there is one; {@code meanwhile} runs
+   * before each look.
+   */
   private List<LogRecord> awaitRecord(Level level, String text, Runnable meanwhile) {
     Predicate<LogRecord> wanted = r -> r.getLevel().equals(level) && r.getMessage().contains(text);
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (records.stream().noneMatch(wanted)) {
-      assertThat(System.nanoTime())
-          .as(
-              "a %s line containing '%s' within 5 s; got %s",
-              level, text, records.stream().map(LogRecord::getMessage).toList())
-          .isLessThan(deadline);
-      meanwhile.run();
-      Pause.millis(10);
-    }
+    Await.until(
+        () ->
+            String.format(
+                "a %s line containing '%s'; got %s",
+                level, text, records.stream().map(LogRecord::getMessage).toList()),
+        Duration.ofSeconds(5),
+        () -> {
+          meanwhile.run();
+          return records.stream().anyMatch(wanted);
+        });
     return records.stream().filter(wanted).toList();
   }
 
@@ -82,18 +87,24 @@ class RedisLoggingTest {
   @Test
   void theBreakerLogsWhenItOpensWhileOpenAndWhenItCloses() {
     RedisServer server = RedisServer.start("logging");
+    // The breaker's open duration and log interval pass on this clock, not in real time.
+    ManualClock clock = ManualClock.nearMaxValue();
+    Duration open = Duration.ofMillis(300);
+    Duration logInterval = Duration.ofMillis(200);
     try (RedisStore store =
         RedisStore.builder()
             .url(server.url())
             .decisionTimeout(Duration.ofMillis(100))
             .breakerFailureThreshold(3)
-            .breakerOpenDuration(Duration.ofMillis(300))
-            .logInterval(Duration.ofMillis(200))
+            .breakerOpenDuration(open)
+            .logInterval(logInterval)
+            .clock(clock)
             .build()) {
       Runnable decide = () -> store.decide(POLICY, "k", 1);
-      while (!store.decide(POLICY, "k", 1).isVerified()) {
-        Pause.millis(10);
-      }
+      Await.until(
+          "connected to Redis",
+          Duration.ofSeconds(5),
+          () -> store.decide(POLICY, "k", 1).isVerified());
       String node = server.host() + ":" + server.port();
       // When Redis dies
       server.kill();
@@ -103,13 +114,21 @@ class RedisLoggingTest {
       assertThat(opened).hasSize(1);
       assertThat(opened.get(0).getMessage()).contains(node).contains("Last failure: ");
       // And while it stays open, a summary counts the decisions that fell back
+      clock.advance(logInterval);
       List<LogRecord> summary = awaitRecord(Level.WARNING, "still open", decide);
       assertThat(summary.get(0).getMessage())
           .containsPattern("still open: [1-9][0-9]* decisions fell back");
       // When Redis is back
       server.restart();
       // Then one line says the breaker closed
-      List<LogRecord> closed = awaitRecord(Level.INFO, "closed", decide);
+      List<LogRecord> closed =
+          awaitRecord(
+              Level.INFO,
+              "closed",
+              () -> {
+                clock.advance(open); // a probe is due on each try until one succeeds
+                decide.run();
+              });
       assertThat(closed).hasSize(1);
       assertThat(closed.get(0).getMessage())
           .contains(node)

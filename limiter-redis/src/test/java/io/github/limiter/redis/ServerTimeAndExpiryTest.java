@@ -8,7 +8,7 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
 import java.time.Duration;
@@ -118,10 +118,7 @@ class ServerTimeAndExpiryTest {
                 ttl -> assertThat(ttl).isBetween(0L, 3002L), ttl -> assertThat(ttl).isEqualTo(-2L));
       }
       // And after that time, nothing is left
-      long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
-      while (jedis.dbSize() > 0 && System.nanoTime() < deadline) {
-        Pause.millis(25);
-      }
+      Await.within(Duration.ofSeconds(8), () -> jedis.dbSize() == 0);
       assertThat(jedis.dbSize()).isZero();
     }
   }
