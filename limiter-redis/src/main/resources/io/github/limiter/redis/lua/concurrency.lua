@@ -26,13 +26,14 @@ local count, mine, last = 0, 0, now
 if raw[i] then
   local h = raw[i]
   for j = 1, #h, 2 do
-    local c, x = string.match(h[j + 1], '^(%d+) (%-?%d+)$')
-    if c and tonumber(x) > now then
-      count = count + tonumber(c)
+    local record = h[j + 1]
+    --+ record
+    if held and expiry > now then
+      count = count + held
       if h[j] == node then
-        mine = tonumber(c)
-      elseif tonumber(x) > last then
-        last = tonumber(x)
+        mine = held
+      elseif expiry > last then
+        last = expiry
       end
     end
   end
@@ -83,8 +84,9 @@ do
   local h = raw[i]
   if h then
     for j = 1, #h, 2 do
-      local c, x = string.match(h[j + 1], '^(%d+) (%-?%d+)$')
-      if h[j] ~= node and (not c or tonumber(x) <= now) then redis.call('HDEL', KEYS[i], h[j]) end
+      local record = h[j + 1]
+      --+ record
+      if h[j] ~= node and (not held or expiry <= now) then redis.call('HDEL', KEYS[i], h[j]) end
     end
   end
   local ends = last
@@ -106,11 +108,10 @@ local renewed = 0
 for i = 1, n do
   local a = 4 + (i - 1) * PARAMS
   local lease, node = tonumber(ARGV[a + 2]), ARGV[a + 3]
-  local v = redis.call('HGET', KEYS[i], node)
-  local c, x
-  if v then c, x = string.match(v, '^(%d+) (%-?%d+)$') end
-  if c and tonumber(x) > now then
-    redis.call('HSET', KEYS[i], node, format('%d %d', tonumber(c), now + lease))
+  local record = redis.call('HGET', KEYS[i], node) or ''
+  --+ record
+  if held and expiry > now then
+    redis.call('HSET', KEYS[i], node, format('%d %d', held, now + lease))
     local lives = ceil(lease / 1000) + 1
     if lives < ttl_floor then lives = ttl_floor end
     if redis.call('PTTL', KEYS[i]) < lives then redis.call('PEXPIRE', KEYS[i], format('%d', lives)) end
