@@ -31,9 +31,9 @@ import redis.clients.jedis.UnifiedJedis;
  * policy's {@link FailureMode} decides, and a circuit breaker keeps a dead Redis from costing every
  * decision a timeout.
  *
- * <p>A concurrency policy's permits are held per node, under a lease this store renews every {@link
- * RedisStoreBuilder#concurrencyLease} / 3 until they are released: a node that dies holds them at
- * most one lease TTL after its last renewal.
+ * <p>A concurrency policy's permits are held per node, under a hold this store renews every {@link
+ * RedisStoreBuilder#concurrencyHold} / 3 until they are released: a node that dies holds them at
+ * most one hold TTL after its last renewal.
  *
  * <p>A policy in lease mode ({@link RedisStoreBuilder#lease}) is decided from slices of its limits
  * that this node reserved in Redis beforehand: see {@code Leases}.
@@ -70,7 +70,7 @@ public final class RedisStore implements RateLimitStore {
   /** This store's id as a holder of concurrency permits: random, so that each node has its own. */
   private final String node;
 
-  private final long concurrencyLeaseNanos;
+  private final long holdNanos;
 
   /** The concurrency permits this node holds, renewed until they are released. */
   private final Holdings holdings;
@@ -90,8 +90,8 @@ public final class RedisStore implements RateLimitStore {
     this.ttlFloor = callerClock == null ? NO_TTL_FLOOR : Long.toString(b.callerTtlFloor.toMillis());
     this.localNodes = b.localNodes;
     this.node = newNodeId();
-    this.concurrencyLeaseNanos = b.concurrencyLease.toNanos();
-    this.holdings = new Holdings(concurrencyLeaseNanos, this::renew);
+    this.holdNanos = b.concurrencyHold.toNanos();
+    this.holdings = new Holdings(holdNanos, this::renew);
     this.local =
         InMemoryStore.builder()
             .clock(callerClock == null ? NanoClock.system() : callerClock)
@@ -178,7 +178,7 @@ public final class RedisStore implements RateLimitStore {
     long toRedis = delta;
     if (c.renew != null && delta < 0) {
       // A concurrency release: what this node holds in Redis goes back there; the rest was
-      // admitted by the failure mode, locally. Once forgotten here, a lease that this release
+      // admitted by the failure mode, locally. Once forgotten here, a hold that this release
       // fails to reach ends within its TTL.
       long held = holdings.released(redisKeys, -delta);
       if (held < -delta && policy.failureMode() == FailureMode.LOCAL) {
@@ -206,7 +206,7 @@ public final class RedisStore implements RateLimitStore {
     }
   }
 
-  /** Re-stamps this node's leases under one holding's keys; a failure leaves them to end. */
+  /** Re-stamps this node's holds under one holding's keys; a failure leaves them to end. */
   private void renew(Holdings.Holding holding) {
     CircuitBreaker breaker = calls.breaker(holding.keys());
     if (breaker.state() != CircuitBreaker.State.CLOSED) {
@@ -216,7 +216,7 @@ public final class RedisStore implements RateLimitStore {
     try {
       calls.eval(breaker, c.renew, holding.keys(), args(c, 1));
     } catch (Exception e) {
-      // counted by the breaker; the leases end within their TTL
+      // counted by the breaker; the holds end within their TTL
     }
   }
 
@@ -230,7 +230,7 @@ public final class RedisStore implements RateLimitStore {
       } catch (InterruptedException e) {
         return;
       } catch (Exception e) {
-        // the leases end within their TTL
+        // the holds end within their TTL
       }
     }
   }
@@ -270,8 +270,7 @@ public final class RedisStore implements RateLimitStore {
     CompiledPolicy c = compiled.get(policy);
     return c != null
         ? c
-        : compiled.computeIfAbsent(
-            policy, p -> new CompiledPolicy(p, keys, node, concurrencyLeaseNanos));
+        : compiled.computeIfAbsent(policy, p -> new CompiledPolicy(p, keys, node, holdNanos));
   }
 
   /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */

@@ -43,7 +43,7 @@ public final class RedisStoreBuilder {
   NanoClock callerClock;
   NanoClock clock = NanoClock.system();
   Duration callerTtlFloor = Duration.ofMinutes(10);
-  Duration concurrencyLease = DEFAULT_CONCURRENCY_LEASE;
+  Duration concurrencyHold = DEFAULT_CONCURRENCY_HOLD;
   private Duration idleCheckInterval = Duration.ofSeconds(30);
   Duration logInterval = CircuitBreaker.LOG_INTERVAL;
   final Map<String, PolicyConfig.Lease> leases = new LinkedHashMap<>();
@@ -229,21 +229,21 @@ public final class RedisStoreBuilder {
     return this;
   }
 
-  /** The default TTL of a node's lease on the concurrency permits it holds. */
-  static final Duration DEFAULT_CONCURRENCY_LEASE = Duration.ofSeconds(30);
+  /** The default TTL of a node's hold on the concurrency permits it holds. */
+  static final Duration DEFAULT_CONCURRENCY_HOLD = Duration.ofSeconds(30);
 
   /**
-   * How long a node's lease on the concurrency permits it holds lives without renewal; 30 s by
+   * How long a node's hold on the concurrency permits it holds lives without renewal; 30 s by
    * default, between 1 s and 1 h. The store renews it every third of this while the permits are
    * held, so a node that dies holds them at most this long after its last renewal.
    */
-  public RedisStoreBuilder concurrencyLease(Duration ttl) {
+  public RedisStoreBuilder concurrencyHold(Duration ttl) {
     Objects.requireNonNull(ttl, "ttl");
     if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(Duration.ofHours(1)) > 0) {
       throw new IllegalArgumentException(
-          "concurrency lease must be between 1s and 1h, was " + ttl.toMillis() + "ms");
+          "concurrency hold must be between 1s and 1h, was " + ttl.toMillis() + "ms");
     }
-    this.concurrencyLease = ttl;
+    this.concurrencyHold = ttl;
     return this;
   }
 

@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * what is left of it), are spliced from the same sources, for the algorithms whose source defines
  * the lease sections {@code lent} and {@code horizon}: the token bucket and the fixed window. The
  * concurrency limit's source also defines {@code renew}, spliced into {@code renew.lua}: its
- * permits are held under per-node leases that the node holding them renews.
+ * permits are held under per-node holds that the node holding them renews.
  */
 final class Scripts {
 
@@ -54,9 +54,7 @@ final class Scripts {
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
 
-  /**
-   * The section of an algorithm whose permits are held while a request runs, on per-node leases.
-   */
+  /** The section of an algorithm whose permits are held while a request runs, on per-node holds. */
   private static final String RENEW_SECTION = "renew";
 
   /** How deep sections may splice other sections. */
@@ -131,8 +129,8 @@ final class Scripts {
   }
 
   /**
-   * The script that renews this node's leases on the permits it holds, for an algorithm whose
-   * source defines section {@code renew} (concurrency); null for the others.
+   * The script that renews this node's holds on the permits it holds, for an algorithm whose source
+   * defines section {@code renew} (concurrency); null for the others.
    */
   static Script renew(Algorithm algorithm) {
     return RENEW.get(algorithm);

@@ -82,7 +82,7 @@ class ScriptsTest {
   }
 
   @Test
-  void onlyTheConcurrencyLimitHoldsPermitsUnderLeasesItsNodeRenews() {
+  void onlyTheConcurrencyLimitHoldsPermitsUnderHoldsItsNodeRenews() {
     for (Algorithm algorithm : Algorithm.values()) {
       boolean held = algorithm == Algorithm.CONCURRENCY;
       assertThat(Scripts.renew(algorithm) != null).as(algorithm.configName()).isEqualTo(held);
