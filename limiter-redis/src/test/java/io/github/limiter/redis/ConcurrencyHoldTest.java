@@ -23,7 +23,7 @@ import redis.clients.jedis.Jedis;
  * Concurrency permits held per node under holds: a node that crashes holds its permits at most one
  * hold TTL after its last renewal, a live node keeps them as long as it renews, and a node that
  * closes gives them back at once. Two stores on one caller clock are two nodes; time is the
- * clock's, and nothing sleeps but the test of the renewing thread itself.
+ * clock's, and only the test of the renewing thread waits, for Redis's own clock.
  */
 @ExtendWith(RedisExtension.class)
 class ConcurrencyHoldTest {
