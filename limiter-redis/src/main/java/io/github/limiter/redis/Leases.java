@@ -69,7 +69,7 @@ final class Leases implements AutoCloseable {
     Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits);
   }
 
-  private final Host store;
+  private final Host host;
   private final GuardedCalls calls;
   private final KeyScheme keyScheme;
   final NanoClock clock;
@@ -87,13 +87,13 @@ final class Leases implements AutoCloseable {
    *     called (for tests)
    */
   Leases(
-      Host store,
+      Host host,
       KeyScheme keys,
       NanoClock clock,
       Map<String, PolicyConfig.Lease> settings,
       boolean background) {
-    this.store = store;
-    this.calls = store.calls();
+    this.host = host;
+    this.calls = host.calls();
     this.keyScheme = keys;
     this.clock = clock;
     this.origin = clock.nanos();
@@ -342,7 +342,7 @@ final class Leases implements AutoCloseable {
     }
 
     private Decision fallback(Lease lease, long permits) {
-      return store.fallback(calls.breaker(lease.redisKeys), policy, lease.key, permits);
+      return host.fallback(calls.breaker(lease.redisKeys), policy, lease.key, permits);
     }
 
     /**
@@ -359,7 +359,7 @@ final class Leases implements AutoCloseable {
         long unspent = lease.spendable(tick(sent));
         long need = Math.max(1, permits - unspent);
         long wanted = wanted(lease.info, need, unspent, sent);
-        List<String> args = new ArrayList<>(compiled.args(store.now(), need, store.ttlFloor()));
+        List<String> args = new ArrayList<>(compiled.args(host.now(), need, host.ttlFloor()));
         args.add(node);
         args.add(Long.toString(wanted));
         args.add(Long.toString(unspent));
@@ -496,7 +496,7 @@ final class Leases implements AutoCloseable {
       if (breaker.state() != CircuitBreaker.State.CLOSED) {
         return; // the record ends at its TTL
       }
-      List<String> args = new ArrayList<>(compiled.args(store.now(), unspent, store.ttlFloor()));
+      List<String> args = new ArrayList<>(compiled.args(host.now(), unspent, host.ttlFloor()));
       args.add(node);
       try {
         calls.eval(breaker, release, lease.redisKeys, args);

@@ -246,12 +246,7 @@ public final class RedisStore implements RateLimitStore {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  /** The breaker of the node that serves these keys now (a decision's keys share one slot). */
-  CircuitBreaker breaker(List<String> redisKeys) {
-    return calls.breaker(redisKeys);
-  }
-
-  Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
+  private Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
     breaker.onFallback();
     return switch (policy.failureMode()) {
       case FAIL_OPEN -> Decision.allowedUnverified(policy.name(), policy.limits().get(0));
