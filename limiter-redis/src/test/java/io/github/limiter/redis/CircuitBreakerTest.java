@@ -6,12 +6,7 @@ import io.github.limiter.tck.ManualClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The breaker's timing, driven by a manual clock: no Redis, no waiting. */
@@ -23,30 +18,11 @@ class CircuitBreakerTest {
   private final ManualClock clock = ManualClock.nearMaxValue();
   private final CircuitBreaker breaker =
       new CircuitBreaker("127.0.0.1:1", 3, OPEN, LOG_INTERVAL, clock);
-  private final Logger logger = Logger.getLogger(RedisStore.class.getName());
-  private final ConcurrentLinkedQueue<LogRecord> records = new ConcurrentLinkedQueue<>();
-  private final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          records.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
-
-  @BeforeEach
-  void listen() {
-    logger.addHandler(capture);
-  }
+  private final StoreLog log = new StoreLog();
 
   @AfterEach
   void stopListening() {
-    logger.removeHandler(capture);
+    log.close();
   }
 
   private void fail(int times) {
@@ -56,7 +32,7 @@ class CircuitBreakerTest {
   }
 
   private List<String> messages() {
-    return records.stream().map(LogRecord::getMessage).toList();
+    return log.messages();
   }
 
   @Test

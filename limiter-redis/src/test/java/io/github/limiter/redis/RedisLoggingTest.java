@@ -10,14 +10,10 @@ import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What the store logs through java.util.logging when Redis is out of reach (issue 17, item 7). */
@@ -27,30 +23,11 @@ class RedisLoggingTest {
       Policy.tokenBucket("logged", Limit.bucket(1000, Duration.ofSeconds(1), 1_000_000))
           .withFailureMode(FailureMode.FAIL_OPEN);
 
-  private final Logger logger = Logger.getLogger(RedisStore.class.getName());
-  private final ConcurrentLinkedQueue<LogRecord> records = new ConcurrentLinkedQueue<>();
-  private final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          records.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
-
-  @BeforeEach
-  void listen() {
-    logger.addHandler(capture);
-  }
+  private final StoreLog log = new StoreLog();
 
   @AfterEach
   void stopListening() {
-    logger.removeHandler(capture);
+    log.close();
   }
 
   /**
@@ -60,16 +37,13 @@ class RedisLoggingTest {
   private List<LogRecord> awaitRecord(Level level, String text, Runnable meanwhile) {
     Predicate<LogRecord> wanted = r -> r.getLevel().equals(level) && r.getMessage().contains(text);
     Await.until(
-        () ->
-            String.format(
-                "a %s line containing '%s'; got %s",
-                level, text, records.stream().map(LogRecord::getMessage).toList()),
+        () -> String.format("a %s line containing '%s'; got %s", level, text, log.messages()),
         Duration.ofSeconds(5),
         () -> {
           meanwhile.run();
-          return records.stream().anyMatch(wanted);
+          return log.records().stream().anyMatch(wanted);
         });
-    return records.stream().filter(wanted).toList();
+    return log.records().stream().filter(wanted).toList();
   }
 
   @Test
@@ -133,7 +107,7 @@ class RedisLoggingTest {
       assertThat(closed.get(0).getMessage())
           .contains(node)
           .containsPattern("[1-9][0-9]* decisions fell back");
-      assertThat(records).noneMatch(r -> r.getMessage().contains("at start-up"));
+      assertThat(log.records()).noneMatch(r -> r.getMessage().contains("at start-up"));
     } finally {
       server.close();
     }
