@@ -1,5 +1,6 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.NanoClock;
 import io.github.limiter.internal.log.RateLimitedLog;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,6 +48,7 @@ final class CircuitBreaker {
   record Failure(String message, Instant at) {}
 
   private final String node;
+  private final NanoClock clock;
   private final int threshold;
   private final long openNanos;
   private final AtomicInteger failures = new AtomicInteger();
@@ -67,12 +69,14 @@ final class CircuitBreaker {
   private final LongAdder fallbacksSinceOpen = new LongAdder();
   private final AtomicLong summaryDue = new AtomicLong();
 
-  CircuitBreaker(String node, int threshold, long openNanos, Duration logInterval) {
+  CircuitBreaker(
+      String node, int threshold, long openNanos, Duration logInterval, NanoClock clock) {
     this.node = node;
+    this.clock = clock;
     this.threshold = threshold;
     this.openNanos = openNanos;
     this.logIntervalNanos = logInterval.toNanos();
-    this.openings = new RateLimitedLog(LOG, CircuitBreaker.class, logInterval);
+    this.openings = new RateLimitedLog(LOG, CircuitBreaker.class, logInterval, clock);
   }
 
   /** Whether this caller may call Redis now; while half-open only the one probe may. */
@@ -81,7 +85,7 @@ final class CircuitBreaker {
     if (s == State.CLOSED) {
       return true;
     }
-    if (s == State.OPEN && System.nanoTime() - openedAt >= openNanos) {
+    if (s == State.OPEN && clock.nanos() - openedAt >= openNanos) {
       return state.compareAndSet(State.OPEN, State.HALF_OPEN);
     }
     return false;
@@ -94,7 +98,7 @@ final class CircuitBreaker {
     State s = state.get();
     if (s != State.CLOSED && state.compareAndSet(s, State.CLOSED) && openingLogged) {
       openingLogged = false;
-      long millis = Duration.ofNanos(System.nanoTime() - openSince).toMillis();
+      long millis = Duration.ofNanos(clock.nanos() - openSince).toMillis();
       LOG.logp(
           Level.INFO,
           CircuitBreaker.class.getName(),
@@ -113,10 +117,10 @@ final class CircuitBreaker {
     lastFailure = new Failure(describe(error), Instant.now());
     State s = state.get();
     if (s == State.HALF_OPEN) {
-      openedAt = System.nanoTime();
+      openedAt = clock.nanos();
       state.compareAndSet(State.HALF_OPEN, State.OPEN);
     } else if (failures.incrementAndGet() >= threshold && s == State.CLOSED) {
-      openedAt = System.nanoTime();
+      openedAt = clock.nanos();
       if (state.compareAndSet(State.CLOSED, State.OPEN)) {
         openSince = openedAt;
         summaryDue.set(openedAt + logIntervalNanos);
@@ -141,10 +145,12 @@ final class CircuitBreaker {
   void onFallback() {
     fallbacks.increment();
     fallbacksSinceOpen.increment();
+    if (state.get() == State.CLOSED) {
+      return;
+    }
     long due = summaryDue.get();
-    if (state.get() != State.CLOSED
-        && System.nanoTime() - due >= 0
-        && summaryDue.compareAndSet(due, System.nanoTime() + logIntervalNanos)) {
+    long now = clock.nanos();
+    if (now - due >= 0 && summaryDue.compareAndSet(due, now + logIntervalNanos)) {
       Failure failure = lastFailure;
       LOG.logp(
           Level.WARNING,
@@ -178,7 +184,7 @@ final class CircuitBreaker {
     if (state.get() != State.OPEN) {
       return openNanos;
     }
-    long left = openNanos - (System.nanoTime() - openedAt);
+    long left = openNanos - (clock.nanos() - openedAt);
     return Math.max(left, 1_000_000L);
   }
 

@@ -22,7 +22,7 @@ final class CompiledPolicy {
   final Scripts.Script decide;
   final Scripts.Script adjust;
 
-  /** For concurrency, the script that renews this node's leases; null for the other algorithms. */
+  /** For concurrency, the script that renews this node's holds; null for the other algorithms. */
   final Scripts.Script renew;
 
   final String head;
@@ -36,9 +36,9 @@ final class CompiledPolicy {
 
   /**
    * @param node this store's node id, under which it holds concurrency permits
-   * @param leaseNanos how long a concurrency lease lives without renewal
+   * @param holdNanos how long a node's hold on concurrency permits lives without renewal
    */
-  CompiledPolicy(Policy policy, KeyScheme keys, String node, long leaseNanos) {
+  CompiledPolicy(Policy policy, KeyScheme keys, String node, long holdNanos) {
     this.policy = policy;
     Algorithm algorithm = policy.algorithm();
     this.decide = Scripts.decide(algorithm);
@@ -70,7 +70,7 @@ final class CompiledPolicy {
         case CONCURRENCY -> {
           p.add(Long.toString(limit.permits()));
           p.add(Long.toString(period)); // the Retry-After hint
-          p.add(Long.toString(ceilDiv(leaseNanos, NANOS_PER_MICRO)));
+          p.add(Long.toString(ceilDiv(holdNanos, NANOS_PER_MICRO)));
           p.add(node);
         }
       }

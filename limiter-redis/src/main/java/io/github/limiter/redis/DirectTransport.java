@@ -1,5 +1,6 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.NanoClock;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
@@ -45,6 +46,7 @@ final class DirectTransport implements Transport {
 
   /**
    * @param pipelineMaxBatch the most calls written as one pipeline; 0 to call directly
+   * @param clock the clock of the deadlines
    */
   DirectTransport(
       HostAndPort node,
@@ -52,12 +54,13 @@ final class DirectTransport implements Transport {
       int maxTotal,
       int socketTimeoutMillis,
       Duration idleCheckInterval,
-      int pipelineMaxBatch) {
+      int pipelineMaxBatch,
+      NanoClock clock) {
     this.provider =
-        new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis, idleCheckInterval);
+        new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis, idleCheckInterval, clock);
     this.jedis = new Client(provider);
     this.pipeline =
-        pipelineMaxBatch > 0 ? new PipelineDispatcher(provider, pipelineMaxBatch) : null;
+        pipelineMaxBatch > 0 ? new PipelineDispatcher(provider, pipelineMaxBatch, clock) : null;
     provider.warmUp();
   }
 
@@ -147,6 +150,7 @@ final class DirectTransport implements Transport {
       implements ConnectionProvider, PipelineDispatcher.Connections {
     private final HostAndPort node;
     final String nodeName;
+    private final NanoClock clock;
     private final long idleCheckNanos;
     private final ScheduledExecutorService idleCheck;
     private volatile boolean connectTried;
@@ -168,9 +172,11 @@ final class DirectTransport implements Transport {
         JedisClientConfig config,
         int maxTotal,
         int socketTimeoutMillis,
-        Duration idleCheckInterval) {
+        Duration idleCheckInterval,
+        NanoClock clock) {
       this.node = node;
       this.nodeName = node.toString();
+      this.clock = clock;
       this.idleCheckNanos = idleCheckInterval.toNanos();
       this.config = config;
       this.maxTotal = maxTotal;
@@ -200,7 +206,7 @@ final class DirectTransport implements Transport {
 
     /** PINGs each connection idle for an interval or more; drops those that fail. */
     private void checkIdle() {
-      long now = System.nanoTime();
+      long now = clock.nanos();
       for (PooledConnection connection : idle.toArray(PooledConnection[]::new)) {
         if (now - connection.releasedAt < idleCheckNanos || !idle.remove(connection)) {
           continue; // used lately, or a caller took it meanwhile
@@ -213,7 +219,7 @@ final class DirectTransport implements Transport {
           alive = false;
         }
         if (alive) {
-          connection.releasedAt = System.nanoTime();
+          connection.releasedAt = clock.nanos();
           idle.offerLast(connection);
         } else {
           discard(connection);
@@ -295,7 +301,7 @@ final class DirectTransport implements Transport {
 
     private long remainingNanos() {
       long d = deadline.get()[0];
-      return d == 0 ? socketTimeoutMillis * 1_000_000L : d - System.nanoTime();
+      return d == 0 ? socketTimeoutMillis * 1_000_000L : d - clock.nanos();
     }
 
     /** Opens one more connection in the background, if the pool has room. */
@@ -342,7 +348,7 @@ final class DirectTransport implements Transport {
       if (closed || connection.isBroken() || !connection.isConnected()) {
         discard(connection);
       } else {
-        connection.releasedAt = System.nanoTime();
+        connection.releasedAt = clock.nanos();
         idle.offerFirst(connection);
       }
     }
@@ -363,12 +369,13 @@ final class DirectTransport implements Transport {
   static final class PooledConnection extends Connection {
     private final DeadlineProvider provider;
 
-    /** When it last went back to the pool, by {@link System#nanoTime()}. */
-    volatile long releasedAt = System.nanoTime();
+    /** When it last went back to the pool, by the provider's clock. */
+    volatile long releasedAt;
 
     PooledConnection(DeadlineProvider provider, HostAndPort node, JedisClientConfig config) {
       super(node, config);
       this.provider = provider;
+      this.releasedAt = provider.clock.nanos();
     }
 
     @Override

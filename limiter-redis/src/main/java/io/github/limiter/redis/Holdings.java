@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The concurrency permits this node holds in Redis, by key, so that it can renew their leases: a
- * daemon thread re-stamps each one every lease TTL / 3 while the permits are held. A node that dies
- * stops renewing, and its permits are free one lease TTL after its last renewal at the latest.
+ * The concurrency permits this node holds in Redis, by key, so that it can renew their holds: a
+ * daemon thread re-stamps each one every hold TTL / 3 while the permits are held. A node that dies
+ * stops renewing, and its permits are free one hold TTL after its last renewal at the latest.
  */
 final class Holdings {
 
@@ -18,16 +18,16 @@ final class Holdings {
   record Holding(CompiledPolicy policy, List<String> keys, long count) {}
 
   private final ConcurrentHashMap<String, Holding> held = new ConcurrentHashMap<>();
-  private final long leaseNanos;
+  private final long holdNanos;
   private final Consumer<Holding> renew;
   private ScheduledExecutorService renewer;
   private boolean closed;
 
   /**
-   * @param renew re-stamps the leases of one holding in Redis; must not throw
+   * @param renew re-stamps the holds of one holding in Redis; must not throw
    */
-  Holdings(long leaseNanos, Consumer<Holding> renew) {
-    this.leaseNanos = leaseNanos;
+  Holdings(long holdNanos, Consumer<Holding> renew) {
+    this.holdNanos = holdNanos;
     this.renew = renew;
   }
 
@@ -56,7 +56,7 @@ final class Holdings {
     return taken[0];
   }
 
-  /** Renews every lease this node holds, once. */
+  /** Renews every hold of this node, once. */
   void renewAll() {
     held.values().forEach(renew);
   }
@@ -77,7 +77,7 @@ final class Holdings {
               thread.setDaemon(true);
               return thread;
             });
-    long every = Math.max(1, leaseNanos / 3);
+    long every = Math.max(1, holdNanos / 3);
     renewer.scheduleWithFixedDelay(this::renewAll, every, every, TimeUnit.NANOSECONDS);
   }
 

@@ -53,7 +53,25 @@ final class Leases implements AutoCloseable {
   private static final Decision RETRY =
       Decision.allowedUnverified("retry", Limit.of(1, Duration.ofSeconds(1)));
 
-  final RedisStore store;
+  /** What lease mode needs of the store it serves. */
+  interface Host {
+
+    /** Script calls, guarded by the breakers of the store. */
+    GuardedCalls calls();
+
+    /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */
+    String now();
+
+    /** The scripts' ARGV[3]: the least TTL in ms (0 under server time). */
+    String ttlFloor();
+
+    /** The policy's failure mode decides, as for an exact decision. */
+    Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits);
+  }
+
+  private final Host host;
+  private final GuardedCalls calls;
+  private final KeyScheme keyScheme;
   final NanoClock clock;
   final String node;
   private final long origin;
@@ -69,11 +87,14 @@ final class Leases implements AutoCloseable {
    *     called (for tests)
    */
   Leases(
-      RedisStore store,
+      Host host,
+      KeyScheme keys,
       NanoClock clock,
       Map<String, PolicyConfig.Lease> settings,
       boolean background) {
-    this.store = store;
+    this.host = host;
+    this.calls = host.calls();
+    this.keyScheme = keys;
     this.clock = clock;
     this.origin = clock.nanos();
     this.settings = Map.copyOf(settings);
@@ -199,7 +220,7 @@ final class Leases implements AutoCloseable {
     if (fetcher != null) {
       fetcher.shutdown();
       try {
-        fetcher.awaitTermination(store.budgetNanos() * 2, TimeUnit.NANOSECONDS);
+        fetcher.awaitTermination(calls.budgetNanos() * 2, TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -229,7 +250,7 @@ final class Leases implements AutoCloseable {
 
     Leased(Policy policy, PolicyConfig.Lease settings) {
       this.policy = policy;
-      this.compiled = new CompiledPolicy(policy, new KeyScheme(store.keyPrefix()));
+      this.compiled = new CompiledPolicy(policy, keyScheme);
       this.settings = settings;
       this.grant = Scripts.lease(policy.algorithm());
       this.release = Scripts.release(policy.algorithm());
@@ -279,7 +300,7 @@ final class Leases implements AutoCloseable {
       if (denied != null) {
         return denied;
       }
-      long deadline = System.nanoTime() + store.budgetNanos();
+      long deadline = calls.clock().nanos() + calls.budgetNanos();
       for (int attempt = 0; attempt < 3; attempt++) {
         CompletableFuture<Void> call = lease.fetching.get();
         if (call == null) {
@@ -292,7 +313,7 @@ final class Leases implements AutoCloseable {
           call = mine;
         }
         try {
-          call.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          call.get(Math.max(0, deadline - calls.clock().nanos()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return fallback(lease, permits);
@@ -321,7 +342,7 @@ final class Leases implements AutoCloseable {
     }
 
     private Decision fallback(Lease lease, long permits) {
-      return store.fallback(store.breaker(lease.redisKeys), policy, lease.key, permits);
+      return host.fallback(calls.breaker(lease.redisKeys), policy, lease.key, permits);
     }
 
     /**
@@ -330,7 +351,7 @@ final class Leases implements AutoCloseable {
      */
     void fetch(Lease lease, long permits, CompletableFuture<Void> done) {
       try {
-        CircuitBreaker breaker = store.breaker(lease.redisKeys);
+        CircuitBreaker breaker = calls.breaker(lease.redisKeys);
         if (closed || !breaker.tryAcquire()) {
           throw new IllegalStateException(closed ? "store closed" : "circuit breaker open");
         }
@@ -338,7 +359,7 @@ final class Leases implements AutoCloseable {
         long unspent = lease.spendable(tick(sent));
         long need = Math.max(1, permits - unspent);
         long wanted = wanted(lease.info, need, unspent, sent);
-        List<String> args = new ArrayList<>(compiled.args(store.now(), need, store.ttlFloor()));
+        List<String> args = new ArrayList<>(compiled.args(host.now(), need, host.ttlFloor()));
         args.add(node);
         args.add(Long.toString(wanted));
         args.add(Long.toString(unspent));
@@ -346,22 +367,7 @@ final class Leases implements AutoCloseable {
         args.add(Long.toString(cap));
         args.add(Long.toString(capacity));
         lease.recorded = true;
-        Object reply;
-        try {
-          reply =
-              store
-                  .transport()
-                  .eval(grant, lease.redisKeys, args, System.nanoTime() + store.budgetNanos());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          breaker.onFailure(e);
-          throw e;
-        } catch (Exception e) {
-          breaker.onFailure(e);
-          throw e;
-        }
-        breaker.onSuccess();
-        install(lease, reply, sent, need);
+        install(lease, calls.eval(breaker, grant, lease.redisKeys, args), sent, need);
         lease.fetching.compareAndSet(done, null);
         done.complete(null);
       } catch (Throwable e) {
@@ -451,7 +457,7 @@ final class Leases implements AutoCloseable {
         CompletableFuture<Void> call = lease.fetching.get();
         if (call != null && !lease.retired) {
           try {
-            call.get(store.budgetNanos(), TimeUnit.NANOSECONDS);
+            call.get(calls.budgetNanos(), TimeUnit.NANOSECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -486,21 +492,16 @@ final class Leases implements AutoCloseable {
     }
 
     private void giveBack(Lease lease, long unspent) {
-      CircuitBreaker breaker = store.breaker(lease.redisKeys);
+      CircuitBreaker breaker = calls.breaker(lease.redisKeys);
       if (breaker.state() != CircuitBreaker.State.CLOSED) {
         return; // the record ends at its TTL
       }
-      List<String> args = new ArrayList<>(compiled.args(store.now(), unspent, store.ttlFloor()));
+      List<String> args = new ArrayList<>(compiled.args(host.now(), unspent, host.ttlFloor()));
       args.add(node);
       try {
-        store
-            .transport()
-            .eval(release, lease.redisKeys, args, System.nanoTime() + store.budgetNanos());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        breaker.onFailure(e);
+        calls.eval(breaker, release, lease.redisKeys, args);
       } catch (Exception e) {
-        breaker.onFailure(e);
+        // counted by the breaker; the record ends at its TTL
       }
     }
   }

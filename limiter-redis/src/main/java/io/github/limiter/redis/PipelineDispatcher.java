@@ -1,5 +1,6 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.NanoClock;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -62,6 +63,7 @@ final class PipelineDispatcher {
 
   private final Connections connections;
   private final int maxBatch;
+  private final NanoClock clock;
   private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
 
   /** Whether a turn is under way: one batch in flight at a time. */
@@ -75,12 +77,14 @@ final class PipelineDispatcher {
   /** For tests: the largest batch written so far. */
   final AtomicInteger largestBatch = new AtomicInteger();
 
-  PipelineDispatcher(Connections connections, int maxBatch) {
+  /** Deadlines are readings of {@code clock}. */
+  PipelineDispatcher(Connections connections, int maxBatch, NanoClock clock) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("max batch must be at least 1, was " + maxBatch);
     }
     this.connections = connections;
     this.maxBatch = maxBatch;
+    this.clock = clock;
   }
 
   /** Runs {@code script} by EVALSHA in the next batch and returns its reply, or throws. */
@@ -107,7 +111,7 @@ final class PipelineDispatcher {
         }
         continue;
       }
-      long left = deadlineNanos - System.nanoTime();
+      long left = deadlineNanos - clock.nanos();
       if (left <= 0 || Thread.interrupted()) {
         boolean interrupted = left > 0;
         if (call.state.compareAndSet(QUEUED, ABANDONED)
@@ -225,9 +229,9 @@ final class PipelineDispatcher {
    * Runs again, in one more round trip, only the calls that got NOSCRIPT: the first call of each
    * script by EVAL, which loads it again (once), the others by EVALSHA after it.
    */
-  private static void reload(
+  private void reload(
       Connection connection, Set<Scripts.Script> missing, List<Call> retry, long deadline) {
-    long left = (deadline - System.nanoTime()) / 1_000_000L;
+    long left = (deadline - clock.nanos()) / 1_000_000L;
     if (left < 1) {
       throw new JedisConnectionException(
           new SocketTimeoutException("decision timeout reached before reloading a script"));

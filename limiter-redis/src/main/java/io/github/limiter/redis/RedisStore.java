@@ -9,9 +9,9 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
 import io.github.limiter.memory.InMemoryStore;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,9 +31,9 @@ import redis.clients.jedis.UnifiedJedis;
  * policy's {@link FailureMode} decides, and a circuit breaker keeps a dead Redis from costing every
  * decision a timeout.
  *
- * <p>A concurrency policy's permits are held per node, under a lease this store renews every {@link
- * RedisStoreBuilder#concurrencyLease} / 3 until they are released: a node that dies holds them at
- * most one lease TTL after its last renewal.
+ * <p>A concurrency policy's permits are held per node, under a hold this store renews every {@link
+ * RedisStoreBuilder#concurrencyHold} / 3 until they are released: a node that dies holds them at
+ * most one hold TTL after its last renewal.
  *
  * <p>A policy in lease mode ({@link RedisStoreBuilder#lease}) is decided from slices of its limits
  * that this node reserved in Redis beforehand: see {@code Leases}.
@@ -53,20 +53,11 @@ public final class RedisStore implements RateLimitStore {
   private static final String SERVER_TIME = "";
   private static final String NO_TTL_FLOOR = "0";
 
-  private final Transport transport;
+  private final GuardedCalls calls;
   private final KeyScheme keys;
-  private final long budgetNanos;
   private final NanoClock callerClock;
   private final long callerEpoch;
   private final String ttlFloor;
-  private final int breakerThreshold;
-  private final long breakerOpenNanos;
-  private final Duration logInterval;
-
-  /**
-   * One breaker per Redis node ({@code host:port}, or the cluster while its topology is unknown).
-   */
-  private final ConcurrentHashMap<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
   private final int localNodes;
   private final InMemoryStore local;
@@ -79,25 +70,28 @@ public final class RedisStore implements RateLimitStore {
   /** This store's id as a holder of concurrency permits: random, so that each node has its own. */
   private final String node;
 
-  private final long concurrencyLeaseNanos;
+  private final long holdNanos;
 
   /** The concurrency permits this node holds, renewed until they are released. */
   private final Holdings holdings;
 
   RedisStore(RedisStoreBuilder b, Transport transport) {
-    this.transport = transport;
+    this.calls =
+        new GuardedCalls(
+            transport,
+            b.clock,
+            b.decisionTimeout.toNanos(),
+            b.breakerFailureThreshold,
+            b.breakerOpenDuration.toNanos(),
+            b.logInterval);
     this.keys = new KeyScheme(b.keyPrefix);
-    this.budgetNanos = b.decisionTimeout.toNanos();
     this.callerClock = b.callerClock;
     this.callerEpoch = callerClock == null ? 0 : callerClock.nanos();
     this.ttlFloor = callerClock == null ? NO_TTL_FLOOR : Long.toString(b.callerTtlFloor.toMillis());
-    this.breakerThreshold = b.breakerFailureThreshold;
-    this.breakerOpenNanos = b.breakerOpenDuration.toNanos();
-    this.logInterval = b.logInterval;
     this.localNodes = b.localNodes;
     this.node = newNodeId();
-    this.concurrencyLeaseNanos = b.concurrencyLease.toNanos();
-    this.holdings = new Holdings(concurrencyLeaseNanos, this::renew);
+    this.holdNanos = b.concurrencyHold.toNanos();
+    this.holdings = new Holdings(holdNanos, this::renew);
     this.local =
         InMemoryStore.builder()
             .clock(callerClock == null ? NanoClock.system() : callerClock)
@@ -106,7 +100,8 @@ public final class RedisStore implements RateLimitStore {
         b.leases.isEmpty()
             ? null
             : new Leases(
-                this,
+                new LeaseHost(),
+                keys,
                 callerClock == null ? NanoClock.system() : callerClock,
                 b.leases,
                 b.leaseBackground);
@@ -151,28 +146,20 @@ public final class RedisStore implements RateLimitStore {
     }
     CompiledPolicy c = compile(policy);
     List<String> redisKeys = c.keys(key);
-    CircuitBreaker breaker = breaker(redisKeys);
+    CircuitBreaker breaker = calls.breaker(redisKeys);
     if (!breaker.tryAcquire()) {
       return fallback(breaker, policy, key, permits);
     }
-    long deadline = System.nanoTime() + budgetNanos;
+    Decision decision;
     try {
-      Object reply =
-          transport.eval(c.decide, redisKeys, c.args(now(), permits, ttlFloor), deadline);
-      Decision decision = c.decision(reply);
-      breaker.onSuccess();
-      if (c.renew != null && decision.isAllowed()) {
-        holdings.acquired(c, redisKeys, permits);
-      }
-      return decision;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      breaker.onFailure(e);
-      return fallback(breaker, policy, key, permits);
+      decision = c.decision(calls.eval(breaker, c.decide, redisKeys, args(c, permits)));
     } catch (Exception e) {
-      breaker.onFailure(e);
       return fallback(breaker, policy, key, permits);
     }
+    if (c.renew != null && decision.isAllowed()) {
+      holdings.acquired(c, redisKeys, permits);
+    }
+    return decision;
   }
 
   @Override
@@ -191,7 +178,7 @@ public final class RedisStore implements RateLimitStore {
     long toRedis = delta;
     if (c.renew != null && delta < 0) {
       // A concurrency release: what this node holds in Redis goes back there; the rest was
-      // admitted by the failure mode, locally. Once forgotten here, a lease that this release
+      // admitted by the failure mode, locally. Once forgotten here, a hold that this release
       // fails to reach ends within its TTL.
       long held = holdings.released(redisKeys, -delta);
       if (held < -delta && policy.failureMode() == FailureMode.LOCAL) {
@@ -202,20 +189,16 @@ public final class RedisStore implements RateLimitStore {
       }
       toRedis = -held;
     }
-    CircuitBreaker breaker = breaker(redisKeys);
+    CircuitBreaker breaker = calls.breaker(redisKeys);
     if (breaker.state() == CircuitBreaker.State.CLOSED) {
       try {
-        transport.eval(
-            c.adjust, redisKeys, c.args(now(), toRedis, ttlFloor), System.nanoTime() + budgetNanos);
+        calls.eval(breaker, c.adjust, redisKeys, args(c, toRedis));
         if (c.renew != null && toRedis > 0) {
           holdings.acquired(c, redisKeys, toRedis); // held like an admission's, until given back
         }
         return;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        breaker.onFailure(e);
       } catch (Exception e) {
-        breaker.onFailure(e);
+        // counted by the breaker; the failure mode settles it
       }
     }
     if (policy.failureMode() == FailureMode.LOCAL && (c.renew == null || toRedis > 0)) {
@@ -223,20 +206,17 @@ public final class RedisStore implements RateLimitStore {
     }
   }
 
-  /** Re-stamps this node's leases under one holding's keys; a failure leaves them to end. */
+  /** Re-stamps this node's holds under one holding's keys; a failure leaves them to end. */
   private void renew(Holdings.Holding holding) {
-    CircuitBreaker breaker = breaker(holding.keys());
+    CircuitBreaker breaker = calls.breaker(holding.keys());
     if (breaker.state() != CircuitBreaker.State.CLOSED) {
       return;
     }
     CompiledPolicy c = holding.policy();
     try {
-      transport.eval(
-          c.renew, holding.keys(), c.args(now(), 1, ttlFloor), System.nanoTime() + budgetNanos);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      calls.eval(breaker, c.renew, holding.keys(), args(c, 1));
     } catch (Exception e) {
-      breaker.onFailure(e);
+      // counted by the breaker; the holds end within their TTL
     }
   }
 
@@ -245,18 +225,19 @@ public final class RedisStore implements RateLimitStore {
     for (Holdings.Holding holding : holdings.close()) {
       CompiledPolicy c = holding.policy();
       try {
-        transport.eval(
-            c.adjust,
-            holding.keys(),
-            c.args(now(), -holding.count(), ttlFloor),
-            System.nanoTime() + budgetNanos);
+        calls.eval(
+            calls.breaker(holding.keys()), c.adjust, holding.keys(), args(c, -holding.count()));
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
         return;
       } catch (Exception e) {
-        // the leases end within their TTL
+        // the holds end within their TTL
       }
     }
+  }
+
+  /** A script's arguments: the time, the permits, the TTL floor, then the policy's parameters. */
+  private List<String> args(CompiledPolicy c, long permits) {
+    return c.args(now(), permits, ttlFloor);
   }
 
   private static String newNodeId() {
@@ -265,17 +246,7 @@ public final class RedisStore implements RateLimitStore {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  /** The breaker of the node that serves these keys now (a decision's keys share one slot). */
-  CircuitBreaker breaker(List<String> redisKeys) {
-    String node = transport.nodeOf(redisKeys.get(0));
-    CircuitBreaker breaker = breakers.get(node);
-    return breaker != null
-        ? breaker
-        : breakers.computeIfAbsent(
-            node, n -> new CircuitBreaker(n, breakerThreshold, breakerOpenNanos, logInterval));
-  }
-
-  Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
+  private Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
     breaker.onFallback();
     return switch (policy.failureMode()) {
       case FAIL_OPEN -> Decision.allowedUnverified(policy.name(), policy.limits().get(0));
@@ -294,12 +265,11 @@ public final class RedisStore implements RateLimitStore {
     CompiledPolicy c = compiled.get(policy);
     return c != null
         ? c
-        : compiled.computeIfAbsent(
-            policy, p -> new CompiledPolicy(p, keys, node, concurrencyLeaseNanos));
+        : compiled.computeIfAbsent(policy, p -> new CompiledPolicy(p, keys, node, holdNanos));
   }
 
   /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */
-  String now() {
+  private String now() {
     return callerClock == null
         ? SERVER_TIME
         : Long.toString(Math.floorDiv(callerClock.nanos() - callerEpoch, 1_000L));
@@ -316,7 +286,8 @@ public final class RedisStore implements RateLimitStore {
    */
   @Override
   public StoreHealth health() {
-    Set<String> serving = transport.nodes();
+    Map<String, CircuitBreaker> breakers = calls.breakers();
+    Set<String> serving = calls.transport().nodes();
     if (!serving.isEmpty()) {
       breakers
           .keySet()
@@ -355,11 +326,6 @@ public final class RedisStore implements RateLimitStore {
     return compile(policy).keys(clientKey).get(limitIndex);
   }
 
-  /** The scripts' ARGV[3]: the least TTL in ms (0 under server time). */
-  String ttlFloor() {
-    return ttlFloor;
-  }
-
   /** Gives back the slices of lease mode first, then closes the connections. */
   @Override
   public void close() {
@@ -367,16 +333,39 @@ public final class RedisStore implements RateLimitStore {
       leases.close();
     }
     releaseHoldings();
-    transport.close();
+    calls.transport().close();
     local.close();
+  }
+
+  /** What lease mode needs of this store, and no more. */
+  private final class LeaseHost implements Leases.Host {
+    @Override
+    public GuardedCalls calls() {
+      return calls;
+    }
+
+    @Override
+    public String now() {
+      return RedisStore.this.now();
+    }
+
+    @Override
+    public String ttlFloor() {
+      return ttlFloor;
+    }
+
+    @Override
+    public Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
+      return RedisStore.this.fallback(breaker, policy, key, permits);
+    }
   }
 
   /** For tests: the underlying client of a standalone store. */
   UnifiedJedis client() {
-    if (transport instanceof DirectTransport direct) {
+    if (calls.transport() instanceof DirectTransport direct) {
       return direct.jedis();
     }
-    return ((WorkerTransport) transport).jedis();
+    return ((WorkerTransport) calls.transport()).jedis();
   }
 
   /** For tests: the concurrency permits this node holds. */
@@ -404,11 +393,11 @@ public final class RedisStore implements RateLimitStore {
 
   /** For tests: how it reaches Redis. */
   Transport transport() {
-    return transport;
+    return calls.transport();
   }
 
   /** For tests: the parsed decision budget. */
   long budgetNanos() {
-    return budgetNanos;
+    return calls.budgetNanos();
   }
 }

@@ -41,8 +41,9 @@ public final class RedisStoreBuilder {
   int breakerFailureThreshold = 5;
   Duration breakerOpenDuration = Duration.ofSeconds(1);
   NanoClock callerClock;
+  NanoClock clock = NanoClock.system();
   Duration callerTtlFloor = Duration.ofMinutes(10);
-  Duration concurrencyLease = DEFAULT_CONCURRENCY_LEASE;
+  Duration concurrencyHold = DEFAULT_CONCURRENCY_HOLD;
   private Duration idleCheckInterval = Duration.ofSeconds(30);
   Duration logInterval = CircuitBreaker.LOG_INTERVAL;
   final Map<String, PolicyConfig.Lease> leases = new LinkedHashMap<>();
@@ -228,21 +229,21 @@ public final class RedisStoreBuilder {
     return this;
   }
 
-  /** The default TTL of a node's lease on the concurrency permits it holds. */
-  static final Duration DEFAULT_CONCURRENCY_LEASE = Duration.ofSeconds(30);
+  /** The default TTL of a node's hold on the concurrency permits it holds. */
+  static final Duration DEFAULT_CONCURRENCY_HOLD = Duration.ofSeconds(30);
 
   /**
-   * How long a node's lease on the concurrency permits it holds lives without renewal; 30 s by
+   * How long a node's hold on the concurrency permits it holds lives without renewal; 30 s by
    * default, between 1 s and 1 h. The store renews it every third of this while the permits are
    * held, so a node that dies holds them at most this long after its last renewal.
    */
-  public RedisStoreBuilder concurrencyLease(Duration ttl) {
+  public RedisStoreBuilder concurrencyHold(Duration ttl) {
     Objects.requireNonNull(ttl, "ttl");
     if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(Duration.ofHours(1)) > 0) {
       throw new IllegalArgumentException(
-          "concurrency lease must be between 1s and 1h, was " + ttl.toMillis() + "ms");
+          "concurrency hold must be between 1s and 1h, was " + ttl.toMillis() + "ms");
     }
-    this.concurrencyLease = ttl;
+    this.concurrencyHold = ttl;
     return this;
   }
 
@@ -314,7 +315,8 @@ public final class RedisStoreBuilder {
               poolMaxTotal,
               (int) socketTimeout.toMillis(),
               idleCheckInterval,
-              pipeline ? pipelineMaxBatch : 0);
+              pipeline ? pipelineMaxBatch : 0,
+              clock);
     } else {
       Set<HostAndPort> seeds = clusterNodes;
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
@@ -339,7 +341,8 @@ public final class RedisStoreBuilder {
               poolMaxTotal,
               "cluster",
               pipeline ? pipelineMaxBatch : 0,
-              (int) socketTimeout.toMillis());
+              (int) socketTimeout.toMillis(),
+              clock);
     }
     return new RedisStore(this, transport);
   }
@@ -371,6 +374,15 @@ public final class RedisStoreBuilder {
   /** For tests: how often an open breaker logs a summary, instead of every 10 s. */
   RedisStoreBuilder logInterval(Duration interval) {
     this.logInterval = interval;
+    return this;
+  }
+
+  /**
+   * For tests: the clock of the decision deadlines, the circuit breakers and their log, instead of
+   * {@link NanoClock#system()}.
+   */
+  RedisStoreBuilder clock(NanoClock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
     return this;
   }
 

@@ -144,7 +144,7 @@ public final class RedisStoreFactory implements StoreFactory {
     set(config, LOCAL_NODES, RedisStoreFactory::parseInt, b::localNodes);
     set(config, BREAKER_FAILURE_THRESHOLD, RedisStoreFactory::parseInt, b::breakerFailureThreshold);
     set(config, BREAKER_OPEN_DURATION, Limit::parseDuration, b::breakerOpenDuration);
-    set(config, CONCURRENCY_LEASE, Limit::parseDuration, b::concurrencyLease);
+    set(config, CONCURRENCY_LEASE, Limit::parseDuration, b::concurrencyHold);
     // Lease mode is a policy's setting (limiter.policy.NAME.lease), read by the one config model;
     // its problems are the adapter's to report, with every other.
     LimiterConfig.read(lookup, new ArrayList<>()).policies().values().stream()

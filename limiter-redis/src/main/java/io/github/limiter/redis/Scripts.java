@@ -21,14 +21,16 @@ import java.util.regex.Pattern;
  * {@code <name>.lua}: named sections of straight-line code ({@code --@ load}, {@code --@ admit},
  * ...). The drivers {@code decide.lua} and {@code adjust.lua} are templates whose {@code --@ name}
  * lines are replaced by the section of that name, from the algorithm or from the shared ones after
- * {@code prelude.lua}'s opening. Splicing text, rather than calling hooks, keeps the script Redis
- * runs as tight as one written out by hand: no per-call closures or tables.
+ * {@code prelude.lua}'s opening. A section may splice a shared one at a {@code --+ name} line (the
+ * window of the window algorithms, the parse of a lease's or a hold's record), so that a piece of
+ * code shared by several scripts is written once. Splicing text, rather than calling hooks, keeps
+ * the script Redis runs as tight as one written out by hand: no per-call closures or tables.
  *
  * <p>Lease mode's templates, {@code lease.lua} (grant a slice) and {@code release.lua} (give back
  * what is left of it), are spliced from the same sources, for the algorithms whose source defines
  * the lease sections {@code lent} and {@code horizon}: the token bucket and the fixed window. The
  * concurrency limit's source also defines {@code renew}, spliced into {@code renew.lua}: its
- * permits are held under per-node leases that the node holding them renews.
+ * permits are held under per-node holds that the node holding them renews.
  */
 final class Scripts {
 
@@ -39,16 +41,24 @@ final class Scripts {
   private static final Pattern MARKER =
       Pattern.compile("^([ \\t]*)--@ ([a-z]+)[ \\t]*$", Pattern.MULTILINE);
 
+  /**
+   * Where a template splices a section ({@code --@ name}) or a section splices a shared one ({@code
+   * --+ name}, since {@code --@} would start a section there).
+   */
+  private static final Pattern SPLICE =
+      Pattern.compile("^([ \\t]*)--[@+] ([a-z]+)[ \\t]*$", Pattern.MULTILINE);
+
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> ADJUST = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
 
-  /**
-   * The section of an algorithm whose permits are held while a request runs, on per-node leases.
-   */
+  /** The section of an algorithm whose permits are held while a request runs, on per-node holds. */
   private static final String RENEW_SECTION = "renew";
+
+  /** How deep sections may splice other sections. */
+  private static final int MAX_DEPTH = 4;
 
   /** The sections that an algorithm's source defines if lease mode is proven for it. */
   private static final Set<String> LEASE_SECTIONS = Set.of("lent", "horizon");
@@ -66,14 +76,14 @@ final class Scripts {
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
-      sections(name, resource(name))
-          .forEach(
-              (section, text) -> {
-                if (parts.put(section, text) != null) {
-                  throw new IllegalStateException(
-                      name + ".lua redefines the shared section " + section);
-                }
-              });
+      Map<String, String> own = sections(name, resource(name));
+      own.forEach(
+          (section, text) -> {
+            if (parts.put(section, text) != null) {
+              throw new IllegalStateException(
+                  name + ".lua redefines the shared section " + section);
+            }
+          });
       Set<String> used = new HashSet<>();
       DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
       ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
@@ -85,8 +95,8 @@ final class Scripts {
       if (parts.containsKey(RENEW_SECTION)) {
         RENEW.put(algorithm, script(name + "/renew", opening + splice(renew, parts, name, used)));
       }
-      if (!used.containsAll(parts.keySet())) {
-        Set<String> unused = new HashSet<>(parts.keySet());
+      if (!used.containsAll(own.keySet())) {
+        Set<String> unused = new HashSet<>(own.keySet());
         unused.removeAll(used);
         throw new IllegalStateException(name + ".lua has sections no template uses: " + unused);
       }
@@ -119,8 +129,8 @@ final class Scripts {
   }
 
   /**
-   * The script that renews this node's leases on the permits it holds, for an algorithm whose
-   * source defines section {@code renew} (concurrency); null for the others.
+   * The script that renews this node's holds on the permits it holds, for an algorithm whose source
+   * defines section {@code renew} (concurrency); null for the others.
    */
   static Script renew(Algorithm algorithm) {
     return RENEW.get(algorithm);
@@ -152,10 +162,37 @@ final class Scripts {
     return sections;
   }
 
-  /** The template with every marker line replaced by its section; records the sections used. */
+  /**
+   * The sections of algorithm {@code name}'s source, each with the shared sections it splices
+   * spliced in: the text its scripts run.
+   */
+  static Map<String, String> expanded(String name) {
+    Map<String, String> common = sections("prelude", resource("prelude"));
+    Map<String, String> parts = new LinkedHashMap<>(common);
+    parts.putAll(sections(name, resource(name)));
+    Map<String, String> expanded = new LinkedHashMap<>();
+    for (Map.Entry<String, String> section : sections(name, resource(name)).entrySet()) {
+      expanded.put(section.getKey(), splice(section.getValue(), parts, name, new HashSet<>(), 1));
+    }
+    return expanded;
+  }
+
   private static String splice(
       String template, Map<String, String> parts, String name, Set<String> used) {
-    Matcher m = MARKER.matcher(template);
+    return splice(template, parts, name, used, 0);
+  }
+
+  /**
+   * The template with every marker line replaced by its section, itself spliced; records the
+   * sections used.
+   */
+  private static String splice(
+      String template, Map<String, String> parts, String name, Set<String> used, int depth) {
+    if (depth > MAX_DEPTH) {
+      throw new IllegalStateException(
+          name + ".lua: sections splice each other more than " + MAX_DEPTH + " deep");
+    }
+    Matcher m = SPLICE.matcher(template);
     StringBuilder out = new StringBuilder(template.length() * 2);
     int at = 0;
     while (m.find()) {
@@ -165,6 +202,7 @@ final class Scripts {
             name + ".lua has no section " + m.group(2) + ", which a template needs");
       }
       used.add(m.group(2));
+      section = splice(section, parts, name, used, depth + 1);
       out.append(template, at, m.start());
       // Indented as the marker, so that the script reads as if written out.
       section

@@ -13,7 +13,7 @@ interface Transport extends AutoCloseable {
 
   /**
    * Runs {@code script} by EVALSHA and returns its reply, or throws; never blocks past {@code
-   * deadlineNanos} (a {@link System#nanoTime()} reading) by more than scheduling jitter.
+   * deadlineNanos} (a reading of the store's clock) by more than scheduling jitter.
    */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception;

@@ -1,5 +1,6 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.NanoClock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,7 +45,8 @@ final class WorkerTransport implements Transport {
   private final ThreadPoolExecutor workers;
   private volatile UnifiedJedis jedis;
   private volatile boolean closed;
-  private final AtomicLong lastRefresh = new AtomicLong(System.nanoTime());
+  private final NanoClock clock;
+  private final AtomicLong lastRefresh;
   private static final long REFRESH_MILLIS = 200;
 
   /** Where failures count while the topology is not known yet. */
@@ -65,8 +67,11 @@ final class WorkerTransport implements Transport {
       int threads,
       String name,
       int pipelineMaxBatch,
-      int socketTimeoutMillis) {
+      int socketTimeoutMillis,
+      NanoClock clock) {
     this.providers = providers;
+    this.clock = clock;
+    this.lastRefresh = new AtomicLong(clock.nanos());
     this.clients = clients;
     this.pipelineMaxBatch = pipelineMaxBatch;
     this.socketTimeoutMillis = socketTimeoutMillis;
@@ -137,7 +142,7 @@ final class WorkerTransport implements Transport {
       throws Exception {
     Future<Object> call = workers.submit(() -> call(script, keys, args, deadlineNanos));
     try {
-      return call.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+      return call.get(deadlineNanos - clock.nanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       call.cancel(true);
       throw new TimeoutException("no reply from Redis within the decision timeout");
@@ -185,7 +190,7 @@ final class WorkerTransport implements Transport {
     return d != null
         ? d
         : dispatchers.computeIfAbsent(
-            node, n -> new PipelineDispatcher(new NodeConnections(n), pipelineMaxBatch));
+            node, n -> new PipelineDispatcher(new NodeConnections(n), pipelineMaxBatch, clock));
   }
 
   /** Connections to one master from the cluster client's pool, reads cut to the deadline. */
@@ -204,7 +209,7 @@ final class WorkerTransport implements Transport {
         throw new JedisConnectionException("no connection pool for " + node);
       }
       Connection connection = pool.getResource();
-      long left = (deadlineNanos - System.nanoTime()) / 1_000_000L;
+      long left = (deadlineNanos - clock.nanos()) / 1_000_000L;
       if (left < 1) {
         connection.close();
         throw new DirectTransport.NoConnection("decision timeout reached before calling " + node);
@@ -234,7 +239,7 @@ final class WorkerTransport implements Transport {
    * than keep calling the dead node. At most every {@value #REFRESH_MILLIS} ms.
    */
   private void refreshTopology(UnifiedJedis client) {
-    long now = System.nanoTime();
+    long now = clock.nanos();
     long last = lastRefresh.get();
     if (client instanceof RedisClusterClient cluster
         && now - last > REFRESH_MILLIS * 1_000_000L

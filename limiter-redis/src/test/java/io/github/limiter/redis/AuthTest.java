@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.spi.ConfigLookup;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.Map;
@@ -42,15 +42,9 @@ class AuthTest {
     server.close();
   }
 
+  /** Whether a decision is Redis's own within 2 s: connections open in the background. */
   private static boolean verified(RedisStore store) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (store.decide(POLICY, "k", 1).isVerified()) {
-        return true;
-      }
-      Pause.millis(20);
-    }
-    return false;
+    return Await.within(Duration.ofSeconds(2), () -> store.decide(POLICY, "k", 1).isVerified());
   }
 
   @Test

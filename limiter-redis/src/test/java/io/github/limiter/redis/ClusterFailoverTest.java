@@ -7,7 +7,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisCluster;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
@@ -50,14 +50,12 @@ class ClusterFailoverTest {
             .poolMaxTotal(8)
             .build()) {
       // Given keys whose master we know, and a script loaded on that master only
-      long ready = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (!(store.decide(open, "k", 1).isVerified()
-          & store.decide(closedNamed, "k", 1).isVerified())) {
-        assertThat(System.nanoTime())
-            .as("verified decisions within 5 s of start")
-            .isLessThan(ready);
-        Pause.millis(20);
-      }
+      Await.until(
+          "verified decisions within 5 s of start",
+          Duration.ofSeconds(5),
+          () ->
+              store.decide(open, "k", 1).isVerified()
+                  & store.decide(closedNamed, "k", 1).isVerified());
       RedisServer master = cluster.masterOf(store.redisKey(open, "k", 0));
       List<RedisServer> replicas = cluster.replicasOf(master);
       assertThat(replicas).isNotEmpty();
@@ -75,15 +73,15 @@ class ClusterFailoverTest {
               4,
               20_000,
               () -> store.decide(turn.incrementAndGet() % 2 == 0 ? open : closedNamed, "k", 1))) {
-        Pause.millis(300);
+        Await.until(
+            "decisions under load before the failover",
+            Duration.ofSeconds(10),
+            () -> verifiedAfter(load.samples(), 0, 200));
         // When the master dies
         master.kill();
         killedAt = System.nanoTime();
         // Then decisions are verified again once a replica has taken over (and reloaded the script)
-        long deadline = killedAt + Duration.ofSeconds(15).toNanos();
-        while (System.nanoTime() < deadline && !verifiedAfter(load.samples(), killedAt, 20)) {
-          Pause.millis(50);
-        }
+        Await.within(Duration.ofSeconds(15), () -> verifiedAfter(load.samples(), killedAt, 20));
         samples = load.samples();
         assertThat(load.thrown).as("no exception reaches the caller").isEmpty();
       }

@@ -6,7 +6,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisCluster;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
@@ -63,13 +63,10 @@ class ClusterNodeBreakerTest {
       List<String> keys = new ArrayList<>(keyByMaster.values());
       String doomed = keys.get(0);
       List<String> healthy = keys.subList(1, 3);
-      long ready = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (!keys.stream().allMatch(k -> store.decide(policy, k, 1).isVerified())) {
-        assertThat(System.nanoTime())
-            .as("verified decisions within 5 s of start")
-            .isLessThan(ready);
-        Pause.millis(20);
-      }
+      Await.until(
+          "verified decisions within 5 s of start",
+          Duration.ofSeconds(5),
+          () -> keys.stream().allMatch(k -> store.decide(policy, k, 1).isVerified()));
       RedisServer master = cluster.masterOf(store.redisKey(policy, doomed, 0));
       RedisServer replica = cluster.replicasOf(master).get(0);
       long killedAt;
@@ -83,23 +80,33 @@ class ClusterNodeBreakerTest {
                   3,
                   30_000,
                   () -> store.decide(policy, healthy.get(turn.incrementAndGet() % 2), 1))) {
-        Pause.millis(300);
+        Await.until(
+            "decisions under load before the master dies",
+            Duration.ofSeconds(10),
+            () -> doomedLoad.samples().size() >= 200 && healthyLoad.samples().size() >= 200);
         // When the master of the first key dies
         master.kill();
         killedAt = System.nanoTime();
         // And its replica is promoted
-        long deadline = killedAt + Duration.ofSeconds(15).toNanos();
-        while (!replica.info("replication", "role").equals("master")) {
-          assertThat(System.nanoTime()).as("replica promoted within 15 s").isLessThan(deadline);
-          Pause.millis(20);
-        }
+        Await.until(
+            "replica promoted within 15 s",
+            Duration.ofSeconds(15),
+            () -> replica.info("replication", "role").equals("master"));
         promotedAt = System.nanoTime();
         // Then decisions on its slots reach the new master soon after
-        while (System.nanoTime() < deadline
-            && firstVerified(doomedLoad.samples(), promotedAt) == 0) {
-          Pause.millis(20);
+        long deadline = killedAt + Duration.ofSeconds(15).toNanos();
+        Await.within(
+            Duration.ofNanos(Math.max(0, deadline - System.nanoTime())),
+            () -> firstVerified(doomedLoad.samples(), promotedAt) != 0);
+        long resumedAt = firstVerified(doomedLoad.samples(), promotedAt);
+        if (resumedAt != 0) {
+          Await.until(
+              "decisions on the failed-over slots after they resumed",
+              Duration.ofSeconds(5),
+              () ->
+                  doomedLoad.samples().stream().filter(s -> s.endedAt() > resumedAt).count()
+                      >= 200);
         }
-        Pause.millis(300);
         onDoomed = doomedLoad.samples();
         onHealthy = healthyLoad.samples();
         assertThat(doomedLoad.thrown).as("no exception reaches the caller").isEmpty();

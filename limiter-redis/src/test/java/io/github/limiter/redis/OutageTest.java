@@ -7,7 +7,7 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.StoreHealth;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -53,11 +53,20 @@ class OutageTest {
   }
 
   private void awaitVerified(Policy policy, Duration within) {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (!store.decide(policy, "probe", 1).isVerified()) {
-      assertThat(System.nanoTime()).as("verified within %s", within).isLessThan(deadline);
-      Pause.millis(10);
-    }
+    Await.until("verified", within, () -> store.decide(policy, "probe", 1).isVerified());
+  }
+
+  /** Waits until the load has made {@code count} decisions that ended after {@code instant}. */
+  private static void awaitSamples(
+      Load load, String what, int count, long instant, boolean verified) {
+    Await.until(
+        what,
+        Duration.ofSeconds(10),
+        () ->
+            load.samples().stream()
+                    .filter(s -> s.endedAt() > instant && s.decision().isVerified() == verified)
+                    .count()
+                >= count);
   }
 
   @Test
@@ -68,12 +77,13 @@ class OutageTest {
     long restartingAt;
     long restartedAt;
     List<Load.Sample> samples;
-    try (Load load = new Load(8, 20_000, () -> store.decide(policy, "k", 1))) {
-      Pause.millis(400);
+    try (Load load = new Load(8, 30_000, () -> store.decide(policy, "k", 1))) {
+      awaitSamples(load, "decisions on a live Redis", 1_000, 0, true);
       // When Redis dies under load
       server.kill();
       killedAt = System.nanoTime();
-      Pause.millis(1_200);
+      // (and the breaker has opened, so that decisions fall back at once)
+      awaitSamples(load, "decisions while Redis is dead", 4_000, killedAt + 20_000_000L, false);
       StoreHealth down = store.health();
       assertThat(down.up()).isFalse();
       assertThat(down.breaker()).isIn("open", "half-open");
@@ -82,11 +92,10 @@ class OutageTest {
       restartingAt = System.nanoTime();
       server.restart();
       restartedAt = System.nanoTime();
-      long deadline = restartedAt + Duration.ofSeconds(5).toNanos();
-      while (System.nanoTime() < deadline && !verifiedAfter(load.samples(), restartedAt)) {
-        Pause.millis(20);
+      Await.within(Duration.ofSeconds(5), () -> verifiedAfter(load.samples(), restartedAt));
+      if (verifiedAfter(load.samples(), restartedAt)) {
+        awaitSamples(load, "decisions after the restart", 1_000, restartedAt, true);
       }
-      Pause.millis(200);
       samples = load.samples();
       assertThat(load.thrown).as("nothing reaches the caller").isEmpty();
     }
@@ -128,8 +137,8 @@ class OutageTest {
     server.kill();
     long killedAt = System.nanoTime();
     List<Load.Sample> samples;
-    try (Load load = new Load(4, 1_000, () -> store.decide(policy, "k", 1))) {
-      Pause.millis(1_000);
+    try (Load load = new Load(4, 30_000, () -> store.decide(policy, "k", 1))) {
+      awaitSamples(load, "decisions while Redis is dead", 2_000, killedAt, false);
       samples = load.samples();
       assertThat(load.thrown).isEmpty();
     }

@@ -8,7 +8,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.StoreHealth;
 import io.github.limiter.spi.ConfigLookup;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,6 +142,7 @@ class PipelineTest {
             .withFailureMode(FailureMode.FAIL_CLOSED);
     assertThat(store.decide(policy, "warm", 1).isVerified()).isTrue();
     AtomicLong flushes = new AtomicLong();
+    AtomicLong decided = new AtomicLong();
     AtomicInteger roles = new AtomicInteger();
 
     List<long[]> counts =
@@ -150,9 +151,12 @@ class PipelineTest {
             () -> {
               long[] allowedAndVerified = new long[2];
               if (roles.getAndIncrement() == 0) {
-                // one thread flushes the script cache again and again while the others decide
+                // one thread flushes the script cache again and again while the others decide:
+                // each time they have made another 300 decisions
                 for (int i = 0; i < 20; i++) {
-                  Pause.millis(15);
+                  long due = (i + 1) * 300L;
+                  Await.until(
+                      "another 300 decisions", Duration.ofSeconds(30), () -> decided.get() >= due);
                   server.call("SCRIPT", "FLUSH");
                   flushes.incrementAndGet();
                 }
@@ -160,6 +164,7 @@ class PipelineTest {
               }
               for (int i = 0; i < 400; i++) {
                 Decision d = store.decide(policy, "hot", 1);
+                decided.incrementAndGet();
                 allowedAndVerified[0] += d.isAllowed() ? 1 : 0;
                 allowedAndVerified[1] += d.isVerified() ? 1 : 0;
               }
@@ -230,11 +235,10 @@ class PipelineTest {
     }
 
     // After the open duration a probe succeeds and the breaker closes
-    long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-    while (!store.decide(policy, "k", 1).isVerified()) {
-      assertThat(System.nanoTime()).as("verified again within 3 s").isLessThan(deadline);
-      Pause.millis(20);
-    }
+    Await.until(
+        "verified again within 3 s",
+        Duration.ofSeconds(3),
+        () -> store.decide(policy, "k", 1).isVerified());
     assertThat(store.health().up()).isTrue();
     assertThat(store.health().breaker()).isEqualTo("closed");
   }

@@ -31,8 +31,8 @@ class RedisStandaloneContractTest extends RateLimitStoreContract {
         .keyPrefix("tck:" + ProcessHandle.current().pid() + ":" + STORES.incrementAndGet() + ":")
         .callerClock(clock)
         .decisionTimeout(Duration.ofSeconds(2))
-        // The pure function's permits are held for ever; the longest lease outlasts every trace.
-        .concurrencyLease(Duration.ofHours(1));
+        // The pure function's permits are held for ever; the longest hold outlasts every trace.
+        .concurrencyHold(Duration.ofHours(1));
   }
 
   @Override

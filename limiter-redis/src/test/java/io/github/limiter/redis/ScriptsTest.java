@@ -18,7 +18,7 @@ class ScriptsTest {
   void decideAndAdjustAreSplicedFromTheAlgorithmsOneSource() {
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
-      Map<String, String> sections = Scripts.sections(name, Scripts.resource(name));
+      Map<String, String> sections = Scripts.expanded(name);
       String decide = unindented(Scripts.decide(algorithm).source());
       String adjust = unindented(Scripts.adjust(algorithm).source());
       String leases =
@@ -61,7 +61,7 @@ class ScriptsTest {
       if (!proven) {
         continue;
       }
-      Map<String, String> sections = Scripts.sections(name, Scripts.resource(name));
+      Map<String, String> sections = Scripts.expanded(name);
       String lease = unindented(Scripts.lease(algorithm).source());
       String release = unindented(Scripts.release(algorithm).source());
       // The grant refills, measures and charges with the algorithm's own text; the release gives
@@ -82,7 +82,7 @@ class ScriptsTest {
   }
 
   @Test
-  void onlyTheConcurrencyLimitHoldsPermitsUnderLeasesItsNodeRenews() {
+  void onlyTheConcurrencyLimitHoldsPermitsUnderHoldsItsNodeRenews() {
     for (Algorithm algorithm : Algorithm.values()) {
       boolean held = algorithm == Algorithm.CONCURRENCY;
       assertThat(Scripts.renew(algorithm) != null).as(algorithm.configName()).isEqualTo(held);
@@ -90,11 +90,7 @@ class ScriptsTest {
         String renew = Scripts.renew(algorithm).source();
         assertThat(renew).doesNotContainPattern(MARKER_LINE).doesNotContain("function");
         assertThat(unindented(renew))
-            .contains(
-                unindented(
-                        Scripts.sections("concurrency", Scripts.resource("concurrency"))
-                            .get("renew"))
-                    .strip());
+            .contains(unindented(Scripts.expanded("concurrency").get("renew")).strip());
       }
     }
   }

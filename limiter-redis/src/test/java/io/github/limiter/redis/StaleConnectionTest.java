@@ -6,7 +6,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -57,12 +57,24 @@ class StaleConnectionTest {
    * one.
    */
   private static void warmUp(RedisStore store, boolean pipeline) throws InterruptedException {
-    try (Load load = new Load(8, 500, () -> store.decide(FAIL_CLOSED, "warm", 1))) {
-      Pause.millis(500);
+    try (Load load = new Load(8, 30_000, () -> store.decide(FAIL_CLOSED, "warm", 1))) {
+      awaitDecisions(load, 2_000);
     }
     assertThat(((DirectTransport) store.transport()).idleConnections())
         .as("pooled connections")
         .isGreaterThan(pipeline ? 0 : 1);
+  }
+
+  private static void awaitDecisions(Load load, int count) {
+    Await.until(count + " decisions", Duration.ofSeconds(10), () -> load.samples().size() >= count);
+  }
+
+  /** Waits until Redis has closed every connection of the store's pool (its client name). */
+  private static void awaitClosedByTheServer() {
+    Await.until(
+        "the server's timeout closed the idle connections",
+        Duration.ofSeconds(10),
+        () -> !((String) server.call("CLIENT", "LIST")).contains(" name=limiter "));
   }
 
   private static void assertNoFallback(RedisStore store) throws InterruptedException {
@@ -73,8 +85,8 @@ class StaleConnectionTest {
     }
     // ... and concurrent ones all at once.
     List<Load.Sample> samples;
-    try (Load load = new Load(8, 400, () -> store.decide(FAIL_CLOSED, "par", 1))) {
-      Pause.millis(400);
+    try (Load load = new Load(8, 30_000, () -> store.decide(FAIL_CLOSED, "par", 1))) {
+      awaitDecisions(load, 2_000);
       samples = load.samples();
       assertThat(load.thrown).isEmpty();
     }
@@ -89,13 +101,13 @@ class StaleConnectionTest {
   void connectionsClosedByTheServerTimeoutDoNotMakeDecisionsFallBack(boolean pipeline)
       throws Exception {
     try (RedisStore store = store(Duration.ofHours(1), pipeline)) {
-      // Given a full pool, left idle past the server's timeout
+      // Given a full pool, left idle until the server's timeout has closed every connection
       warmUp(store, pipeline);
-      Pause.millis(2_500);
+      awaitClosedByTheServer();
       // Then every decision is verified
       assertNoFallback(store);
       // And idle again, once more
-      Pause.millis(2_500);
+      awaitClosedByTheServer();
       assertNoFallback(store);
     }
   }
@@ -125,13 +137,10 @@ class StaleConnectionTest {
       // When the pooled connections are killed while idle
       server.call("CLIENT", "KILL", "TYPE", "normal");
       // Then the idle check finds them closed and drops them
-      long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-      while (transport.idleConnections() > 0) {
-        assertThat(System.nanoTime())
-            .as("stale connections dropped within 2 s")
-            .isLessThan(deadline);
-        Pause.millis(20);
-      }
+      Await.until(
+          "stale connections dropped within 2 s",
+          Duration.ofSeconds(2),
+          () -> transport.idleConnections() == 0);
       assertNoFallback(store);
     }
   }

@@ -9,7 +9,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.spi.ConfigLookup;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import io.github.limiter.tck.redis.TlsCertificates;
 import java.nio.file.Path;
@@ -64,14 +64,7 @@ class TlsTest {
    * Whether a decision is Redis's own within {@code within}: connections open in the background.
    */
   private static boolean verified(RateLimitStore store, String key, Duration within) {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (System.nanoTime() - deadline < 0) {
-      if (store.decide(POLICY, key, 1).isVerified()) {
-        return true;
-      }
-      Pause.millis(20);
-    }
-    return false;
+    return Await.within(within, () -> store.decide(POLICY, key, 1).isVerified());
   }
 
   @Test

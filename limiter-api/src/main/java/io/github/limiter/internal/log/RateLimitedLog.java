@@ -1,5 +1,6 @@
 package io.github.limiter.internal.log;
 
+import io.github.limiter.NanoClock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -14,6 +15,7 @@ import java.util.logging.Logger;
 public final class RateLimitedLog {
 
   private final Logger logger;
+  private final NanoClock clock;
   private final String sourceClass;
   private final long intervalNanos;
   private final AtomicLong due;
@@ -23,10 +25,16 @@ public final class RateLimitedLog {
    * Lines of {@code logger}, attributed to {@code sourceClass}, at most one per {@code interval}.
    */
   public RateLimitedLog(Logger logger, Class<?> sourceClass, Duration interval) {
+    this(logger, sourceClass, interval, NanoClock.system());
+  }
+
+  /** As above, with the interval measured by {@code clock}. */
+  public RateLimitedLog(Logger logger, Class<?> sourceClass, Duration interval, NanoClock clock) {
     this.logger = logger;
+    this.clock = clock;
     this.sourceClass = sourceClass.getName();
     this.intervalNanos = interval.toNanos();
-    this.due = new AtomicLong(System.nanoTime());
+    this.due = new AtomicLong(clock.nanos());
   }
 
   /** Writes {@code message} unless a line was written less than an interval ago; whether it did. */
@@ -34,7 +42,7 @@ public final class RateLimitedLog {
     if (!logger.isLoggable(level)) {
       return false;
     }
-    long now = System.nanoTime();
+    long now = clock.nanos();
     long next = due.get();
     if (now - next < 0 || !due.compareAndSet(next, now + intervalNanos)) {
       suppressed.increment();

@@ -1,9 +1,9 @@
 -- Concurrency, as io.github.limiter.internal.algorithm.Concurrency: at most N requests in flight,
 -- held per node so that a node that dies cannot hold its permits forever. The state is a hash of
--- node id -> "count expiry": what each node holds and until when (microseconds) its lease lives.
--- An entry whose lease ended counts for nothing and is dropped at the next write; the live node
+-- node id -> "count expiry": what each node holds and until when (microseconds) its hold lives.
+-- An entry whose hold ended counts for nothing and is dropped at the next write; the live node
 -- re-stamps its entries (renew.lua) well before they end. Params: N, the Retry-After hint, the
--- lease TTL (both microseconds) and this node's id. Sections of straight-line code, spliced by
+-- hold TTL (both microseconds) and this node's id. Sections of straight-line code, spliced by
 -- Scripts into decide.lua, adjust.lua and renew.lua: see there for the names each one is given.
 
 --@ head
@@ -19,20 +19,21 @@ end
 
 --@ load
 local N, hint = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-local lease, node = tonumber(ARGV[a + 2]), ARGV[a + 3]
+local hold, node = tonumber(ARGV[a + 2]), ARGV[a + 3]
 local fresh = not raw[i]
--- count: held by every live lease; mine: by this node's; last: the latest other live lease's end
+-- count: held by every live hold; mine: by this node's; last: the latest other live hold's end
 local count, mine, last = 0, 0, now
 if raw[i] then
   local h = raw[i]
   for j = 1, #h, 2 do
-    local c, x = string.match(h[j + 1], '^(%d+) (%-?%d+)$')
-    if c and tonumber(x) > now then
-      count = count + tonumber(c)
+    local record = h[j + 1]
+    --+ record
+    if held and expiry > now then
+      count = count + held
       if h[j] == node then
-        mine = tonumber(c)
-      elseif tonumber(x) > last then
-        last = tonumber(x)
+        mine = held
+      elseif expiry > last then
+        last = expiry
       end
     end
   end
@@ -77,20 +78,21 @@ if count > 0 then reset = hint end
 local delay = 0
 
 --@ write
--- Drops the ended leases, stores this node's with a new end, and keeps the key as long as its
--- longest lease (at least the caller-time floor).
+-- Drops the ended holds, stores this node's with a new end, and keeps the key as long as its
+-- longest hold (at least the caller-time floor).
 do
   local h = raw[i]
   if h then
     for j = 1, #h, 2 do
-      local c, x = string.match(h[j + 1], '^(%d+) (%-?%d+)$')
-      if h[j] ~= node and (not c or tonumber(x) <= now) then redis.call('HDEL', KEYS[i], h[j]) end
+      local record = h[j + 1]
+      --+ record
+      if h[j] ~= node and (not held or expiry <= now) then redis.call('HDEL', KEYS[i], h[j]) end
     end
   end
   local ends = last
   if mine > 0 then
-    redis.call('HSET', KEYS[i], node, format('%d %d', mine, now + lease))
-    if now + lease > ends then ends = now + lease end
+    redis.call('HSET', KEYS[i], node, format('%d %d', mine, now + hold))
+    if now + hold > ends then ends = now + hold end
   else
     redis.call('HDEL', KEYS[i], node)
   end
@@ -100,18 +102,17 @@ do
 end
 
 --@ renew
--- Re-stamps this node's live lease under each key with a new end; an ended one stays ended, since
--- other nodes may have admitted in its place. Returns the number of leases renewed.
+-- Re-stamps this node's live hold under each key with a new end; an ended one stays ended, since
+-- other nodes may have admitted in its place. Returns the number of holds renewed.
 local renewed = 0
 for i = 1, n do
   local a = 4 + (i - 1) * PARAMS
-  local lease, node = tonumber(ARGV[a + 2]), ARGV[a + 3]
-  local v = redis.call('HGET', KEYS[i], node)
-  local c, x
-  if v then c, x = string.match(v, '^(%d+) (%-?%d+)$') end
-  if c and tonumber(x) > now then
-    redis.call('HSET', KEYS[i], node, format('%d %d', tonumber(c), now + lease))
-    local lives = ceil(lease / 1000) + 1
+  local hold, node = tonumber(ARGV[a + 2]), ARGV[a + 3]
+  local record = redis.call('HGET', KEYS[i], node) or ''
+  --+ record
+  if held and expiry > now then
+    redis.call('HSET', KEYS[i], node, format('%d %d', held, now + hold))
+    local lives = ceil(hold / 1000) + 1
     if lives < ttl_floor then lives = ttl_floor end
     if redis.call('PTTL', KEYS[i]) < lives then redis.call('PEXPIRE', KEYS[i], format('%d', lives)) end
     renewed = renewed + 1

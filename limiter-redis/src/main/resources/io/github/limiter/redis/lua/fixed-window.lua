@@ -19,10 +19,7 @@ for i = 1, n do
 end
 
 --@ load
-local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-local e = fmod(now, W) -- elapsed in the window: floor modulo, exact on integers
-if e < 0 then e = e + W end
-local w = (now - e) / W
+--+ window
 local fresh = not raw[i]
 local count = 0
 if raw[n + 2 * i - 1] then

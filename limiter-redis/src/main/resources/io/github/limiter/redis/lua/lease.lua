@@ -19,30 +19,14 @@ local node, wanted, unspent = ARGV[x], tonumber(ARGV[x + 1]), tonumber(ARGV[x + 
 local span, cap, capacity = tonumber(ARGV[x + 3]), tonumber(ARGV[x + 4]), tonumber(ARGV[x + 5])
 local need = permits
 
--- The leases: lent is what they all hold as recorded, ended ones and this node's included, so that
--- the state is first brought to now under what was out until now (section lent); then ended ones
--- are dropped, and this node's holding is what it says it still holds (never more than its live
--- record says; nothing if its lease ended).
-local lent, own, active, soonest, last = 0, 0, 1, NEVER, 0
-local records = redis.call('HGETALL', leases)
-for k = 1, #records, 2 do
-  local held, expiry = string.match(records[k + 1], '^(%d+) (%-?%d+)$')
-  held, expiry = tonumber(held), tonumber(expiry)
-  if not held then
-    redis.call('HDEL', leases, records[k])
-  else
-    lent = lent + held
-    if expiry <= now then
-      redis.call('HDEL', leases, records[k])
-    elseif records[k] == node then
-      own = unspent
-      if own > held then own = held end
-    else
-      active = active + 1
-      if expiry < soonest then soonest = expiry end
-      if expiry > last then last = expiry end
-    end
-  end
+-- The leases: the state is first brought to now under what was out until now (lent, section
+-- lent); this node's holding is what it says it still holds (never more than its live record
+-- says; nothing if its lease ended).
+--@ leases
+local own = 0
+if live then
+  own = unspent
+  if own > mine then own = mine end
 end
 
 --@ fetch

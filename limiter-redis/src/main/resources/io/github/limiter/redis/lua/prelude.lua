@@ -1,6 +1,6 @@
 -- Opening of every limiter script: the arguments and the clock. Free of closures and tables, so
--- that a script pays for nothing it does not use. The sections after it ("--@ name") are shared
--- by the templates, decide.lua and adjust.lua, like the algorithm's own sections.
+-- that a script pays for nothing it does not use. The sections after it ("--@ name") are shared:
+-- the templates and the algorithms' own sections splice them in by name, as text.
 --
 -- KEYS: one per limit of the policy, all in one hash slot.
 -- ARGV[1]: now in integer microseconds, or '' to read the server's TIME (microseconds since
@@ -26,3 +26,41 @@ local NEVER = math.huge
 local px = ceil(reset / 1000) + 1
 if px < ttl_floor then px = ttl_floor end
 px = format('%d', px)
+--@ window
+-- The window algorithms' parameters W and N, and the aligned window of now: e, the time elapsed
+-- in it (floor modulo, exact on integers), and w, its index.
+local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+local e = fmod(now, W)
+if e < 0 then e = e + W end
+local w = (now - e) / W
+--@ record
+-- A node's record, "count end" (end in microseconds), of a lease's slice or of a concurrency hold:
+-- held and expiry as numbers, both nil if it is unreadable.
+local held, expiry = string.match(record, '^(%d+) (%-?%d+)$')
+held, expiry = tonumber(held), tonumber(expiry)
+--@ leases
+-- Lease mode: the leases' records (KEYS[n + 1], a hash of node id -> "held expiry"). lent is what
+-- they all hold as recorded, ended ones and this node's included; ended and unreadable records
+-- are dropped. mine is what this node's live record holds (live: whether it has one); active
+-- counts the live leases, this node's included; soonest and last are the other live leases'
+-- earliest and latest ends.
+local lent, mine, live, active, soonest, last = 0, 0, false, 1, NEVER, 0
+local records = redis.call('HGETALL', leases)
+for k = 1, #records, 2 do
+  local record = records[k + 1]
+  --+ record
+  if not held then
+    redis.call('HDEL', leases, records[k])
+  else
+    lent = lent + held
+    if expiry <= now then
+      redis.call('HDEL', leases, records[k])
+    elseif records[k] == node then
+      mine, live = held, true
+    else
+      active = active + 1
+      if expiry < soonest then soonest = expiry end
+      if expiry > last then last = expiry end
+    end
+  end
+end

@@ -12,23 +12,8 @@ local node = ARGV[4 + n * PARAMS]
 
 -- lent: what every lease holds as recorded, this one and ended ones included, under which the state
 -- is brought to now before this lease's end makes room (section lent), as in lease.lua.
-local lent, mine, live = 0, 0, false
-local records = redis.call('HGETALL', leases)
-for k = 1, #records, 2 do
-  local held, expiry = string.match(records[k + 1], '^(%d+) (%-?%d+)$')
-  held, expiry = tonumber(held), tonumber(expiry)
-  if not held then
-    redis.call('HDEL', leases, records[k])
-  else
-    lent = lent + held
-    if expiry <= now then
-      redis.call('HDEL', leases, records[k])
-    elseif records[k] == node then
-      redis.call('HDEL', leases, node)
-      mine, live = held, true
-    end
-  end
-end
+--@ leases
+if live then redis.call('HDEL', leases, node) end
 if lent == 0 then return 0 end
 if not live then permits = 0 end
 if permits > mine then permits = mine end

@@ -65,10 +65,7 @@ for i = 1, n do
 end
 
 --@ load
-local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-local e = fmod(now, W) -- elapsed in the window: floor modulo, exact on integers
-if e < 0 then e = e + W end
-local w = (now - e) / W
+--+ window
 local small = 2 * N * W <= EXACT -- counts reach 2N under debt
 local fresh = not raw[i]
 -- sw, sc, sq as stored (nil if unreadable); curr and prev as of now.

@@ -6,12 +6,13 @@ import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Policy;
 import io.github.limiter.tck.ManualClock;
-import io.github.limiter.tck.redis.Pause;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisCluster;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -19,15 +20,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
 
 /**
- * Concurrency permits held per node under leases: a node that crashes holds its permits at most one
- * lease TTL after its last renewal, a live node keeps them as long as it renews, and a node that
+ * Concurrency permits held per node under holds: a node that crashes holds its permits at most one
+ * hold TTL after its last renewal, a live node keeps them as long as it renews, and a node that
  * closes gives them back at once. Two stores on one caller clock are two nodes; time is the
- * clock's, and nothing sleeps but the test of the renewing thread itself.
+ * clock's, and only the test of the renewing thread waits, for Redis's own clock.
  */
 @ExtendWith(RedisExtension.class)
-class ConcurrencyLeaseTest {
+class ConcurrencyHoldTest {
 
-  private static final Duration LEASE = Duration.ofSeconds(30);
+  private static final Duration HOLD = Duration.ofSeconds(30);
   private static final Policy EXPORT =
       Policy.concurrency("export", 2, Duration.ofSeconds(1))
           .withFailureMode(FailureMode.FAIL_CLOSED);
@@ -38,18 +39,18 @@ class ConcurrencyLeaseTest {
     return clock ->
         base.keyPrefix(prefix)
             .callerClock(clock)
-            .concurrencyLease(LEASE)
+            .concurrencyHold(HOLD)
             .decisionTimeout(Duration.ofSeconds(2))
             .build();
   }
 
   @Test
-  void aCrashedNodesPermitsAreFreeOneLeaseAfterItsLastRenewal(RedisServer server) {
+  void aCrashedNodesPermitsAreFreeOneHoldAfterItsLastRenewal(RedisServer server) {
     crashBound(nodes(RedisStore.builder().url(server.url())));
   }
 
   @Test
-  void aCrashedNodesPermitsAreFreeOneLeaseAfterItsLastRenewalOnACluster(RedisCluster cluster) {
+  void aCrashedNodesPermitsAreFreeOneHoldAfterItsLastRenewalOnACluster(RedisCluster cluster) {
     crashBound(nodes(RedisStore.builder().clusterNodes(cluster.seedList()).poolMaxTotal(4)));
   }
 
@@ -57,7 +58,7 @@ class ConcurrencyLeaseTest {
     ManualClock clock = ManualClock.random(17);
     try (RedisStore a = node.apply(clock);
         RedisStore b = node.apply(clock)) {
-      // Given node a holds both permits of a key, and renews its lease 10 s later
+      // Given node a holds both permits of a key, and renews its hold 10 s later
       assertThat(a.decide(EXPORT, "acme", 2).isAllowed()).isTrue();
       Decision refused = b.decide(EXPORT, "acme", 1);
       assertThat(refused.outcome()).isEqualTo(Decision.Outcome.LIMITED);
@@ -68,8 +69,8 @@ class ConcurrencyLeaseTest {
       // When a crashes: it renews no more and releases nothing
       a.crash();
 
-      // Then b is refused until one lease after that renewal, and admitted from then on
-      clock.advance(LEASE.minusMillis(1));
+      // Then b is refused until one hold after that renewal, and admitted from then on
+      clock.advance(HOLD.minusMillis(1));
       assertThat(b.decide(EXPORT, "acme", 1).isAllowed()).isFalse();
       clock.advance(Duration.ofMillis(1));
       assertThat(b.decide(EXPORT, "acme", 2).isAllowed()).isTrue();
@@ -105,41 +106,48 @@ class ConcurrencyLeaseTest {
   }
 
   @Test
-  void theRenewingThreadReStampsHeldLeasesAndStopsAtClose(RedisServer server) {
-    // Given a node on server time with a 1 s lease, which it renews every 333 ms
+  void theRenewingThreadReStampsHoldsAndStopsAtClose(RedisServer server) {
+    // Given a node on server time with a 1 s hold, which it renews every 333 ms
     try (Jedis jedis = new Jedis(URI.create(server.url()))) {
       RedisStore a =
           RedisStore.builder()
               .url(server.url())
               .keyPrefix("cc-renew:" + UUID.randomUUID() + ":")
-              .concurrencyLease(Duration.ofSeconds(1))
+              .concurrencyHold(Duration.ofSeconds(1))
               .build();
       assertThat(a.decide(EXPORT, "k", 1).isAllowed()).isTrue();
       String key = a.redisKey(EXPORT, "k", 0);
       String first = jedis.hget(key, a.node());
 
-      // Then within two seconds the lease is re-stamped with a later end, and the key outlives its
-      // first lease
-      long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-      while (first.equals(jedis.hget(key, a.node())) && System.nanoTime() < deadline) {
-        Pause.millis(20);
-      }
+      // Then within two seconds the hold is re-stamped with a later end, and the key outlives its
+      // first hold
+      Await.within(Duration.ofSeconds(2), () -> !first.equals(jedis.hget(key, a.node())));
       String renewed = jedis.hget(key, a.node());
       assertThat(renewed).isNotEqualTo(first);
       assertThat(Long.parseLong(renewed.split(" ")[1]))
           .isGreaterThan(Long.parseLong(first.split(" ")[1]));
-      Pause.millis(1_200);
+      long firstEnd = Long.parseLong(first.split(" ")[1]);
+      Await.until(
+          "Redis's clock past the first hold's end",
+          Duration.ofSeconds(3),
+          () -> serverMicros(jedis) > firstEnd + 200_000);
       assertThat(jedis.hget(key, a.node())).startsWith("1 ");
 
       // And at close the permit is given back and the thread ends
       a.close();
       assertThat(jedis.exists(key)).isFalse();
-      long threadsGone = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-      while (renewers() > 0 && System.nanoTime() < threadsGone) {
-        Pause.millis(20);
-      }
+      Await.within(Duration.ofSeconds(2), () -> renewers() == 0);
       assertThat(renewers()).isZero();
     }
+  }
+
+  /**
+   * The server's TIME as the scripts read it: microseconds since {@link RedisStore#EPOCH_SECONDS}.
+   */
+  private static long serverMicros(Jedis jedis) {
+    List<String> time = jedis.time();
+    return (Long.parseLong(time.get(0)) - RedisStore.EPOCH_SECONDS) * 1_000_000L
+        + Long.parseLong(time.get(1));
   }
 
   private static long renewers() {
