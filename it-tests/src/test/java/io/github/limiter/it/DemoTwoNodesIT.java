@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -321,6 +322,84 @@ class DemoTwoNodesIT {
     assertThat(longOne).isNotDone();
     assertThat(Http.get(probe, "X-Api-Key", "it-export").statusCode()).isEqualTo(200);
     assertThat(longOne.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+  }
+
+  /**
+   * Input the demo cannot use is the client's mistake: a 400 with a problem body that names the
+   * parameter and the value, never a 500, and never passed on to the limiter or the application.
+   */
+  @Test
+  @Order(6)
+  void badInputIsA400ProblemNamingTheParameter() {
+    URI base = memoryA.base();
+    SoftAssertions softly = new SoftAssertions();
+    for (String[] bad :
+        new String[][] {
+          {"api/cdi/llm?tokens=1&used=-100000", "used", "-100000"},
+          {"api/cdi/llm?tokens=1&used=ten", "used", "ten"},
+          {"api/cdi/llm?tokens=1&used=", "used", "''"},
+          {"api/cdi/llm?tokens=-5", "tokens", "-5"},
+          {"api/cdi/llm?tokens=0", "tokens", "0"},
+          {"api/cdi/llm?tokens=%2B5", "tokens", "+5"},
+          {"api/cdi/llm?tokens=2147483648", "tokens", "2147483648"},
+          {"api/cdi/llm?tokens=99999999999999999999", "tokens", "99999999999999999999"},
+          {"api/cdi/llm?tokens=fifty", "tokens", "fifty"},
+          {"api/export?seconds=-1", "seconds", "-1"},
+          {"api/export?seconds=31", "seconds", "31"},
+          {"api/export?seconds=soon", "seconds", "soon"},
+        }) {
+      HttpResponse<String> response = Http.get(base.resolve(bad[0]), "X-Api-Key", "it-bad-input");
+      assertProblem(softly, bad[0], response, bad[1], bad[2]);
+    }
+    for (String[] bad :
+        new String[][] {
+          {"api/login?password=secret", "user", "missing"},
+          {"api/login?user=&password=secret", "user", "''"},
+          {"api/login?user=%20&password=secret", "user", "' '"},
+          {"api/login?user=a%0Ab&password=secret", "user", "'a"},
+          {"api/login?user=" + "a".repeat(65) + "&password=secret", "user", "aaaa"},
+        }) {
+      HttpResponse<String> response =
+          Http.send(
+              HttpRequest.newBuilder(base.resolve(bad[0]))
+                  .POST(HttpRequest.BodyPublishers.noBody()));
+      assertProblem(softly, bad[0], response, bad[1], bad[2]);
+    }
+    softly.assertAll();
+  }
+
+  /** A call with a bad parameter is refused before the limiter charges it anything. */
+  @Test
+  @Order(6)
+  void aCallWithABadParameterIsNotCharged() {
+    URI llm = memoryA.base().resolve("api/cdi/llm");
+
+    // 200 tokens are the whole bucket: charged, the next call of 200 would be refused
+    int bad =
+        Http.get(URI.create(llm + "?tokens=200&used=-1"), "X-Api-Key", "it-uncharged").statusCode();
+    int good = Http.get(URI.create(llm + "?tokens=200"), "X-Api-Key", "it-uncharged").statusCode();
+
+    assertThat(bad).isEqualTo(400);
+    assertThat(good).isEqualTo(200);
+  }
+
+  private static void assertProblem(
+      SoftAssertions softly,
+      String request,
+      HttpResponse<String> response,
+      String parameter,
+      String value) {
+    softly.assertThat(response.statusCode()).as("status of %s", request).isEqualTo(400);
+    softly
+        .assertThat(response.headers().firstValue("Content-Type"))
+        .as("content type of %s", request)
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    softly
+        .assertThat(response.body())
+        .as("problem of %s", request)
+        .contains("\"status\":400", "\"type\":", "\"title\":")
+        .containsPattern(
+            Pattern.compile("\"detail\":\"" + parameter + ": [^\"]*" + Pattern.quote(value)));
   }
 
   private static int login(URI uri) {

@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code GET /api/export?seconds=N}: a stand-in for a long export, limited by the servlet filter
- * (policy {@code export}) to 2 in flight per API key. It answers after N seconds (at most 30),
- * asynchronously, so that a waiting export holds no server thread; the filter gives its permit back
- * when the async cycle completes.
+ * (policy {@code export}) to 2 in flight per API key. It answers after N seconds (0 to 30, 0 when
+ * absent), asynchronously, so that a waiting export holds no server thread; the filter gives its
+ * permit back when the async cycle completes.
  */
 @WebServlet(urlPatterns = "/api/export", asyncSupported = true)
 public class ExportServlet extends HttpServlet {
@@ -41,8 +41,16 @@ public class ExportServlet extends HttpServlet {
   }
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response) {
-    int seconds = seconds(request.getParameter("seconds"));
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    int seconds;
+    try {
+      String text = request.getParameter("seconds");
+      seconds = text == null ? 0 : InvalidParameter.integer("seconds", text, 0, MAX_SECONDS);
+    } catch (InvalidParameter invalid) {
+      invalid.send(response);
+      return;
+    }
     AsyncContext async = request.startAsync();
     async.setTimeout(TimeUnit.SECONDS.toMillis(seconds + 10L));
     timer.schedule(
@@ -59,14 +67,5 @@ public class ExportServlet extends HttpServlet {
         },
         seconds,
         TimeUnit.SECONDS);
-  }
-
-  /** N from the query, 0 to 30; a missing or malformed value is 0. */
-  private static int seconds(String text) {
-    try {
-      return Math.max(0, Math.min(MAX_SECONDS, Integer.parseInt(text == null ? "0" : text.trim())));
-    } catch (NumberFormatException e) {
-      return 0;
-    }
   }
 }

@@ -1,8 +1,7 @@
 package io.github.limiter.demo;
 
-import io.github.limiter.ActualCost;
-import io.github.limiter.cdi.Limited;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -11,23 +10,24 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * {@code GET /api/cdi/llm?tokens=N&used=M}: a stand-in for an LLM endpoint (policy {@code llm}). A
- * call reserves the tokens it asks for (the first parameter), and, given {@code used}, reports what
- * the "completion" really used, which settles the difference when the call ends.
+ * {@code GET /api/cdi/llm?tokens=N&used=M}: a stand-in for an LLM endpoint. A call reserves the
+ * tokens it asks for (1 to 2147483647), and, given {@code used} (0 or more), reports what the
+ * "completion" really used, which settles the difference when the call ends. The parameters are
+ * checked before the limited {@link Completions} is called: a bad one is answered 400 and charged
+ * nothing.
  */
 @Path("llm")
 @RequestScoped
 public class LlmResource {
 
+  @Inject Completions completions;
+
   @GET
   @Produces(MediaType.TEXT_PLAIN)
-  @Limited(value = "llm", cost = "param:0")
   public String complete(
-      @QueryParam("tokens") @DefaultValue("1") int tokens, @QueryParam("used") Integer used) {
-    if (used == null) {
-      return "completed, charged " + tokens + " tokens\n";
-    }
-    ActualCost.current().report(used);
-    return "completed, reserved " + tokens + " tokens, charged " + used + "\n";
+      @QueryParam("tokens") @DefaultValue("1") String tokens, @QueryParam("used") String used) {
+    return completions.complete(
+        InvalidParameter.integer("tokens", tokens, 1, Integer.MAX_VALUE),
+        used == null ? null : InvalidParameter.integer("used", used, 0, Integer.MAX_VALUE));
   }
 }
