@@ -4,7 +4,7 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
-import io.github.limiter.internal.admission.OutcomeObserver;
+import io.github.limiter.internal.admission.AdmissionObserver;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.HttpSettings;
@@ -103,7 +103,7 @@ public class LimiterExtension implements Extension {
             new ClientAddress(HttpSettings.DEFAULTS),
             false,
             true,
-            OutcomeObserver.NONE,
+            AdmissionObserver.NONE,
             AdmissionMetrics.OFF);
     PlanBuilder builder =
         new PlanBuilder(

@@ -10,7 +10,7 @@ import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.CostReport;
 import io.github.limiter.internal.admission.NearLimit;
-import io.github.limiter.internal.admission.Outcome;
+import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.http.ClientKeys;
@@ -140,7 +140,7 @@ class LimiterRuntime {
     if (plan.size() == 0) {
       return call.proceed();
     }
-    Outcome outcome = admission.admit(plan, web.view(call));
+    RequestFrame outcome = admission.admit(plan, web.view(call));
     if (!outcome.allowed()) {
       throw new RateLimitExceededException(
           outcome.policy(outcome.rejectedAt()), outcome.rejection(), renderer);
@@ -172,7 +172,7 @@ class LimiterRuntime {
   }
 
   /** The events of one outcome: each rejection, dry run or not, and the tightest admission. */
-  private void fireEvents(RequestView request, Outcome outcome) {
+  private void fireEvents(RequestView request, RequestFrame outcome) {
     if (!events.rejectedObserved() && !events.admittedObserved() && !events.nearLimitObserved()) {
       return;
     }

@@ -4,7 +4,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.Counts;
-import io.github.limiter.internal.admission.KeyFunction;
+import io.github.limiter.internal.admission.RequestReader;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.LimiterConfig;
@@ -72,9 +72,9 @@ final class PlanBuilder {
               + limited.permits());
     }
     boolean overridden = !limited.key().isEmpty();
-    KeyFunction override = overridden ? override(site, problems) : null;
+    RequestReader override = overridden ? override(site, problems) : null;
     boolean costed = !limited.cost().isEmpty();
-    KeyFunction cost = costed ? cost(site, problems) : null;
+    RequestReader cost = costed ? cost(site, problems) : null;
     List<Rule> rules = new ArrayList<>();
     if (config != null) {
       for (String name : new LinkedHashSet<>(names)) {
@@ -83,11 +83,11 @@ final class PlanBuilder {
           problems.add(declaration + ": no policy named '" + name + "'" + configured());
           continue;
         }
-        KeyFunction key = overridden ? override : configuredKey(site, policy.get(), problems);
+        RequestReader key = overridden ? override : configuredKey(site, policy.get(), problems);
         long permits = limited.permits() > 0 ? limited.permits() : policy.get().permits();
-        KeyFunction costOf = costed ? cost : configuredCost(site, policy.get(), problems);
+        RequestReader costOf = costed ? cost : configuredCost(site, policy.get(), problems);
         Counts counts = counts(site, policy.get(), problems);
-        KeyFunction planOf = configuredPlan(site, policy.get(), problems);
+        RequestReader planOf = configuredPlan(site, policy.get(), problems);
         rules.add(new Rule(policy.get(), key, permits, costOf, counts, planOf));
       }
     }
@@ -99,7 +99,7 @@ final class PlanBuilder {
   }
 
   /** The key function of {@code @Limited(key = ...)}. */
-  private KeyFunction override(Site site, Collection<String> problems) {
+  private RequestReader override(Site site, Collection<String> problems) {
     String text = site.limited().key().trim();
     if (text.startsWith(PARAM)) {
       return parameter(site, text.substring(PARAM.length()).trim(), problems);
@@ -126,7 +126,7 @@ final class PlanBuilder {
     return function(source);
   }
 
-  private KeyFunction configuredKey(Site site, PolicyConfig policy, Collection<String> problems) {
+  private RequestReader configuredKey(Site site, PolicyConfig policy, Collection<String> problems) {
     KeySource source = policy.key();
     return resolvable(site, policy, "key", source, problems) ? function(source) : null;
   }
@@ -187,7 +187,7 @@ final class PlanBuilder {
   }
 
   /** The cost function of {@code @Limited(cost = "param:...")}. */
-  private KeyFunction cost(Site site, Collection<String> problems) {
+  private RequestReader cost(Site site, Collection<String> problems) {
     String text = site.limited().cost().trim();
     if (!text.startsWith(PARAM)) {
       problems.add(
@@ -228,7 +228,7 @@ final class PlanBuilder {
   }
 
   /** The plan function of {@code limiter.policy.NAME.plan-source}, or null without plans. */
-  private KeyFunction configuredPlan(Site site, PolicyConfig policy, Collection<String> problems) {
+  private RequestReader configuredPlan(Site site, PolicyConfig policy, Collection<String> problems) {
     PolicyConfig.PlanSource source = policy.plans().source();
     if (source == null) {
       return null;
@@ -243,7 +243,7 @@ final class PlanBuilder {
   }
 
   /** The cost function of {@code limiter.policy.NAME.cost}, or null when it has none. */
-  private KeyFunction configuredCost(Site site, PolicyConfig policy, Collection<String> problems) {
+  private RequestReader configuredCost(Site site, PolicyConfig policy, Collection<String> problems) {
     KeySource source = policy.cost().source();
     if (source == null) {
       return null;
@@ -253,7 +253,7 @@ final class PlanBuilder {
         : null;
   }
 
-  private KeyFunction parameter(Site site, String reference, Collection<String> problems) {
+  private RequestReader parameter(Site site, String reference, Collection<String> problems) {
     int index = parameterIndex(site, "key", reference, problems);
     if (index < 0) {
       return null;
@@ -338,7 +338,7 @@ final class PlanBuilder {
     }
   }
 
-  private KeyFunction function(KeySource source) {
+  private RequestReader function(KeySource source) {
     return admission.keyFunction(
         source, source.kind() == KeySource.Kind.RESOLVER ? lazy(source) : null);
   }

@@ -73,7 +73,7 @@ final class MicroProfileRecorder implements Recorder {
   }
 
   @Override
-  public void decision(String policy, Outcome outcome, boolean verified) {
+  public void decision(String policy, Verdict outcome, boolean verified) {
     decisions.get(policy, outcome, verified).inc();
   }
 

@@ -149,7 +149,7 @@ final class MicrometerRecorder implements Recorder {
   }
 
   @Override
-  public void decision(String policy, Outcome outcome, boolean verified) {
+  public void decision(String policy, Verdict outcome, boolean verified) {
     decisions.get(policy, outcome, verified).increment();
   }
 

@@ -91,7 +91,7 @@ final class OpenTelemetryRecorder implements Recorder {
   }
 
   @Override
-  public void decision(String policy, Outcome outcome, boolean verified) {
+  public void decision(String policy, Verdict outcome, boolean verified) {
     decisions.add(1, decisionTags.get(policy, outcome, verified));
   }
 

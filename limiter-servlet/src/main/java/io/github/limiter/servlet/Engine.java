@@ -8,10 +8,10 @@ import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.CostReport;
 import io.github.limiter.internal.admission.Counts;
-import io.github.limiter.internal.admission.KeyFunction;
+import io.github.limiter.internal.admission.RequestReader;
 import io.github.limiter.internal.admission.KeyResolvers;
 import io.github.limiter.internal.admission.NearLimit;
-import io.github.limiter.internal.admission.Outcome;
+import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.Routes;
 import io.github.limiter.internal.admission.Rule;
@@ -133,13 +133,13 @@ final class Engine {
         // business
       }
       KeyResolver keyResolver = resolver(policy, "key", policy.key(), resolvers, loader);
-      KeyFunction key = admission.keyFunction(policy.key(), () -> keyResolver);
+      RequestReader key = admission.keyFunction(policy.key(), () -> keyResolver);
       KeyResolver costResolver =
           resolver(policy, "cost", policy.cost().source(), resolvers, loader);
-      KeyFunction cost = admission.costFunction(policy.cost(), () -> costResolver);
+      RequestReader cost = admission.costFunction(policy.cost(), () -> costResolver);
       KeyResolver planResolver =
           resolver(policy, "plan-source", planResolverSource(policy), resolvers, loader);
-      KeyFunction plan = admission.planFunction(policy.plans(), () -> planResolver);
+      RequestReader plan = admission.planFunction(policy.plans(), () -> planResolver);
       rules.put(
           policy.name(),
           new Rule(policy, key, policy.permits(), cost, Counts.byStatus(policy.count()), plan));
@@ -238,7 +238,7 @@ final class Engine {
       chain.doFilter(request, response);
       return;
     }
-    Outcome outcome = admission.admit(set, new ServletRequestView(request));
+    RequestFrame outcome = admission.admit(set, new ServletRequestView(request));
     if (!outcome.allowed()) {
       reject(outcome.policy(outcome.rejectedAt()), outcome, response);
       return;
@@ -281,7 +281,7 @@ final class Engine {
    */
   boolean resume(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    if (!(request.getAttribute(resumeAttribute) instanceof Outcome outcome)) {
+    if (!(request.getAttribute(resumeAttribute) instanceof RequestFrame outcome)) {
       return false;
     }
     request.removeAttribute(resumeAttribute);
@@ -296,7 +296,7 @@ final class Engine {
    * cost.
    */
   private void pass(
-      Outcome outcome, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      RequestFrame outcome, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     ChargedPolicies.Scope scope = ChargedPolicies.open(outcome.charged());
     CostReport.enter();
@@ -320,7 +320,7 @@ final class Engine {
    * (completed, failed or timed out); {@link Admission#finish} settles an outcome once only.
    */
   private void settle(
-      Outcome outcome,
+      RequestFrame outcome,
       HttpServletRequest request,
       HttpServletResponse response,
       Throwable failure,
@@ -338,13 +338,13 @@ final class Engine {
    * request that passes is settled by {@code pass} first, and settling is once only.
    */
   private void settleIfDropped(
-      Outcome outcome, HttpServletRequest request, HttpServletResponse response) {
+      RequestFrame outcome, HttpServletRequest request, HttpServletResponse response) {
     request.getAsyncContext().addListener(new SettleAtEnd(outcome, response, null, false));
   }
 
   /** Settles an outcome when an async cycle ends, however it ends. */
   private final class SettleAtEnd implements AsyncListener {
-    private final Outcome outcome;
+    private final RequestFrame outcome;
     private final HttpServletResponse response;
     private final CostReport report;
 
@@ -355,7 +355,7 @@ final class Engine {
     private final boolean followsNewCycles;
 
     SettleAtEnd(
-        Outcome outcome,
+        RequestFrame outcome,
         HttpServletResponse response,
         CostReport report,
         boolean followsNewCycles) {
@@ -397,7 +397,7 @@ final class Engine {
     return routes.match(path, request.getMethod());
   }
 
-  private void reject(Policy policy, Outcome outcome, HttpServletResponse response)
+  private void reject(Policy policy, RequestFrame outcome, HttpServletResponse response)
       throws IOException {
     if (response.isCommitted()) {
       return;

@@ -16,14 +16,14 @@ import java.util.function.Supplier;
  * The one admission step of every adapter: keys first (with {@code on-missing-key}), then every
  * policy all-or-nothing, dry-run rejections set apart, the tightest admission, the longest shaping
  * wait and what was charged. Adapters build a {@link RequestView}, call {@link #admit}, and render
- * the {@link Outcome}.
+ * the {@link RequestFrame}.
  */
 public final class Admission {
 
   private final ClientAddress address;
   private final boolean keyErrorsMeanNoKey;
   private final boolean skipsChargedPolicies;
-  private final OutcomeObserver observer;
+  private final AdmissionObserver observer;
   private final AdmissionMetrics metrics;
 
   /**
@@ -39,7 +39,7 @@ public final class Admission {
       ClientAddress address,
       boolean keyErrorsMeanNoKey,
       boolean skipsChargedPolicies,
-      OutcomeObserver observer,
+      AdmissionObserver observer,
       AdmissionMetrics metrics) {
     this.address = address;
     this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
@@ -52,7 +52,7 @@ public final class Admission {
    * The key function of {@code source}; {@code resolver} is asked only for {@code resolver:}, on
    * each call.
    */
-  public KeyFunction keyFunction(KeySource source, Supplier<KeyResolver> resolver) {
+  public RequestReader keyFunction(KeySource source, Supplier<KeyResolver> resolver) {
     String argument = source.argument();
     return switch (source.kind()) {
       case CONSTANT -> request -> ClientKeys.CONSTANT;
@@ -77,7 +77,7 @@ public final class Admission {
    * requests cost the static permits; {@code resolver} is asked only for {@code resolver:}, on each
    * call.
    */
-  public KeyFunction costFunction(PolicyConfig.Cost cost, Supplier<KeyResolver> resolver) {
+  public RequestReader costFunction(PolicyConfig.Cost cost, Supplier<KeyResolver> resolver) {
     KeySource source = cost.source();
     if (source == null) {
       return null;
@@ -94,7 +94,7 @@ public final class Admission {
    * direct peer is a trusted proxy (a client must not choose its own plan). {@code resolver} is
    * asked only for {@code resolver:}, on each call.
    */
-  public KeyFunction planFunction(PolicyConfig.Plans plans, Supplier<KeyResolver> resolver) {
+  public RequestReader planFunction(PolicyConfig.Plans plans, Supplier<KeyResolver> resolver) {
     if (!plans.any()) {
       return null;
     }
@@ -130,7 +130,7 @@ public final class Admission {
    * Decides {@code request} under {@code set}; observes, records the metrics of, and returns the
    * outcome.
    */
-  public Outcome admit(PolicySet set, RequestView request) {
+  public RequestFrame admit(PolicySet set, RequestView request) {
     Rule[] rules = set.rules;
     int n = rules.length;
     // Keys first: a missing key under on-missing-key=reject rejects before anything is charged.
@@ -160,15 +160,15 @@ public final class Admission {
         if (bound != null) {
           planned[i] = bound;
         } else if (plan != null && rule.config().plans().rejectUnknown()) {
-          // Rendered like a missing key: the request never passes as it is.
-          refused = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
+          // The request never passes as it is; rendered with the missing key's text.
+          refused = Decision.unknownPlan(rule.name(), rule.policy().limits().get(0));
         }
       }
       if (refused != null) {
         if (!rule.dryRun()) {
           keys[i] = key != null ? key : ClientKeys.CONSTANT;
           return recorded(
-              request, new Outcome(set, keys, null, dryRun, i, refused, -1, 0, null, planned), -1);
+              request, new RequestFrame(set, keys, null, dryRun, i, refused, -1, 0, null, planned), -1);
         }
         dryRun = dryRun != null ? dryRun : new Decision[n];
         dryRun[i] = refused;
@@ -208,7 +208,7 @@ public final class Admission {
     int rejectedAt = decisions.rejectedAt();
     return recorded(
         request,
-        new Outcome(
+        new RequestFrame(
             set,
             keys,
             decisions,
@@ -233,7 +233,7 @@ public final class Admission {
    * @param failure what the handling threw, or null
    * @param report what the request reported of its actual cost, or null
    */
-  public void finish(Outcome outcome, int status, Throwable failure, CostReport report) {
+  public void finish(RequestFrame outcome, int status, Throwable failure, CostReport report) {
     PolicySet set = outcome.policies();
     if (!outcome.allowed() || (!set.settles && report == null) || !outcome.settleOnce()) {
       return;
@@ -277,7 +277,7 @@ public final class Admission {
       }
       String text;
       try {
-        text = rule.cost().key(request);
+        text = rule.cost().read(request);
       } catch (RuntimeException e) {
         text = null;
       }
@@ -289,7 +289,7 @@ public final class Admission {
   /** The request's plan name; null (the default plan) when its source has none, or fails. */
   private static String plan(Rule rule, RequestView request) {
     try {
-      String plan = rule.plan().key(request);
+      String plan = rule.plan().read(request);
       return plan == null || plan.isBlank() ? null : plan.trim();
     } catch (RuntimeException e) {
       return null; // a plan never fails a request: the default plan applies
@@ -298,16 +298,16 @@ public final class Admission {
 
   private String key(Rule rule, RequestView request) {
     if (!keyErrorsMeanNoKey) {
-      return rule.key().key(request);
+      return rule.key().read(request);
     }
     try {
-      return rule.key().key(request);
+      return rule.key().read(request);
     } catch (RuntimeException e) {
       return null; // bad input must never become a 500: no key, and on-missing-key decides
     }
   }
 
-  private Outcome recorded(RequestView request, Outcome outcome, long storeNanos) {
+  private RequestFrame recorded(RequestView request, RequestFrame outcome, long storeNanos) {
     observer.observe(request, outcome);
     if (metrics.on()) {
       metrics.record(outcome, storeNanos);

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * Adapters render it; observers and metrics read it. The seam for settling after the response:
  * {@link #key} and {@link #charged} say what to adjust.
  */
-public final class Outcome {
+public final class RequestFrame {
 
   private final PolicySet set;
   private final String[] keys;
@@ -33,13 +33,13 @@ public final class Outcome {
   /** Per policy, the bound policy of the request's plan; null when no rule has plans. */
   private final PolicyLimiter[] planned;
 
-  private static final AtomicIntegerFieldUpdater<Outcome> SETTLED =
-      AtomicIntegerFieldUpdater.newUpdater(Outcome.class, "settled");
+  private static final AtomicIntegerFieldUpdater<RequestFrame> SETTLED =
+      AtomicIntegerFieldUpdater.newUpdater(RequestFrame.class, "settled");
 
   /** 1 once settled: an adapter may see a request end on more than one path. */
   private volatile int settled;
 
-  Outcome(
+  RequestFrame(
       PolicySet set,
       String[] keys,
       Decisions decisions,
