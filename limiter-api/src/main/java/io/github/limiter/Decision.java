@@ -162,8 +162,8 @@ public final class Decision {
 
   /**
    * The earliest time after which the same request would be admitted, or empty when it never would
-   * ({@link Outcome#EXCEEDS_CAPACITY}, {@link Outcome#MISSING_KEY}, {@link
-   * Outcome#UNKNOWN_PLAN}). Zero for an admission.
+   * ({@link Outcome#EXCEEDS_CAPACITY}, {@link Outcome#MISSING_KEY}, {@link Outcome#UNKNOWN_PLAN}).
+   * Zero for an admission.
    */
   public Optional<Duration> retryAfter() {
     return neverPasses() ? Optional.empty() : Optional.of(Duration.ofNanos(retryAfterNanos));

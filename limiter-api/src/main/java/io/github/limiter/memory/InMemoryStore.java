@@ -420,8 +420,7 @@ public final class InMemoryStore implements RateLimitStore {
   private static final Decide TRY_ACQUIRE = new Decide(false);
 
   /** Each thread's deciding admission: a decision is made on one thread, and calls nothing out. */
-  private static final ThreadLocal<Decide> DECIDE =
-      ThreadLocal.withInitial(() -> new Decide(true));
+  private static final ThreadLocal<Decide> DECIDE = ThreadLocal.withInitial(() -> new Decide(true));
 
   /** Charges permits, admissible or not (debt), creating the key if it has none. */
   private static final Op CHARGE = new Adjust(1);

@@ -105,12 +105,12 @@ public class LimiterExtension implements Extension {
             true,
             AdmissionObserver.NONE,
             AdmissionMetrics.OFF);
-    PlanBuilder builder =
-        new PlanBuilder(
+    SiteRules siteRules =
+        new SiteRules(
             loaded == null ? null : loaded.config(), new Resolvers(beans, loader), admission);
     List<String> messages = new ArrayList<>();
     for (Site site : sites) {
-      builder.build(site, messages);
+      siteRules.build(site, messages);
       if (declared != null) {
         unknownPolicies(site, declared, messages);
       }
@@ -155,7 +155,7 @@ public class LimiterExtension implements Extension {
   }
 
   /**
-   * What PlanBuilder reports of a name when the configuration is valid: it cannot while it is not.
+   * What SiteRules reports of a name when the configuration is valid: it cannot while it is not.
    */
   private static void unknownPolicies(Site site, Set<String> declared, List<String> messages) {
     for (String name : new LinkedHashSet<>(Arrays.asList(site.limited().value()))) {

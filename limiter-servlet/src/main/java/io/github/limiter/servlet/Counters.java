@@ -2,8 +2,8 @@ package io.github.limiter.servlet;
 
 import io.github.limiter.Decision;
 import io.github.limiter.RequestView;
-import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.AdmissionObserver;
+import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.log.RateLimitedLog;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -9,6 +9,7 @@ import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
+import io.github.limiter.internal.render.ResponseRenderer;
 import java.util.Arrays;
 import java.util.function.Supplier;
 
@@ -16,7 +17,8 @@ import java.util.function.Supplier;
  * The one admission step of every adapter: keys first (with {@code on-missing-key}), then every
  * policy all-or-nothing, dry-run rejections set apart, the tightest admission, the longest shaping
  * wait and what was charged. Adapters build a {@link RequestView}, call {@link #admit}, and render
- * the {@link RequestFrame}.
+ * the {@link RequestFrame} it returns; an admitted request's frame then passes (entered on the
+ * handling thread) and ends ({@link RequestFrame#end}).
  */
 public final class Admission {
 
@@ -25,13 +27,16 @@ public final class Admission {
   private final boolean skipsChargedPolicies;
   private final AdmissionObserver observer;
   private final AdmissionMetrics metrics;
+  private final ResponseRenderer headers;
 
   /**
    * @param keyErrorsMeanNoKey whether a key source that throws counts as no key (the filter: bad
    *     input never becomes a 500) or propagates with nothing charged (the interceptor)
-   * @param skipsChargedPolicies whether a policy an outer adapter charged for this request (see
-   *     {@link ChargedPolicies}) is left out
-   * @param observer the adapter's own watcher of each outcome (counters, events)
+   * @param skipsChargedPolicies whether a policy an outer adapter charged for this request is left
+   *     out: true for an inner adapter ({@code @Limited}), whose frames skip what the frames around
+   *     them charged; false for an outer one (the filter), whose frames count as charged while they
+   *     are entered
+   * @param observer the adapter's own watcher of each frame (counters, events)
    * @param metrics where each outcome is reported for the metrics backends, or {@link
    *     AdmissionMetrics#OFF}
    */
@@ -41,11 +46,37 @@ public final class Admission {
       boolean skipsChargedPolicies,
       AdmissionObserver observer,
       AdmissionMetrics metrics) {
+    this(address, keyErrorsMeanNoKey, skipsChargedPolicies, observer, metrics, null);
+  }
+
+  /**
+   * An admission whose entered frames also leave their tightest admission to the enclosing HTTP
+   * request ({@link RequestFrame#openEnclosing}), to be rendered with {@code headers}: {@code
+   * Limited} inside a JAX-RS request.
+   */
+  public Admission(
+      ClientAddress address,
+      boolean keyErrorsMeanNoKey,
+      boolean skipsChargedPolicies,
+      AdmissionObserver observer,
+      AdmissionMetrics metrics,
+      ResponseRenderer headers) {
     this.address = address;
     this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
     this.skipsChargedPolicies = skipsChargedPolicies;
     this.observer = observer;
     this.metrics = metrics;
+    this.headers = headers;
+  }
+
+  /** Whether this admission's frames count as charged for the adapters inside them. */
+  boolean marksCharged() {
+    return !skipsChargedPolicies;
+  }
+
+  /** What an entered frame's tightest admission is rendered with for its enclosing request. */
+  ResponseRenderer headers() {
+    return headers;
   }
 
   /**
@@ -168,7 +199,9 @@ public final class Admission {
         if (!rule.dryRun()) {
           keys[i] = key != null ? key : ClientKeys.CONSTANT;
           return recorded(
-              request, new RequestFrame(set, keys, null, dryRun, i, refused, -1, 0, null, planned), -1);
+              request,
+              new RequestFrame(this, set, keys, null, dryRun, i, refused, -1, 0, null, planned),
+              -1);
         }
         dryRun = dryRun != null ? dryRun : new Decision[n];
         dryRun[i] = refused;
@@ -209,6 +242,7 @@ public final class Admission {
     return recorded(
         request,
         new RequestFrame(
+            this,
             set,
             keys,
             decisions,
@@ -226,8 +260,8 @@ public final class Admission {
    * Settles an admitted request when it ends: each concurrency policy ({@link Rule#releases}) gets
    * its permits back; each policy it does not count for ({@link Rule#counts}) gets back what the
    * request was charged; each one it reported an actual cost for ({@link CostReport}) is charged or
-   * refunded the difference. Adapters call it when an admitted request ends, on every path; calls
-   * after the first do nothing.
+   * refunded the difference. {@link RequestFrame#end} calls it when an admitted request ends, on
+   * every path; calls after the first do nothing.
    *
    * @param status the HTTP status of the response; -1 outside HTTP
    * @param failure what the handling threw, or null

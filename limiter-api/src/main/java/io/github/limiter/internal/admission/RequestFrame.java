@@ -3,18 +3,37 @@ package io.github.limiter.internal.admission;
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
+import io.github.limiter.internal.http.ChargedPolicies;
+import io.github.limiter.internal.render.ResponseRenderer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.BiConsumer;
 
 /**
- * What {@link Admission} made of one call: each policy's key and decision, the rejection if any,
+ * One request as {@link Admission} admitted or rejected it, and, when admitted, everything about it
+ * until it ends. What admission made of it: each policy's key and decision, the rejection if any,
  * the dry-run rejections, the tightest admission, the longest shaping wait and what was charged.
- * Adapters render it; observers and metrics read it. The seam for settling after the response:
- * {@link #key} and {@link #charged} say what to adjust.
+ * Adapters render a rejected frame; an admitted one they only pass and end:
+ *
+ * <ul>
+ *   <li>{@link #enter} and {@link #exit} around the handling, on its thread: meanwhile the policies
+ *       it charged count as charged for an inner adapter, {@link io.github.limiter.ActualCost}
+ *       reports reach it, and the tightest admission of a {@code @Limited} call is left to its
+ *       enclosing HTTP request ({@link #openEnclosing});
+ *   <li>{@link #end} when the request ends, on whichever path (the async listeners call it too): it
+ *       settles the request; calls after the first do nothing.
+ * </ul>
+ *
+ * <p>Observers and metrics read it too. Its per-thread bookkeeping reuses one object per thread, so
+ * passing allocates nothing beyond the frame.
  */
 public final class RequestFrame {
 
+  /** The enclosing HTTP request this thread serves, if an HTTP adapter opened one. */
+  private static final ThreadLocal<Enclosing> ENCLOSING = new ThreadLocal<>();
+
+  private final Admission admission;
   private final PolicySet set;
   private final String[] keys;
   private final Decisions decisions;
@@ -39,7 +58,14 @@ public final class RequestFrame {
   /** 1 once settled: an adapter may see a request end on more than one path. */
   private volatile int settled;
 
+  /** While entered under an outer adapter: the scope in which its policies count as charged. */
+  private ChargedPolicies.Scope charged;
+
+  /** What the request reported of its actual cost, once its handling exited; null if nothing. */
+  private volatile CostReport report;
+
   RequestFrame(
+      Admission admission,
       PolicySet set,
       String[] keys,
       Decisions decisions,
@@ -50,6 +76,7 @@ public final class RequestFrame {
       long waitNanos,
       long[] costs,
       PolicyLimiter[] planned) {
+    this.admission = admission;
     this.set = set;
     this.keys = keys;
     this.decisions = decisions;
@@ -180,5 +207,108 @@ public final class RequestFrame {
       }
     }
     return names == null ? set.names : names;
+  }
+
+  /**
+   * Begins handling the admitted request on this thread: until {@link #exit}, the policies it
+   * charged count as charged for an inner adapter (when an outer adapter admitted it), what the
+   * request reports of its {@link io.github.limiter.ActualCost} is kept for it, and (for {@code
+   * Limited}) its tightest admission is left to the enclosing HTTP request. Nested frames share the
+   * outermost one's cost report.
+   */
+  public void enter() {
+    if (admission.marksCharged()) {
+      charged = ChargedPolicies.open(charged());
+    }
+    CostReport.enter();
+    ResponseRenderer headers = admission.headers();
+    if (headers != null && tightest >= 0) {
+      Enclosing enclosing = ENCLOSING.get();
+      if (enclosing != null) {
+        enclosing.record(policy(tightest), decision(tightest), headers);
+      }
+    }
+  }
+
+  /** Ends what {@link #enter} began on this thread; keeps the request's cost report, if any. */
+  public void exit() {
+    ChargedPolicies.Scope scope = charged;
+    if (scope != null) {
+      charged = null;
+      scope.close();
+    }
+    CostReport made = CostReport.exit();
+    if (made != null) {
+      report = made;
+    }
+  }
+
+  /**
+   * Whether ending the request has something to settle: a concurrency permit, a charge of a policy
+   * that counts only some requests, or a reported actual cost. Without one, an adapter need not
+   * watch for the request's end (an async listener).
+   */
+  public boolean settles() {
+    return allowed() && (set.settles || report != null);
+  }
+
+  /**
+   * Settles the request when it ends (see {@link Admission#finish}); calls after the first do
+   * nothing, so every path that sees the request end may call it.
+   *
+   * @param status the HTTP status of the response; -1 outside HTTP
+   * @param failure what the handling threw, or null
+   */
+  public void end(int status, Throwable failure) {
+    admission.finish(this, status, failure, report);
+  }
+
+  /**
+   * Opens, on this thread, the frame of an HTTP request that Limiter's filter does not admit (a
+   * JAX-RS request): the {@code @Limited} calls inside it leave their tightest admission there, for
+   * its {@code RateLimit} headers. One left open on this thread (by a request that went
+   * asynchronous) is replaced, never kept.
+   */
+  public static Enclosing openEnclosing() {
+    Enclosing enclosing = new Enclosing();
+    ENCLOSING.set(enclosing);
+    return enclosing;
+  }
+
+  /** The admissions of one enclosing HTTP request: see {@link #openEnclosing}. */
+  public static final class Enclosing implements AutoCloseable {
+    private Policy policy;
+    private Decision decision;
+    private ResponseRenderer renderer;
+
+    private Enclosing() {}
+
+    synchronized void record(Policy admittedPolicy, Decision admitted, ResponseRenderer with) {
+      if (decision == null || admitted.remaining() < decision.remaining()) {
+        policy = admittedPolicy;
+        decision = admitted;
+        renderer = with;
+      }
+    }
+
+    /** Whether nothing was admitted under a policy. */
+    public synchronized boolean isEmpty() {
+      return decision == null;
+    }
+
+    /** Writes the rate-limit headers of the tightest admission, as configured; nothing if none. */
+    public synchronized void headers(BiConsumer<String, String> header) {
+      if (decision != null) {
+        renderer.headers(policy, decision, header);
+      }
+    }
+
+    /** Stops collecting on this thread; the headers stay readable. */
+    @Override
+    public void close() {
+      if (ENCLOSING.get() == this) {
+        ENCLOSING.remove();
+      }
+    }
   }
 }

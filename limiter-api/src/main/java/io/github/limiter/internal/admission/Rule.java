@@ -30,7 +30,8 @@ public record Rule(
   }
 
   /** A rule without plans. */
-  public Rule(PolicyConfig config, RequestReader key, long permits, RequestReader cost, Counts counts) {
+  public Rule(
+      PolicyConfig config, RequestReader key, long permits, RequestReader cost, Counts counts) {
     this(config, key, permits, cost, counts, null);
   }
 
