@@ -43,8 +43,8 @@ class LimiterRuntime {
    * bean.
    */
   @FunctionalInterface
-  interface Pause {
-    Pause SLEEP = nanos -> TimeUnit.NANOSECONDS.sleep(nanos);
+  interface ShapingPause {
+    ShapingPause SLEEP = nanos -> TimeUnit.NANOSECONDS.sleep(nanos);
 
     void pause(long nanos) throws InterruptedException;
   }
@@ -60,7 +60,7 @@ class LimiterRuntime {
   private final OpenStores.Handle openStore;
 
   private final SiteRules siteRules;
-  private final Pause pause;
+  private final ShapingPause pause;
   private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
 
   /**
@@ -76,7 +76,10 @@ class LimiterRuntime {
 
   @Inject
   LimiterRuntime(
-      LimiterExtension extension, BeanManager beans, RateLimitStore store, Instance<Pause> pauses) {
+      LimiterExtension extension,
+      BeanManager beans,
+      RateLimitStore store,
+      Instance<ShapingPause> pauses) {
     LimiterSetup setup = extension.setup();
     this.limiter = Limiter.of(store);
     this.renderer = setup.renderer();
@@ -95,7 +98,7 @@ class LimiterRuntime {
             renderer);
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
     this.siteRules = new SiteRules(setup.config(), new Resolvers(beans, setup.loader()), admission);
-    this.pause = pauses.isResolvable() ? pauses.get() : Pause.SLEEP;
+    this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
     for (Site site : extension.sites()) {
       PolicySet set = policySet(site);

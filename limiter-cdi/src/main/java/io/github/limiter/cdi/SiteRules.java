@@ -3,7 +3,7 @@ package io.github.limiter.cdi;
 import io.github.limiter.Algorithm;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.internal.admission.Admission;
-import io.github.limiter.internal.admission.Counts;
+import io.github.limiter.internal.admission.Counting;
 import io.github.limiter.internal.admission.RequestReader;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.admission.RuleCompiler;
@@ -121,7 +121,7 @@ final class SiteRules {
                     policy.get().cost().source(),
                     compiler::cost,
                     problems);
-        Counts counts = counts(site, policy.get(), problems);
+        Counting counts = counts(site, policy.get(), problems);
         RequestReader planOf =
             configured(
                 site,
@@ -206,7 +206,7 @@ final class SiteRules {
    * Which calls count: {@code @Limited(countOn = ...)}, else every call. A policy that counts by
    * response status cannot be applied here, where there is no response.
    */
-  private static Counts counts(Site site, PolicyConfig policy, Collection<String> problems) {
+  private static Counting counts(Site site, PolicyConfig policy, Collection<String> problems) {
     Class<? extends Throwable>[] countOn = site.limited().countOn();
     if (countOn.length > 0 && policy.policy().algorithm() == Algorithm.CONCURRENCY) {
       problems.add(
@@ -215,10 +215,10 @@ final class SiteRules {
               + policy.name()
               + "' is a concurrency limit, whose permit comes back whenever the call ends, so"
               + " there is nothing to count; leave countOn out");
-      return Counts.ALL;
+      return Counting.ALL;
     }
     if (countOn.length > 0) {
-      return Counts.byFailure(Set.of(countOn));
+      return Counting.byFailure(Set.of(countOn));
     }
     if (!policy.count().all()) {
       problems.add(
@@ -226,7 +226,7 @@ final class SiteRules {
               + ", a response status, which only the servlet filter sees; use @Limited(countOn ="
               + " ...) to count calls by the exception they throw");
     }
-    return Counts.ALL;
+    return Counting.ALL;
   }
 
   /** The cost function of {@code @Limited(cost = "param:...")}. */

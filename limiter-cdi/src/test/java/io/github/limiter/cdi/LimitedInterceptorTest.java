@@ -466,7 +466,7 @@ class LimitedInterceptorTest {
         .isInstanceOf(RateLimitExceededException.class);
   }
 
-  static class RecordedPauses implements LimiterRuntime.Pause {
+  static class RecordedPauses implements LimiterRuntime.ShapingPause {
     static final List<Long> PAUSES = new CopyOnWriteArrayList<>();
 
     @Override

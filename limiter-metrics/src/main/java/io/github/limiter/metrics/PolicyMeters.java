@@ -21,11 +21,11 @@ final class PolicyMeters {
   private PolicyMeters() {}
 
   /** The meters of {@code limiter.decisions}, per policy one for each outcome and verified flag. */
-  static final class Decisions<T> {
+  static final class DecisionMeters<T> {
     private final Map<String, List<T>> byPolicy = new ConcurrentHashMap<>();
     private final DecisionMeter<T> factory;
 
-    Decisions(DecisionMeter<T> factory) {
+    DecisionMeters(DecisionMeter<T> factory) {
       this.factory = factory;
     }
 

@@ -284,7 +284,7 @@ public final class Admission {
       long delta = 0;
       if (rule.releases()) {
         delta = -charged; // in flight no more, however it ended and whatever it reported
-      } else if (rule.counts() != Counts.ALL && !rule.counts().counts(status, failure)) {
+      } else if (rule.counts() != Counting.ALL && !rule.counts().counts(status, failure)) {
         delta = -charged;
       } else if (report != null) {
         long actual = report.actual(rule);

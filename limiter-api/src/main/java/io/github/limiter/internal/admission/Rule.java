@@ -21,17 +21,17 @@ public record Rule(
     RequestReader key,
     long permits,
     RequestReader cost,
-    Counts counts,
+    Counting counts,
     RequestReader plan) {
 
   /** A rule whose requests cost {@code permits} each, and all count. */
   public Rule(PolicyConfig config, RequestReader key, long permits) {
-    this(config, key, permits, null, Counts.ALL, null);
+    this(config, key, permits, null, Counting.ALL, null);
   }
 
   /** A rule without plans. */
   public Rule(
-      PolicyConfig config, RequestReader key, long permits, RequestReader cost, Counts counts) {
+      PolicyConfig config, RequestReader key, long permits, RequestReader cost, Counting counts) {
     this(config, key, permits, cost, counts, null);
   }
 

@@ -42,7 +42,7 @@ public final class RuleCompiler {
     RequestReader key = key(policy);
     RequestReader cost = cost(policy);
     RequestReader plan = plan(policy);
-    return new Rule(policy, key, policy.permits(), cost, Counts.byStatus(policy.count()), plan);
+    return new Rule(policy, key, policy.permits(), cost, Counting.byStatus(policy.count()), plan);
   }
 
   /** The reader of {@code policy}'s configured key ({@code limiter.policy.NAME.key}). */

@@ -103,12 +103,12 @@ class AdmissionTest {
   }
 
   private PolicySet set(Admission admission, LimiterConfig config, String... policies) {
-    return set(admission, config, Counts.ALL, policies);
+    return set(admission, config, Counting.ALL, policies);
   }
 
   /** The policies' rules, each counting only the requests {@code counts} says. */
   private PolicySet set(
-      Admission admission, LimiterConfig config, Counts counts, String... policies) {
+      Admission admission, LimiterConfig config, Counting counts, String... policies) {
     List<Rule> rules = new ArrayList<>();
     for (String name : policies) {
       var policy = config.policy(name).orElseThrow();
