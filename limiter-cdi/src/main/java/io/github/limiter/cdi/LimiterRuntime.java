@@ -95,7 +95,7 @@ class LimiterRuntime {
             true,
             this::fireEvents,
             AdmissionMetrics.of(metrics, storeName, nearLimit),
-            renderer);
+            renderer::headers);
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
     this.siteRules = new SiteRules(setup.config(), new Resolvers(beans, setup.loader()), admission);
     this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;

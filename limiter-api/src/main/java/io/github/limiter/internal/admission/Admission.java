@@ -9,7 +9,6 @@ import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
-import io.github.limiter.internal.render.ResponseRenderer;
 import java.util.Arrays;
 import java.util.function.Supplier;
 
@@ -27,7 +26,7 @@ public final class Admission {
   private final boolean skipsChargedPolicies;
   private final AdmissionObserver observer;
   private final AdmissionMetrics metrics;
-  private final ResponseRenderer headers;
+  private final HeaderWriter headers;
 
   /**
    * @param keyErrorsMeanNoKey whether a key source that throws counts as no key (the filter: bad
@@ -60,7 +59,7 @@ public final class Admission {
       boolean skipsChargedPolicies,
       AdmissionObserver observer,
       AdmissionMetrics metrics,
-      ResponseRenderer headers) {
+      HeaderWriter headers) {
     this.address = address;
     this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
     this.skipsChargedPolicies = skipsChargedPolicies;
@@ -75,7 +74,7 @@ public final class Admission {
   }
 
   /** What an entered frame's tightest admission is rendered with for its enclosing request. */
-  ResponseRenderer headers() {
+  HeaderWriter headers() {
     return headers;
   }
 

@@ -4,7 +4,6 @@ import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.http.ChargedPolicies;
-import io.github.limiter.internal.render.ResponseRenderer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -221,7 +220,7 @@ public final class RequestFrame {
       charged = ChargedPolicies.open(charged());
     }
     CostReport.enter();
-    ResponseRenderer headers = admission.headers();
+    HeaderWriter headers = admission.headers();
     if (headers != null && tightest >= 0) {
       Enclosing enclosing = ENCLOSING.get();
       if (enclosing != null) {
@@ -279,11 +278,11 @@ public final class RequestFrame {
   public static final class Enclosing implements AutoCloseable {
     private Policy policy;
     private Decision decision;
-    private ResponseRenderer renderer;
+    private HeaderWriter renderer;
 
     private Enclosing() {}
 
-    synchronized void record(Policy admittedPolicy, Decision admitted, ResponseRenderer with) {
+    synchronized void record(Policy admittedPolicy, Decision admitted, HeaderWriter with) {
       if (decision == null || admitted.remaining() < decision.remaining()) {
         policy = admittedPolicy;
         decision = admitted;
@@ -299,7 +298,7 @@ public final class RequestFrame {
     /** Writes the rate-limit headers of the tightest admission, as configured; nothing if none. */
     public synchronized void headers(BiConsumer<String, String> header) {
       if (decision != null) {
-        renderer.headers(policy, decision, header);
+        renderer.write(policy, decision, header);
       }
     }
 

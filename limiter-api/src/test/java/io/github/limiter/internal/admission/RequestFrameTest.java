@@ -48,7 +48,7 @@ class RequestFrameTest {
         inner,
         AdmissionObserver.NONE,
         AdmissionMetrics.OFF,
-        inner ? new ResponseRenderer(config.http()) : null);
+        inner ? new ResponseRenderer(config.http())::headers : null);
   }
 
   private PolicySet set(Admission admission, String... policies) {
