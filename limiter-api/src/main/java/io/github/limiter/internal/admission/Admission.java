@@ -50,8 +50,8 @@ public final class Admission {
 
   /**
    * An admission whose entered frames also leave their tightest admission to the enclosing HTTP
-   * request ({@link RequestFrame#openEnclosing}), to be rendered with {@code headers}: {@code
-   * Limited} inside a JAX-RS request.
+   * request ({@link RequestFrame#openEnclosing}), to be rendered with {@code headers}: the
+   * interceptor's, inside a JAX-RS request.
    */
   public Admission(
       ClientAddress address,
