@@ -266,7 +266,7 @@ public final class Admission {
    * @param failure what the handling threw, or null
    * @param report what the request reported of its actual cost, or null
    */
-  public void finish(RequestFrame outcome, int status, Throwable failure, CostReport report) {
+  void finish(RequestFrame outcome, int status, Throwable failure, CostReport report) {
     PolicySet set = outcome.policies();
     if (!outcome.allowed() || (!set.settles && report == null) || !outcome.settleOnce()) {
       return;
