@@ -25,11 +25,16 @@ public final class Decision {
     /** Rejected: the store could not decide (outage under fail-closed, or a full store). */
     UNAVAILABLE,
     /**
-     * Rejected: the request has no key under a policy with {@code on-missing-key=reject}, or a plan
-     * the policy does not know under {@code on-unknown-plan=reject}. It never passes as it is, so
-     * there is no {@link #retryAfter()}; no store was asked.
+     * Rejected: the request has no key under a policy with {@code on-missing-key=reject}. It never
+     * passes as it is, so there is no {@link #retryAfter()}; no store was asked.
      */
-    MISSING_KEY
+    MISSING_KEY,
+    /**
+     * Rejected: the request names a plan the policy does not know, under {@code
+     * on-unknown-plan=reject}. It never passes as it is, so there is no {@link #retryAfter()}; no
+     * store was asked.
+     */
+    UNKNOWN_PLAN
   }
 
   private final Outcome outcome;
@@ -96,6 +101,14 @@ public final class Decision {
     return new Decision(Outcome.MISSING_KEY, policy, limit, 0, 0, 0, 0, true);
   }
 
+  /**
+   * A rejection of a request whose plan {@code policy} does not know, under a policy that rejects
+   * such requests; {@code limit} is the policy's first. No store was asked, so nothing remains.
+   */
+  public static Decision unknownPlan(String policy, Limit limit) {
+    return new Decision(Outcome.UNKNOWN_PLAN, policy, limit, 0, 0, 0, 0, true);
+  }
+
   /** A rejection because the store could not decide; retry after {@code retryAfterNanos}. */
   public static Decision unavailable(String policy, Limit limit, long retryAfterNanos) {
     return new Decision(Outcome.UNAVAILABLE, policy, limit, 0, 0, retryAfterNanos, 0, false);
@@ -149,7 +162,8 @@ public final class Decision {
 
   /**
    * The earliest time after which the same request would be admitted, or empty when it never would
-   * ({@link Outcome#EXCEEDS_CAPACITY}, {@link Outcome#MISSING_KEY}). Zero for an admission.
+   * ({@link Outcome#EXCEEDS_CAPACITY}, {@link Outcome#MISSING_KEY}, {@link Outcome#UNKNOWN_PLAN}).
+   * Zero for an admission.
    */
   public Optional<Duration> retryAfter() {
     return neverPasses() ? Optional.empty() : Optional.of(Duration.ofNanos(retryAfterNanos));
@@ -162,7 +176,9 @@ public final class Decision {
 
   /** Whether the same request would never be admitted, however long it waits. */
   public boolean neverPasses() {
-    return outcome == Outcome.EXCEEDS_CAPACITY || outcome == Outcome.MISSING_KEY;
+    return outcome == Outcome.EXCEEDS_CAPACITY
+        || outcome == Outcome.MISSING_KEY
+        || outcome == Outcome.UNKNOWN_PLAN;
   }
 
   /** For the leaky bucket, the time until this admitted request departs (is processed). */

@@ -182,8 +182,8 @@ public final class InMemoryStore implements RateLimitStore {
       // that the one-long path allocates the Decision alone (AllocationTest). A carrier of this
       // call would be removed by escape analysis only while the loop is inlined here, which a
       // busy application's profile does not promise.
-      Admission decide = DECIDE.get();
-      decide.made = Admission.NOTHING;
+      Decide decide = DECIDE.get();
+      decide.made = Decide.NOTHING;
       run(key, liveEntry(key), decide, permits);
       return decide.decision(this);
     }
@@ -329,7 +329,7 @@ public final class InMemoryStore implements RateLimitStore {
    * Admits or rejects, answering 0 or the nanoseconds to wait: the primitive form of a decision.
    * One that keeps decisions also leaves the whole decision for its caller to take.
    */
-  private static final class Admission extends Op {
+  private static final class Decide extends Op {
     static final int NOTHING = 0;
     static final int ONE_LONG = 1;
     static final int SNAPSHOT = 2;
@@ -345,7 +345,7 @@ public final class InMemoryStore implements RateLimitStore {
     long retry;
     Decision snapshotDecision;
 
-    Admission(boolean keepsDecision) {
+    Decide(boolean keepsDecision) {
       this.keepsDecision = keepsDecision;
     }
 
@@ -417,11 +417,10 @@ public final class InMemoryStore implements RateLimitStore {
   }
 
   /** tryAcquire's admission, shared: it keeps no decision, so it holds no state of a call. */
-  private static final Admission TRY_ACQUIRE = new Admission(false);
+  private static final Decide TRY_ACQUIRE = new Decide(false);
 
   /** Each thread's deciding admission: a decision is made on one thread, and calls nothing out. */
-  private static final ThreadLocal<Admission> DECIDE =
-      ThreadLocal.withInitial(() -> new Admission(true));
+  private static final ThreadLocal<Decide> DECIDE = ThreadLocal.withInitial(() -> new Decide(true));
 
   /** Charges permits, admissible or not (debt), creating the key if it has none. */
   private static final Op CHARGE = new Adjust(1);

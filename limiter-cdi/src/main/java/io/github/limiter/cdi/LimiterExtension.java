@@ -4,7 +4,7 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
-import io.github.limiter.internal.admission.OutcomeObserver;
+import io.github.limiter.internal.admission.AdmissionObserver;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.HttpSettings;
@@ -103,14 +103,14 @@ public class LimiterExtension implements Extension {
             new ClientAddress(HttpSettings.DEFAULTS),
             false,
             true,
-            OutcomeObserver.NONE,
+            AdmissionObserver.NONE,
             AdmissionMetrics.OFF);
-    PlanBuilder builder =
-        new PlanBuilder(
+    SiteRules siteRules =
+        new SiteRules(
             loaded == null ? null : loaded.config(), new Resolvers(beans, loader), admission);
     List<String> messages = new ArrayList<>();
     for (Site site : sites) {
-      builder.build(site, messages);
+      siteRules.build(site, messages);
       if (declared != null) {
         unknownPolicies(site, declared, messages);
       }
@@ -155,7 +155,7 @@ public class LimiterExtension implements Extension {
   }
 
   /**
-   * What PlanBuilder reports of a name when the configuration is valid: it cannot while it is not.
+   * What SiteRules reports of a name when the configuration is valid: it cannot while it is not.
    */
   private static void unknownPolicies(Site site, Set<String> declared, List<String> messages) {
     for (String name : new LinkedHashSet<>(Arrays.asList(site.limited().value()))) {

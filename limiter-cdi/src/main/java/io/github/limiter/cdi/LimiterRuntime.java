@@ -8,10 +8,9 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
-import io.github.limiter.internal.admission.CostReport;
 import io.github.limiter.internal.admission.NearLimit;
-import io.github.limiter.internal.admission.Outcome;
 import io.github.limiter.internal.admission.PolicySet;
+import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.metrics.OpenStores;
@@ -44,8 +43,8 @@ class LimiterRuntime {
    * bean.
    */
   @FunctionalInterface
-  interface Pause {
-    Pause SLEEP = nanos -> TimeUnit.NANOSECONDS.sleep(nanos);
+  interface ShapingPause {
+    ShapingPause SLEEP = nanos -> TimeUnit.NANOSECONDS.sleep(nanos);
 
     void pause(long nanos) throws InterruptedException;
   }
@@ -60,24 +59,27 @@ class LimiterRuntime {
   /** Shows the store to the readiness check until shutdown. */
   private final OpenStores.Handle openStore;
 
-  private final PlanBuilder builder;
-  private final Pause pause;
+  private final SiteRules siteRules;
+  private final ShapingPause pause;
   private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
 
   /**
-   * Rules by method; a method inherited by several bean classes with class-level annotations is in
-   * {@link #shared}.
+   * Policy sets by method; a method inherited by several bean classes with class-level annotations
+   * is in {@link #shared}.
    */
-  private final Map<Method, PolicySet> plans = new HashMap<>();
+  private final Map<Method, PolicySet> policySets = new HashMap<>();
 
   private final Map<Method, Map<Class<?>, PolicySet>> shared = new HashMap<>();
 
-  /** Rules for calls the extension did not see (e.g. beans added by other extensions). */
+  /** Policy sets for calls the extension did not see (e.g. beans added by other extensions). */
   private final ConcurrentHashMap<List<Object>, PolicySet> late = new ConcurrentHashMap<>();
 
   @Inject
   LimiterRuntime(
-      LimiterExtension extension, BeanManager beans, RateLimitStore store, Instance<Pause> pauses) {
+      LimiterExtension extension,
+      BeanManager beans,
+      RateLimitStore store,
+      Instance<ShapingPause> pauses) {
     LimiterSetup setup = extension.setup();
     this.limiter = Limiter.of(store);
     this.renderer = setup.renderer();
@@ -92,31 +94,32 @@ class LimiterRuntime {
             false,
             true,
             this::fireEvents,
-            AdmissionMetrics.of(metrics, storeName, nearLimit));
+            AdmissionMetrics.of(metrics, storeName, nearLimit),
+            renderer::headers);
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
-    this.builder = new PlanBuilder(setup.config(), new Resolvers(beans, setup.loader()), admission);
-    this.pause = pauses.isResolvable() ? pauses.get() : Pause.SLEEP;
+    this.siteRules = new SiteRules(setup.config(), new Resolvers(beans, setup.loader()), admission);
+    this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
     for (Site site : extension.sites()) {
-      PolicySet plan = plan(site);
+      PolicySet set = policySet(site);
       Method method = site.method();
       Class<?> owner = owners.putIfAbsent(method, site.beanClass());
       if (owner == null) {
-        plans.put(method, plan);
+        policySets.put(method, set);
       } else if (owner != site.beanClass()) {
         Map<Class<?>, PolicySet> byClass = shared.computeIfAbsent(method, m -> new HashMap<>());
-        PolicySet first = plans.remove(method);
+        PolicySet first = policySets.remove(method);
         if (first != null) {
           byClass.put(owner, first);
         }
-        byClass.put(site.beanClass(), plan);
+        byClass.put(site.beanClass(), set);
       }
     }
   }
 
-  private PolicySet plan(Site site) {
+  private PolicySet policySet(Site site) {
     List<String> problems = new ArrayList<>();
-    List<Rule> rules = builder.build(site, problems);
+    List<Rule> rules = siteRules.build(site, problems);
     if (rules == null) {
       // The extension reports these at deployment; reaching here means a site it did not check.
       throw new IllegalStateException(String.join("; ", problems));
@@ -134,28 +137,24 @@ class LimiterRuntime {
     return events;
   }
 
-  /** Limits one call, then proceeds with it. */
+  /** Limits one call, then proceeds with it inside its frame, and ends the frame. */
   Object invoke(InvocationContext call) throws Exception {
-    PolicySet plan = planFor(call);
-    if (plan.size() == 0) {
+    PolicySet set = policiesFor(call);
+    if (set.size() == 0) {
       return call.proceed();
     }
-    Outcome outcome = admission.admit(plan, web.view(call));
-    if (!outcome.allowed()) {
+    RequestFrame frame = admission.admit(set, web.view(call));
+    if (!frame.allowed()) {
       throw new RateLimitExceededException(
-          outcome.policy(outcome.rejectedAt()), outcome.rejection(), renderer);
+          frame.policy(frame.rejectedAt()), frame.rejection(), renderer);
     }
-    CostReport.enter(); // where the call can report its actual cost
+    frame.enter();
     Throwable failure = null;
     try {
-      int tightest = outcome.tightest();
-      if (tightest >= 0) {
-        AdmittedDecisions.record(outcome.policy(tightest), outcome.decision(tightest), renderer);
-      }
-      if (outcome.waitNanos() > 0) {
+      if (frame.waitNanos() > 0) {
         // Leaky-bucket shaping: the call waits for its departure.
         try {
-          pause.pause(outcome.waitNanos());
+          pause.pause(frame.waitNanos());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt(); // proceed at once, and let the caller see it
         }
@@ -167,12 +166,13 @@ class LimiterRuntime {
     } finally {
       // Concurrency permits come back; a call that does not count gets its charge back; one that
       // reported its cost settles it.
-      admission.finish(outcome, -1, failure, CostReport.exit());
+      frame.exit();
+      frame.end(-1, failure);
     }
   }
 
   /** The events of one outcome: each rejection, dry run or not, and the tightest admission. */
-  private void fireEvents(RequestView request, Outcome outcome) {
+  private void fireEvents(RequestView request, RequestFrame outcome) {
     if (!events.rejectedObserved() && !events.admittedObserved() && !events.nearLimitObserved()) {
       return;
     }
@@ -208,11 +208,11 @@ class LimiterRuntime {
     }
   }
 
-  private PolicySet planFor(InvocationContext call) {
+  private PolicySet policiesFor(InvocationContext call) {
     Method method = call.getMethod();
-    PolicySet plan = plans.get(method);
-    if (plan != null) {
-      return plan;
+    PolicySet set = policySets.get(method);
+    if (set != null) {
+      return set;
     }
     Object target = call.getTarget();
     Class<?> targetClass = target == null ? method.getDeclaringClass() : target.getClass();
@@ -225,10 +225,11 @@ class LimiterRuntime {
         }
       }
     }
-    return late.computeIfAbsent(List.of(targetClass, method), k -> latePlan(targetClass, method));
+    return late.computeIfAbsent(
+        List.of(targetClass, method), k -> latePolicySet(targetClass, method));
   }
 
-  private PolicySet latePlan(Class<?> targetClass, Method method) {
+  private PolicySet latePolicySet(Class<?> targetClass, Method method) {
     Limited limited = method.getAnnotation(Limited.class);
     boolean fromClass = limited == null;
     if (fromClass) {
@@ -236,6 +237,6 @@ class LimiterRuntime {
     }
     return limited == null
         ? PolicySet.NONE
-        : plan(new Site(targetClass, method, limited, fromClass));
+        : policySet(new Site(targetClass, method, limited, fromClass));
   }
 }

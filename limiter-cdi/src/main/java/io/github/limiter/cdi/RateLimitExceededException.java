@@ -43,7 +43,7 @@ public final class RateLimitExceededException extends RuntimeException {
     return switch (decision.outcome()) {
       case EXCEEDS_CAPACITY ->
           "The call costs more than policy '" + policy.name() + "' can ever admit";
-      case MISSING_KEY ->
+      case MISSING_KEY, UNKNOWN_PLAN ->
           "The call has no key, or no plan it knows, under policy '"
               + policy.name()
               + "', which rejects such calls";

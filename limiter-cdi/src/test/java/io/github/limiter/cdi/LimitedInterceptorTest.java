@@ -8,6 +8,7 @@ import io.github.limiter.ActualCost;
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.RequestView;
+import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.http.ChargedPolicies;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -390,7 +391,7 @@ class LimitedInterceptorTest {
   @Test
   void admittedCallsLeaveTheirHeadersForAnHttpAdapter() {
     List<String> headers = new ArrayList<>();
-    try (AdmittedDecisions.Scope scope = AdmittedDecisions.open()) {
+    try (RequestFrame.Enclosing scope = RequestFrame.openEnclosing()) {
       accounts.both();
       scope.headers((name, value) -> headers.add(name + ": " + value));
     }
@@ -398,7 +399,7 @@ class LimitedInterceptorTest {
     assertThat(headers)
         .containsExactly("RateLimit-Policy: \"narrow\";q=1;w=60", "RateLimit: \"narrow\";r=0;t=60");
     // and nothing is collected without a scope
-    try (AdmittedDecisions.Scope scope = AdmittedDecisions.open()) {
+    try (RequestFrame.Enclosing scope = RequestFrame.openEnclosing()) {
       assertThat(scope.isEmpty()).isTrue();
     }
   }
@@ -465,7 +466,7 @@ class LimitedInterceptorTest {
         .isInstanceOf(RateLimitExceededException.class);
   }
 
-  static class RecordedPauses implements LimiterRuntime.Pause {
+  static class RecordedPauses implements LimiterRuntime.ShapingPause {
     static final List<Long> PAUSES = new CopyOnWriteArrayList<>();
 
     @Override

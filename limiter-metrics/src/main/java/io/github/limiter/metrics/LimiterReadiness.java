@@ -33,11 +33,11 @@ public class LimiterReadiness implements HealthCheck {
   }
 
   /** The check over {@code stores}. */
-  static HealthCheckResponse check(List<OpenStores.Entry> stores) {
+  static HealthCheckResponse check(List<OpenStores.OpenStore> stores) {
     boolean up = true;
     Map<String, Object> data = new LinkedHashMap<>();
     for (int i = 0; i < stores.size(); i++) {
-      OpenStores.Entry entry = stores.get(i);
+      OpenStores.OpenStore entry = stores.get(i);
       StoreHealth health = entry.store().health();
       boolean needed = !entry.failClosed().isEmpty();
       up &= health.up() || !needed;

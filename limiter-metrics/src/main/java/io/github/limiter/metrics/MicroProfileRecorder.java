@@ -42,7 +42,7 @@ final class MicroProfileRecorder implements Recorder {
   private static final Metadata STORE_DURATION_META = meta(STORE_DURATION, STORE_DURATION_HELP);
 
   private final MetricRegistry registry;
-  private final PolicyMeters.Decisions<Counter> decisions;
+  private final PolicyMeters.DecisionMeters<Counter> decisions;
   private final PolicyMeters.ByName<Counter> nearLimit;
   private final PolicyMeters.ByName<Timer> shapingDelay;
   private final PolicyMeters.ByName<Timer> storeDuration;
@@ -50,7 +50,7 @@ final class MicroProfileRecorder implements Recorder {
   MicroProfileRecorder(MetricRegistry registry) {
     this.registry = registry;
     decisions =
-        new PolicyMeters.Decisions<>(
+        new PolicyMeters.DecisionMeters<>(
             (policy, outcome, verified) ->
                 registry.counter(
                     DECISIONS_META,
@@ -73,7 +73,7 @@ final class MicroProfileRecorder implements Recorder {
   }
 
   @Override
-  public void decision(String policy, Outcome outcome, boolean verified) {
+  public void decision(String policy, Verdict outcome, boolean verified) {
     decisions.get(policy, outcome, verified).inc();
   }
 

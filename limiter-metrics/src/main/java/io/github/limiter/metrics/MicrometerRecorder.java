@@ -58,7 +58,7 @@ final class MicrometerRecorder implements Recorder {
   /** What this recorder's gauges read: the shorthand {@code gauge} holds it only weakly. */
   private final List<Object> gauged = new CopyOnWriteArrayList<>();
 
-  private final PolicyMeters.Decisions<Counter> decisions;
+  private final PolicyMeters.DecisionMeters<Counter> decisions;
   private final PolicyMeters.ByName<Counter> nearLimit;
   private final PolicyMeters.ByName<Timer> shapingDelay;
   private final PolicyMeters.ByName<Timer> storeDuration;
@@ -67,7 +67,7 @@ final class MicrometerRecorder implements Recorder {
     this.registry = registry;
     this.shorthandOnly = isA(registry.getClass(), WILDFLY_APPLICATION_REGISTRY);
     decisions =
-        new PolicyMeters.Decisions<>(
+        new PolicyMeters.DecisionMeters<>(
             (policy, outcome, verified) ->
                 counter(
                     DECISIONS,
@@ -149,7 +149,7 @@ final class MicrometerRecorder implements Recorder {
   }
 
   @Override
-  public void decision(String policy, Outcome outcome, boolean verified) {
+  public void decision(String policy, Verdict outcome, boolean verified) {
     decisions.get(policy, outcome, verified).increment();
   }
 

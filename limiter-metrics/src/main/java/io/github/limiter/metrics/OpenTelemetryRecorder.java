@@ -55,8 +55,8 @@ final class OpenTelemetryRecorder implements Recorder {
   private final LongCounter nearLimit;
   private final DoubleHistogram shapingDelay;
   private final DoubleHistogram storeDuration;
-  private final PolicyMeters.Decisions<Attributes> decisionTags =
-      new PolicyMeters.Decisions<>(
+  private final PolicyMeters.DecisionMeters<Attributes> decisionTags =
+      new PolicyMeters.DecisionMeters<>(
           (policy, outcome, verified) ->
               Attributes.of(
                   POLICY_KEY,
@@ -91,7 +91,7 @@ final class OpenTelemetryRecorder implements Recorder {
   }
 
   @Override
-  public void decision(String policy, Outcome outcome, boolean verified) {
+  public void decision(String policy, Verdict outcome, boolean verified) {
     decisions.add(1, decisionTags.get(policy, outcome, verified));
   }
 

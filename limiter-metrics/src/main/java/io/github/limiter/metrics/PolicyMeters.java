@@ -1,6 +1,6 @@
 package io.github.limiter.metrics;
 
-import io.github.limiter.internal.metrics.Recorder.Outcome;
+import io.github.limiter.internal.metrics.Recorder.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,21 +15,21 @@ final class PolicyMeters {
 
   /** Makes the meter of one combination of {@code limiter.decisions} tags. */
   interface DecisionMeter<T> {
-    T create(String policy, Outcome outcome, boolean verified);
+    T create(String policy, Verdict outcome, boolean verified);
   }
 
   private PolicyMeters() {}
 
   /** The meters of {@code limiter.decisions}, per policy one for each outcome and verified flag. */
-  static final class Decisions<T> {
+  static final class DecisionMeters<T> {
     private final Map<String, List<T>> byPolicy = new ConcurrentHashMap<>();
     private final DecisionMeter<T> factory;
 
-    Decisions(DecisionMeter<T> factory) {
+    DecisionMeters(DecisionMeter<T> factory) {
       this.factory = factory;
     }
 
-    T get(String policy, Outcome outcome, boolean verified) {
+    T get(String policy, Verdict outcome, boolean verified) {
       List<T> row = byPolicy.get(policy);
       if (row == null) {
         row = byPolicy.computeIfAbsent(policy, this::row);
@@ -39,7 +39,7 @@ final class PolicyMeters {
 
     private List<T> row(String policy) {
       List<T> row = new ArrayList<>();
-      for (Outcome outcome : Outcome.values()) {
+      for (Verdict outcome : Verdict.values()) {
         row.add(factory.create(policy, outcome, false));
         row.add(factory.create(policy, outcome, true));
       }

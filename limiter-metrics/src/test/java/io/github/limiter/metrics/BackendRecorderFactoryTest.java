@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder;
-import io.github.limiter.internal.metrics.Recorder.Outcome;
+import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.RecorderFactory;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -42,7 +42,7 @@ class BackendRecorderFactoryTest {
     Metrics.addRegistry(micrometer);
 
     Recorder recorder = RecorderFactory.load(MetricsSettings.DEFAULTS, loader);
-    recorder.decision("api", Outcome.REJECTED, true);
+    recorder.decision("api", Verdict.REJECTED, true);
 
     assertThat(recorder).isInstanceOf(MicrometerRecorder.class);
     assertThat(
@@ -64,7 +64,7 @@ class BackendRecorderFactoryTest {
             .build());
 
     Recorder recorder = RecorderFactory.load(MetricsSettings.DEFAULTS, loader);
-    recorder.decision("api", Outcome.ADMITTED, true);
+    recorder.decision("api", Verdict.ADMITTED, true);
 
     assertThat(recorder.toString()).contains("OpenTelemetry", "Micrometer");
     assertThat(

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder;
-import io.github.limiter.internal.metrics.Recorder.Outcome;
+import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.RecorderFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -46,7 +46,7 @@ class CdiDiscoveryTest {
   @Test
   void theMeterRegistryBeanIsTheBackend() {
     Recorder recorder = RecorderFactory.load(MetricsSettings.DEFAULTS, getClass().getClassLoader());
-    recorder.decision("hello", Outcome.REJECTED, true);
+    recorder.decision("hello", Verdict.REJECTED, true);
 
     assertThat(recorder).isInstanceOf(MicrometerRecorder.class);
     assertThat(

@@ -35,7 +35,7 @@ class LimiterReadinessTest {
 
   private static HealthCheckResponse check(String name, RateLimitStore store, String failure) {
     return LimiterReadiness.check(
-        List.of(new OpenStores.Entry(name, store, OpenStores.failClosed(config(failure)))));
+        List.of(new OpenStores.OpenStore(name, store, OpenStores.failClosed(config(failure)))));
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder;
-import io.github.limiter.internal.metrics.Recorder.Outcome;
+import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.RecorderFactory;
 import io.smallrye.metrics.SharedMetricRegistries;
 import jakarta.enterprise.inject.Produces;
@@ -53,7 +53,7 @@ class MetricRegistryLookupTest {
   @Test
   void theRegistryIsFoundThroughAnInjectionPoint() {
     Recorder recorder = RecorderFactory.load(MetricsSettings.DEFAULTS, getClass().getClassLoader());
-    recorder.decision("hello", Outcome.REJECTED, true);
+    recorder.decision("hello", Verdict.REJECTED, true);
 
     assertThat(recorder.toString())
         .contains("MicroProfileMetrics"); // beside any global registry other tests left

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.metrics.Recorder;
-import io.github.limiter.internal.metrics.Recorder.Outcome;
+import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.StoreGauges;
 import io.github.limiter.memory.InMemoryStore;
 import io.smallrye.metrics.SharedMetricRegistries;
@@ -44,10 +44,10 @@ class MicroProfileRecorderTest {
 
   @Test
   void countsDecisionsByPolicyOutcomeAndVerified() {
-    recorder.decision("api", Outcome.ADMITTED, true);
-    recorder.decision("api", Outcome.ADMITTED, true);
-    recorder.decision("api", Outcome.REJECTED, true);
-    recorder.decision("api", Outcome.UNAVAILABLE, false);
+    recorder.decision("api", Verdict.ADMITTED, true);
+    recorder.decision("api", Verdict.ADMITTED, true);
+    recorder.decision("api", Verdict.REJECTED, true);
+    recorder.decision("api", Verdict.UNAVAILABLE, false);
 
     assertThat(count("api", "admitted", "true")).isEqualTo(2);
     assertThat(count("api", "rejected", "true")).isEqualTo(1);

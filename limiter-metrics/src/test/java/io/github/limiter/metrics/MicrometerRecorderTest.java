@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.metrics.Recorder;
-import io.github.limiter.internal.metrics.Recorder.Outcome;
+import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.StoreGauges;
 import io.github.limiter.memory.InMemoryStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -24,11 +24,11 @@ class MicrometerRecorderTest {
   @Test
   void countsDecisionsByPolicyOutcomeAndVerified() {
     // When
-    recorder.decision("api", Outcome.ADMITTED, true);
-    recorder.decision("api", Outcome.ADMITTED, true);
-    recorder.decision("api", Outcome.REJECTED, true);
-    recorder.decision("api", Outcome.UNAVAILABLE, false);
-    recorder.decision("login", Outcome.DRY_RUN_REJECTED, true);
+    recorder.decision("api", Verdict.ADMITTED, true);
+    recorder.decision("api", Verdict.ADMITTED, true);
+    recorder.decision("api", Verdict.REJECTED, true);
+    recorder.decision("api", Verdict.UNAVAILABLE, false);
+    recorder.decision("login", Verdict.DRY_RUN_REJECTED, true);
 
     // Then
     assertThat(count("api", "admitted", "true")).isEqualTo(2);
@@ -91,7 +91,7 @@ class MicrometerRecorderTest {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Recorder onPrometheus = new MicrometerRecorder(prometheus);
 
-    onPrometheus.decision("hello", Outcome.REJECTED, true);
+    onPrometheus.decision("hello", Verdict.REJECTED, true);
     onPrometheus.storeDuration("memory", 1_000);
     onPrometheus.watch(StoreGauges.of("memory", InMemoryStore.create()));
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.offset;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.metrics.Recorder;
-import io.github.limiter.internal.metrics.Recorder.Outcome;
+import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.StoreGauges;
 import io.github.limiter.memory.InMemoryStore;
 import io.opentelemetry.api.common.AttributeKey;
@@ -61,10 +61,10 @@ class OpenTelemetryRecorderTest {
 
   @Test
   void countsDecisionsByPolicyOutcomeAndVerified() {
-    recorder.decision("api", Outcome.ADMITTED, true);
-    recorder.decision("api", Outcome.ADMITTED, true);
-    recorder.decision("api", Outcome.REJECTED, true);
-    recorder.decision("api", Outcome.UNAVAILABLE, false);
+    recorder.decision("api", Verdict.ADMITTED, true);
+    recorder.decision("api", Verdict.ADMITTED, true);
+    recorder.decision("api", Verdict.REJECTED, true);
+    recorder.decision("api", Verdict.UNAVAILABLE, false);
 
     MetricData decisions = metric(reader.collectAllMetrics(), "limiter.decisions");
     assertThat(decisions.getLongSumData().isMonotonic()).isTrue();

@@ -2,8 +2,8 @@ package io.github.limiter.servlet;
 
 import io.github.limiter.Decision;
 import io.github.limiter.RequestView;
-import io.github.limiter.internal.admission.Outcome;
-import io.github.limiter.internal.admission.OutcomeObserver;
+import io.github.limiter.internal.admission.AdmissionObserver;
+import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.log.RateLimitedLog;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -17,7 +17,7 @@ import java.util.logging.Logger;
  * The filter's counters per policy, kept as an observer of the admission step; they back {@link
  * RateLimitFilter.Stats}.
  */
-final class Counters implements OutcomeObserver {
+final class Counters implements AdmissionObserver {
 
   /** One policy's counters, and its dry-run log. */
   private static final class Of {
@@ -39,7 +39,7 @@ final class Counters implements OutcomeObserver {
   }
 
   @Override
-  public void observe(RequestView request, Outcome outcome) {
+  public void observe(RequestView request, RequestFrame outcome) {
     for (int i = 0; i < outcome.size(); i++) {
       String name = outcome.rule(i).name();
       Of of = byPolicy.get(name);

@@ -55,7 +55,7 @@ public class RateLimitFilter implements Filter {
   private final LimiterConfig presetConfig;
   private final Limiter presetLimiter;
   private final Supplier<Shaper.Scheduler> scheduler;
-  private volatile Engine engine;
+  private volatile FilterRuntime runtime;
   private volatile Stats stats;
   private ServletContext context;
   private String statsAttribute;
@@ -107,14 +107,15 @@ public class RateLimitFilter implements Filter {
     Supplier<Shaper.Scheduler> shaping =
         scheduler != null ? scheduler : () -> Shaper.Scheduler.daemon(name);
     try {
-      Engine built;
+      FilterRuntime built;
       if (presetConfig != null) {
         warnIfNoRoutes(presetConfig, name);
-        built = new Engine(presetConfig, loader, name, LOG, shaping, () -> presetLimiter, false);
+        built =
+            new FilterRuntime(presetConfig, loader, name, LOG, shaping, () -> presetLimiter, false);
       } else {
         built = fromConfig(lookup(initParams(filterConfig), loader), loader, name, shaping);
       }
-      engine = built;
+      runtime = built;
       stats = new Stats(built.counters());
       this.context = context;
       this.statsAttribute = statsAttribute(name);
@@ -128,12 +129,12 @@ public class RateLimitFilter implements Filter {
     }
   }
 
-  private static Engine fromConfig(
+  private static FilterRuntime fromConfig(
       ConfigLookup lookup, ClassLoader loader, String name, Supplier<Shaper.Scheduler> shaping) {
     LimiterConfig config = LimiterConfig.from(lookup);
     warnIfNoRoutes(config, name);
-    // The engine opens the store last, so that a configuration error leaves nothing to close.
-    return new Engine(
+    // The runtime opens the store last, so that a configuration error leaves nothing to close.
+    return new FilterRuntime(
         config,
         loader,
         name,
@@ -176,7 +177,7 @@ public class RateLimitFilter implements Filter {
     try {
       ConfigLookup lookup = lookup(params, loader);
       LimiterConfig config = LimiterConfig.from(lookup);
-      Engine.checkResolversWithoutCdi(config, loader);
+      ResolverDiscovery.checkWithoutCdi(config, loader);
       Stores.check(config.store(), lookup, loader);
       return config;
     } catch (ConfigException e) {
@@ -222,7 +223,7 @@ public class RateLimitFilter implements Filter {
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
-    Engine current = engine;
+    FilterRuntime current = runtime;
     if (current == null
         || !(req instanceof HttpServletRequest request)
         || !(res instanceof HttpServletResponse response)) {
@@ -240,8 +241,8 @@ public class RateLimitFilter implements Filter {
 
   @Override
   public void destroy() {
-    Engine current = engine;
-    engine = null;
+    FilterRuntime current = runtime;
+    runtime = null;
     if (current != null) {
       context.removeAttribute(statsAttribute);
       current.close();

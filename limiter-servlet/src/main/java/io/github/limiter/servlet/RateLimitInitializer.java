@@ -48,7 +48,7 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
    */
   private static void requireNoShaping(String filter, LimiterConfig config)
       throws ServletException {
-    Set<String> routed = Engine.routedPolicies(config);
+    Set<String> routed = ResolverDiscovery.routedPolicies(config);
     List<String> shaping =
         config.policies().values().stream()
             .filter(p -> routed.contains(p.name()) && !p.shaping().nodelay() && !p.dryRun())

@@ -27,6 +27,6 @@ interface RequestScope {
 
   /** The request scope of the application of {@code loader}: call it on a request thread. */
   static RequestScope find(ClassLoader loader) {
-    return Engine.hasCdi(loader) ? CdiRequestScope.find() : NONE;
+    return ResolverDiscovery.hasCdi(loader) ? CdiRequestScope.find() : NONE;
   }
 }

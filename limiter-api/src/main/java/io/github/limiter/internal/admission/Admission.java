@@ -16,22 +16,26 @@ import java.util.function.Supplier;
  * The one admission step of every adapter: keys first (with {@code on-missing-key}), then every
  * policy all-or-nothing, dry-run rejections set apart, the tightest admission, the longest shaping
  * wait and what was charged. Adapters build a {@link RequestView}, call {@link #admit}, and render
- * the {@link Outcome}.
+ * the {@link RequestFrame} it returns; an admitted request's frame then passes (entered on the
+ * handling thread) and ends ({@link RequestFrame#end}).
  */
 public final class Admission {
 
   private final ClientAddress address;
   private final boolean keyErrorsMeanNoKey;
   private final boolean skipsChargedPolicies;
-  private final OutcomeObserver observer;
+  private final AdmissionObserver observer;
   private final AdmissionMetrics metrics;
+  private final HeaderWriter headers;
 
   /**
    * @param keyErrorsMeanNoKey whether a key source that throws counts as no key (the filter: bad
    *     input never becomes a 500) or propagates with nothing charged (the interceptor)
-   * @param skipsChargedPolicies whether a policy an outer adapter charged for this request (see
-   *     {@link ChargedPolicies}) is left out
-   * @param observer the adapter's own watcher of each outcome (counters, events)
+   * @param skipsChargedPolicies whether a policy an outer adapter charged for this request is left
+   *     out: true for an inner adapter ({@code @Limited}), whose frames skip what the frames around
+   *     them charged; false for an outer one (the filter), whose frames count as charged while they
+   *     are entered
+   * @param observer the adapter's own watcher of each frame (counters, events)
    * @param metrics where each outcome is reported for the metrics backends, or {@link
    *     AdmissionMetrics#OFF}
    */
@@ -39,20 +43,46 @@ public final class Admission {
       ClientAddress address,
       boolean keyErrorsMeanNoKey,
       boolean skipsChargedPolicies,
-      OutcomeObserver observer,
+      AdmissionObserver observer,
       AdmissionMetrics metrics) {
+    this(address, keyErrorsMeanNoKey, skipsChargedPolicies, observer, metrics, null);
+  }
+
+  /**
+   * An admission whose entered frames also leave their tightest admission to the enclosing HTTP
+   * request ({@link RequestFrame#openEnclosing}), to be rendered with {@code headers}: the
+   * interceptor's, inside a JAX-RS request.
+   */
+  public Admission(
+      ClientAddress address,
+      boolean keyErrorsMeanNoKey,
+      boolean skipsChargedPolicies,
+      AdmissionObserver observer,
+      AdmissionMetrics metrics,
+      HeaderWriter headers) {
     this.address = address;
     this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
     this.skipsChargedPolicies = skipsChargedPolicies;
     this.observer = observer;
     this.metrics = metrics;
+    this.headers = headers;
+  }
+
+  /** Whether this admission's frames count as charged for the adapters inside them. */
+  boolean marksCharged() {
+    return !skipsChargedPolicies;
+  }
+
+  /** What an entered frame's tightest admission is rendered with for its enclosing request. */
+  HeaderWriter headers() {
+    return headers;
   }
 
   /**
    * The key function of {@code source}; {@code resolver} is asked only for {@code resolver:}, on
    * each call.
    */
-  public KeyFunction keyFunction(KeySource source, Supplier<KeyResolver> resolver) {
+  public RequestReader keyFunction(KeySource source, Supplier<KeyResolver> resolver) {
     String argument = source.argument();
     return switch (source.kind()) {
       case CONSTANT -> request -> ClientKeys.CONSTANT;
@@ -77,7 +107,7 @@ public final class Admission {
    * requests cost the static permits; {@code resolver} is asked only for {@code resolver:}, on each
    * call.
    */
-  public KeyFunction costFunction(PolicyConfig.Cost cost, Supplier<KeyResolver> resolver) {
+  public RequestReader costFunction(PolicyConfig.Cost cost, Supplier<KeyResolver> resolver) {
     KeySource source = cost.source();
     if (source == null) {
       return null;
@@ -94,7 +124,7 @@ public final class Admission {
    * direct peer is a trusted proxy (a client must not choose its own plan). {@code resolver} is
    * asked only for {@code resolver:}, on each call.
    */
-  public KeyFunction planFunction(PolicyConfig.Plans plans, Supplier<KeyResolver> resolver) {
+  public RequestReader planFunction(PolicyConfig.Plans plans, Supplier<KeyResolver> resolver) {
     if (!plans.any()) {
       return null;
     }
@@ -130,7 +160,7 @@ public final class Admission {
    * Decides {@code request} under {@code set}; observes, records the metrics of, and returns the
    * outcome.
    */
-  public Outcome admit(PolicySet set, RequestView request) {
+  public RequestFrame admit(PolicySet set, RequestView request) {
     Rule[] rules = set.rules;
     int n = rules.length;
     // Keys first: a missing key under on-missing-key=reject rejects before anything is charged.
@@ -160,15 +190,17 @@ public final class Admission {
         if (bound != null) {
           planned[i] = bound;
         } else if (plan != null && rule.config().plans().rejectUnknown()) {
-          // Rendered like a missing key: the request never passes as it is.
-          refused = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
+          // The request never passes as it is; rendered with the missing key's text.
+          refused = Decision.unknownPlan(rule.name(), rule.policy().limits().get(0));
         }
       }
       if (refused != null) {
         if (!rule.dryRun()) {
           keys[i] = key != null ? key : ClientKeys.CONSTANT;
           return recorded(
-              request, new Outcome(set, keys, null, dryRun, i, refused, -1, 0, null, planned), -1);
+              request,
+              new RequestFrame(this, set, keys, null, dryRun, i, refused, -1, 0, null, planned),
+              -1);
         }
         dryRun = dryRun != null ? dryRun : new Decision[n];
         dryRun[i] = refused;
@@ -208,7 +240,8 @@ public final class Admission {
     int rejectedAt = decisions.rejectedAt();
     return recorded(
         request,
-        new Outcome(
+        new RequestFrame(
+            this,
             set,
             keys,
             decisions,
@@ -226,14 +259,14 @@ public final class Admission {
    * Settles an admitted request when it ends: each concurrency policy ({@link Rule#releases}) gets
    * its permits back; each policy it does not count for ({@link Rule#counts}) gets back what the
    * request was charged; each one it reported an actual cost for ({@link CostReport}) is charged or
-   * refunded the difference. Adapters call it when an admitted request ends, on every path; calls
-   * after the first do nothing.
+   * refunded the difference. {@link RequestFrame#end} calls it when an admitted request ends, on
+   * every path; calls after the first do nothing.
    *
    * @param status the HTTP status of the response; -1 outside HTTP
    * @param failure what the handling threw, or null
    * @param report what the request reported of its actual cost, or null
    */
-  public void finish(Outcome outcome, int status, Throwable failure, CostReport report) {
+  void finish(RequestFrame outcome, int status, Throwable failure, CostReport report) {
     PolicySet set = outcome.policies();
     if (!outcome.allowed() || (!set.settles && report == null) || !outcome.settleOnce()) {
       return;
@@ -250,7 +283,7 @@ public final class Admission {
       long delta = 0;
       if (rule.releases()) {
         delta = -charged; // in flight no more, however it ended and whatever it reported
-      } else if (rule.counts() != Counts.ALL && !rule.counts().counts(status, failure)) {
+      } else if (rule.counts() != Counting.ALL && !rule.counts().counts(status, failure)) {
         delta = -charged;
       } else if (report != null) {
         long actual = report.actual(rule);
@@ -277,7 +310,7 @@ public final class Admission {
       }
       String text;
       try {
-        text = rule.cost().key(request);
+        text = rule.cost().read(request);
       } catch (RuntimeException e) {
         text = null;
       }
@@ -289,7 +322,7 @@ public final class Admission {
   /** The request's plan name; null (the default plan) when its source has none, or fails. */
   private static String plan(Rule rule, RequestView request) {
     try {
-      String plan = rule.plan().key(request);
+      String plan = rule.plan().read(request);
       return plan == null || plan.isBlank() ? null : plan.trim();
     } catch (RuntimeException e) {
       return null; // a plan never fails a request: the default plan applies
@@ -298,16 +331,16 @@ public final class Admission {
 
   private String key(Rule rule, RequestView request) {
     if (!keyErrorsMeanNoKey) {
-      return rule.key().key(request);
+      return rule.key().read(request);
     }
     try {
-      return rule.key().key(request);
+      return rule.key().read(request);
     } catch (RuntimeException e) {
       return null; // bad input must never become a 500: no key, and on-missing-key decides
     }
   }
 
-  private Outcome recorded(RequestView request, Outcome outcome, long storeNanos) {
+  private RequestFrame recorded(RequestView request, RequestFrame outcome, long storeNanos) {
     observer.observe(request, outcome);
     if (metrics.on()) {
       metrics.record(outcome, storeNanos);

@@ -70,7 +70,7 @@ public final class AdmissionMetrics {
    * library version than the one compiled against, say) costs the request nothing but a log line:
    * recorders watch, they never decide.
    */
-  void record(Outcome outcome, long storeNanos) {
+  void record(RequestFrame outcome, long storeNanos) {
     try {
       recordEach(outcome, storeNanos);
     } catch (RuntimeException | LinkageError e) {
@@ -79,7 +79,7 @@ public final class AdmissionMetrics {
     }
   }
 
-  private void recordEach(Outcome outcome, long storeNanos) {
+  private void recordEach(RequestFrame outcome, long storeNanos) {
     if (storeNanos >= 0) {
       recorder.storeDuration(store, storeNanos);
     }
@@ -90,19 +90,19 @@ public final class AdmissionMetrics {
       Decision dryRun = outcome.dryRunRejection(i);
       Decision decision = outcome.decision(i);
       if (dryRun != null) {
-        recorder.decision(rule.name(), Recorder.Outcome.DRY_RUN_REJECTED, dryRun.isVerified());
+        recorder.decision(rule.name(), Recorder.Verdict.DRY_RUN_REJECTED, dryRun.isVerified());
       } else if (i == outcome.rejectedAt()) {
         Decision rejection = outcome.rejection();
         recorder.decision(
             rule.name(),
             rejection.outcome() == Decision.Outcome.UNAVAILABLE
-                ? Recorder.Outcome.UNAVAILABLE
-                : Recorder.Outcome.REJECTED,
+                ? Recorder.Verdict.UNAVAILABLE
+                : Recorder.Verdict.REJECTED,
             rejection.isVerified());
       } else if (decision != null && decision.isAllowed()) {
         // Under all-or-nothing, a policy refunded because another rejected still admitted: the
         // counter says what each policy decided.
-        recorder.decision(rule.name(), Recorder.Outcome.ADMITTED, decision.isVerified());
+        recorder.decision(rule.name(), Recorder.Verdict.ADMITTED, decision.isVerified());
         if (outcome.allowed()) {
           if (nearLimit.test(outcome.policy(i), decision)) {
             recorder.nearLimit(rule.name());

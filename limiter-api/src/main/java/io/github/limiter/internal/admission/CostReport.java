@@ -5,16 +5,17 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What one request reported of its {@link ActualCost}, which {@link Admission#finish} settles; and
- * the scope in which adapters make a request's handle current on its thread. The report is made on
- * the first {@link ActualCost#current()} inside the scope, so a request that reports nothing costs
- * no allocation; a filter and a {@code @Limited} call inside it share one scope and one report.
+ * the scope in which an entered {@link RequestFrame} makes the request's handle current on its
+ * thread. The report is made on the first {@link ActualCost#current()} inside the scope, so a
+ * request that reports nothing costs no allocation; a filter and a {@code @Limited} call inside it
+ * share one scope and one report.
  */
 public final class CostReport extends ActualCost {
 
   /** No report. */
   static final long NONE = -1;
 
-  private static final ThreadLocal<Scope> SCOPES = ThreadLocal.withInitial(Scope::new);
+  private static final ThreadLocal<ThreadScope> SCOPES = ThreadLocal.withInitial(ThreadScope::new);
 
   private volatile long all = NONE;
   private final ConcurrentHashMap<String, Long> byPolicy = new ConcurrentHashMap<>(4);
@@ -23,7 +24,7 @@ public final class CostReport extends ActualCost {
 
   /** Starts handling an admitted request on this thread; nested, joins the outer one's scope. */
   public static void enter() {
-    Scope scope = SCOPES.get();
+    ThreadScope scope = SCOPES.get();
     if (scope.depth++ == 0) {
       bind(scope);
     }
@@ -31,7 +32,7 @@ public final class CostReport extends ActualCost {
 
   /** Ends what {@link #enter} started; returns the request's report, or null if it made none. */
   public static CostReport exit() {
-    Scope scope = SCOPES.get();
+    ThreadScope scope = SCOPES.get();
     CostReport report = scope.report;
     if (--scope.depth == 0) {
       scope.report = null;
@@ -59,7 +60,7 @@ public final class CostReport extends ActualCost {
   }
 
   /** One thread's scope, reused from request to request. */
-  private static final class Scope extends ActualCost {
+  private static final class ThreadScope extends ActualCost {
     int depth;
     CostReport report;
 

@@ -54,7 +54,7 @@ public final class PolicySet {
     this.enforcedAt = i -> !rules[i].dryRun();
     this.costsVary = List.of(rules).stream().anyMatch(rule -> rule.cost() != null);
     this.settles =
-        List.of(rules).stream().anyMatch(rule -> rule.counts() != Counts.ALL || rule.releases());
+        List.of(rules).stream().anyMatch(rule -> rule.counts() != Counting.ALL || rule.releases());
     this.plans = plans;
   }
 

@@ -18,19 +18,20 @@ import io.github.limiter.internal.config.PolicyConfig;
  */
 public record Rule(
     PolicyConfig config,
-    KeyFunction key,
+    RequestReader key,
     long permits,
-    KeyFunction cost,
-    Counts counts,
-    KeyFunction plan) {
+    RequestReader cost,
+    Counting counts,
+    RequestReader plan) {
 
   /** A rule whose requests cost {@code permits} each, and all count. */
-  public Rule(PolicyConfig config, KeyFunction key, long permits) {
-    this(config, key, permits, null, Counts.ALL, null);
+  public Rule(PolicyConfig config, RequestReader key, long permits) {
+    this(config, key, permits, null, Counting.ALL, null);
   }
 
   /** A rule without plans. */
-  public Rule(PolicyConfig config, KeyFunction key, long permits, KeyFunction cost, Counts counts) {
+  public Rule(
+      PolicyConfig config, RequestReader key, long permits, RequestReader cost, Counting counts) {
     this(config, key, permits, cost, counts, null);
   }
 

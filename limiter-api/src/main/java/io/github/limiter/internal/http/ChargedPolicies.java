@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The policies already charged for the request this thread is serving, so that a request passing
  * both the servlet filter and a {@code @Limited} interceptor under the same policy counts once. The
- * filter opens a scope around the chain; the interceptor skips policies found in it.
+ * filter's {@link io.github.limiter.internal.admission.RequestFrame} opens a scope while it is
+ * entered; the interceptor's admission skips the policies found in it.
  *
  * <p>Opening a scope allocates nothing once the thread has opened one before: each thread keeps one
  * small stack of the collections it was given (not copies of them), and one reusable scope object

@@ -12,7 +12,7 @@ final class FanOut implements Recorder {
   }
 
   @Override
-  public void decision(String policy, Outcome outcome, boolean verified) {
+  public void decision(String policy, Verdict outcome, boolean verified) {
     for (Recorder r : recorders) {
       r.decision(policy, outcome, verified);
     }

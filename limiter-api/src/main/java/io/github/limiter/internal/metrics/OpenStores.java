@@ -27,8 +27,8 @@ public final class OpenStores {
    * @param failClosed the policies that reject while the store cannot decide ({@code
    *     failure=fail-closed}): while it is down, the application is not ready for them
    */
-  public record Entry(String name, RateLimitStore store, Set<String> failClosed) {
-    public Entry {
+  public record OpenStore(String name, RateLimitStore store, Set<String> failClosed) {
+    public OpenStore {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(store, "store");
       failClosed =
@@ -43,7 +43,7 @@ public final class OpenStores {
     void close();
   }
 
-  private static final List<Entry> OPEN = new CopyOnWriteArrayList<>();
+  private static final List<OpenStore> OPEN = new CopyOnWriteArrayList<>();
 
   private OpenStores() {}
 
@@ -54,7 +54,7 @@ public final class OpenStores {
    */
   public static Handle open(
       String name, RateLimitStore store, LimiterConfig config, Recorder recorder) {
-    Entry entry = new Entry(name, store, failClosed(config));
+    OpenStore entry = new OpenStore(name, store, failClosed(config));
     OPEN.add(entry);
     recorder.watch(StoreGauges.of(name, store));
     return () -> OPEN.remove(entry);
@@ -72,7 +72,7 @@ public final class OpenStores {
   }
 
   /** The open stores, in the order they were opened. */
-  public static List<Entry> all() {
+  public static List<OpenStore> all() {
     return List.copyOf(OPEN);
   }
 }

@@ -13,7 +13,7 @@ import java.util.List;
 public interface Recorder {
 
   /** What a request's policy decided; the {@code outcome} tag of {@code limiter.decisions}. */
-  enum Outcome {
+  enum Verdict {
     ADMITTED("admitted"),
     REJECTED("rejected"),
     /** A dry-run policy would have rejected; the request went through. */
@@ -23,7 +23,7 @@ public interface Recorder {
 
     private final String tag;
 
-    Outcome(String tag) {
+    Verdict(String tag) {
       this.tag = tag;
     }
 
@@ -38,7 +38,7 @@ public interface Recorder {
    *
    * @param verified false when a failure mode decided without the store
    */
-  void decision(String policy, Outcome outcome, boolean verified);
+  void decision(String policy, Verdict outcome, boolean verified);
 
   /**
    * An admission that left at most {@code limiter.events.near-limit} of the quota: {@code
@@ -63,7 +63,7 @@ public interface Recorder {
   Recorder NOOP =
       new Recorder() {
         @Override
-        public void decision(String policy, Outcome outcome, boolean verified) {}
+        public void decision(String policy, Verdict outcome, boolean verified) {}
 
         @Override
         public void nearLimit(String policy) {}

@@ -268,8 +268,11 @@ public final class ResponseRenderer {
       sink.header("Retry-After", retryAfter);
     }
     sink.header("Cache-Control", "no-store");
-    // No client state stands behind an outage or a missing key: no RateLimit headers.
-    if (!unavailable && outcome != Decision.Outcome.MISSING_KEY) {
+    // No client state stands behind an outage, a missing key or an unknown plan: no RateLimit
+    // headers.
+    if (!unavailable
+        && outcome != Decision.Outcome.MISSING_KEY
+        && outcome != Decision.Outcome.UNKNOWN_PLAN) {
       headers(policy, decision, sink::header);
     }
     sink.body(
@@ -282,7 +285,7 @@ public final class ResponseRenderer {
                   status,
                   "The request costs more than policy '" + policy.name() + "' can ever admit.",
                   policy.name());
-          case MISSING_KEY ->
+          case MISSING_KEY, UNKNOWN_PLAN ->
               problemBytes(
                   "urn:limiter:problem:missing-key",
                   TOO_MANY_REQUESTS,

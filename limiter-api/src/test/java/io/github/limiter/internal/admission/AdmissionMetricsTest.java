@@ -28,7 +28,7 @@ class AdmissionMetricsTest {
     final List<Long> storeNanos = new ArrayList<>();
 
     @Override
-    public void decision(String policy, Outcome outcome, boolean verified) {
+    public void decision(String policy, Verdict outcome, boolean verified) {
       calls.add("decision " + policy + " " + outcome.tag() + (verified ? "" : " unverified"));
     }
 
@@ -79,7 +79,7 @@ class AdmissionMetricsTest {
         new ClientAddress(config.http()),
         true,
         false,
-        OutcomeObserver.NONE,
+        AdmissionObserver.NONE,
         AdmissionMetrics.of(recorder, store, new NearLimit(config.events().nearLimit())));
   }
 
@@ -99,7 +99,7 @@ class AdmissionMetricsTest {
     Recorder broken =
         new Calls() {
           @Override
-          public void decision(String policy, Outcome outcome, boolean verified) {
+          public void decision(String policy, Verdict outcome, boolean verified) {
             throw new NoSuchMethodError("MeterRegistry.counter(String, Tags)");
           }
         };
@@ -110,7 +110,7 @@ class AdmissionMetricsTest {
             new ClientAddress(config.http()),
             true,
             false,
-            OutcomeObserver.NONE,
+            AdmissionObserver.NONE,
             AdmissionMetrics.of(broken, "memory", new NearLimit(0)));
     PolicySet set = set(admission, config, "api");
 

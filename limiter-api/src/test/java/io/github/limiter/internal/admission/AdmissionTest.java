@@ -84,7 +84,7 @@ class AdmissionTest {
 
   private final ManualClock clock = ManualClock.at(ManualClock.NEAR_MAX);
   private final Limiter limiter = Limiter.of(InMemoryStore.builder().clock(clock).build());
-  private final List<Outcome> recorded = new ArrayList<>();
+  private final List<RequestFrame> recorded = new ArrayList<>();
 
   @AfterEach
   void close() {
@@ -103,12 +103,12 @@ class AdmissionTest {
   }
 
   private PolicySet set(Admission admission, LimiterConfig config, String... policies) {
-    return set(admission, config, Counts.ALL, policies);
+    return set(admission, config, Counting.ALL, policies);
   }
 
   /** The policies' rules, each counting only the requests {@code counts} says. */
   private PolicySet set(
-      Admission admission, LimiterConfig config, Counts counts, String... policies) {
+      Admission admission, LimiterConfig config, Counting counts, String... policies) {
     List<Rule> rules = new ArrayList<>();
     for (String name : policies) {
       var policy = config.policy(name).orElseThrow();
@@ -147,8 +147,8 @@ class AdmissionTest {
     PolicySet set = set(admission, config, "llm");
 
     // When one key asks for 4, then for 99 (charged the max, 6)
-    Outcome four = admission.admit(set, view("k", "4"));
-    Outcome capped = admission.admit(set, view("k", "99"));
+    RequestFrame four = admission.admit(set, view("k", "4"));
+    RequestFrame capped = admission.admit(set, view("k", "99"));
 
     // Then 10 permits are spent: the next request of 1 is rejected, and says when 1 comes back
     assertThat(four.decision(0).remaining()).isEqualTo(6);
@@ -156,13 +156,13 @@ class AdmissionTest {
     assertThat(capped.allowed()).isTrue();
     assertThat(capped.cost(0)).isEqualTo(6);
     assertThat(capped.decision(0).remaining()).isZero();
-    Outcome rejected = admission.admit(set, view("k", "1"));
+    RequestFrame rejected = admission.admit(set, view("k", "1"));
     assertThat(rejected.allowed()).isFalse();
     assertThat(rejected.rejection().outcome()).isEqualTo(Decision.Outcome.LIMITED);
 
     // And a malformed, missing or zero cost on another key costs the policy's permits (1)
     for (String bad : new String[] {"lots", null, "0", "-3"}) {
-      Outcome outcome = admission.admit(set, view("other", bad));
+      RequestFrame outcome = admission.admit(set, view("other", bad));
       assertThat(outcome.allowed()).isTrue();
       assertThat(outcome.cost(0)).as("cost %s", bad).isEqualTo(1);
     }
@@ -184,15 +184,15 @@ class AdmissionTest {
     Admission admission = admission(config, false, false);
 
     // When a request asks for 6 permits of a 5-permit limit
-    Outcome tooCostly = admission.admit(set(admission, config, "llm"), view("k", "6"));
+    RequestFrame tooCostly = admission.admit(set(admission, config, "llm"), view("k", "6"));
 
     // Then it can never be admitted, and nothing was charged
     assertThat(tooCostly.rejection().outcome()).isEqualTo(Decision.Outcome.EXCEEDS_CAPACITY);
-    Outcome next = admission.admit(set(admission, config, "llm"), view("k", "5"));
+    RequestFrame next = admission.admit(set(admission, config, "llm"), view("k", "5"));
     assertThat(next.allowed()).isTrue();
 
     // And a cost resolver that throws costs the permits, even where key errors propagate
-    Outcome bulk = admission.admit(set(admission, config, "bulk"), view("k", "1"));
+    RequestFrame bulk = admission.admit(set(admission, config, "bulk"), view("k", "1"));
     assertThat(bulk.allowed()).isTrue();
     assertThat(bulk.cost(0)).isEqualTo(2);
     assertThat(bulk.decision(0).remaining()).isEqualTo(3);
@@ -211,18 +211,18 @@ class AdmissionTest {
     assertThat(set.settles()).isTrue();
 
     // When a request of 3 ends with a 200, and one of 3 with a 401
-    Outcome ok = admission.admit(set, view("k", "3"));
+    RequestFrame ok = admission.admit(set, view("k", "3"));
     admission.finish(ok, 200, null, null);
-    Outcome failed = admission.admit(set, view("k", "3"));
+    RequestFrame failed = admission.admit(set, view("k", "3"));
     admission.finish(failed, 401, null, null);
 
     // Then only the failure is charged: 1 left
     assertThat(ok.decision(0).remaining()).isEqualTo(1);
     assertThat(failed.decision(0).remaining()).isEqualTo(1);
-    Outcome last = admission.admit(set, view("k", "1"));
+    RequestFrame last = admission.admit(set, view("k", "1"));
     assertThat(last.decision(0).remaining()).isZero();
     // and a rejected request has nothing to give back
-    Outcome rejected = admission.admit(set, view("k", "1"));
+    RequestFrame rejected = admission.admit(set, view("k", "1"));
     admission.finish(rejected, 200, null, null);
     assertThat(admission.admit(set, view("k", "1")).allowed()).isFalse();
   }
@@ -243,8 +243,8 @@ class AdmissionTest {
     Map<String, String> pro = Map.of("X-Api-Key", "k", "X-Plan", "pro");
 
     // When a client sends X-Plan: pro itself, and the proxy sends it for another key
-    Outcome direct = admission.admit(set, new View("192.0.2.7", pro));
-    Outcome proxied =
+    RequestFrame direct = admission.admit(set, new View("192.0.2.7", pro));
+    RequestFrame proxied =
         admission.admit(set, new View("10.0.0.1", Map.of("X-Api-Key", "p", "X-Plan", "pro")));
 
     // Then the client gets the default plan, and the proxied request the pro plan, with its quota
@@ -279,27 +279,27 @@ class AdmissionTest {
     PolicySet strict = set(admission, config, "strict");
 
     // the first configured role the principal has
-    Outcome both =
+    RequestFrame both =
         admission.admit(
             roles, new View("192.0.2.7", Map.of("X-Api-Key", "a"), Set.of("silver", "gold")));
-    Outcome silver =
+    RequestFrame silver =
         admission.admit(roles, new View("192.0.2.7", Map.of("X-Api-Key", "b"), Set.of("silver")));
-    Outcome none = admission.admit(roles, new View("192.0.2.7", Map.of("X-Api-Key", "c")));
+    RequestFrame none = admission.admit(roles, new View("192.0.2.7", Map.of("X-Api-Key", "c")));
     assertThat(both.policy(0).name()).isEqualTo("api.plan.gold");
     assertThat(silver.policy(0).name()).isEqualTo("api.plan.silver");
     assertThat(none.policy(0).name()).isEqualTo("api");
     // a request without its key falls back to the address (on-missing-key), and keeps its plan
-    Outcome keyless = admission.admit(roles, new View("192.0.2.8", Map.of(), Set.of("gold")));
+    RequestFrame keyless = admission.admit(roles, new View("192.0.2.8", Map.of(), Set.of("gold")));
     assertThat(keyless.key(0)).isEqualTo("ip:192.0.2.8");
     assertThat(keyless.policy(0).name()).isEqualTo("api.plan.gold");
 
     // a plan that is not configured: rejected under on-unknown-plan=reject, else the default
-    Outcome unknown =
+    RequestFrame unknown =
         admission.admit(
             strict, new View("10.0.0.1", Map.of("X-Api-Key", "d", "X-Plan", "platinum")));
     assertThat(unknown.allowed()).isFalse();
     assertThat(unknown.decisions()).isNull();
-    Outcome fallback =
+    RequestFrame fallback =
         admission.admit(roles, new View("192.0.2.7", Map.of("X-Api-Key", "e"), Set.of("bronze")));
     assertThat(fallback.allowed()).isTrue();
     assertThat(fallback.policy(0).name()).isEqualTo("api");
@@ -322,9 +322,9 @@ class AdmissionTest {
     assertThat(export.settles()).isTrue();
 
     // When two are in flight, a third is refused with the hint as its retry-after
-    Outcome first = admission.admit(export, view("k", null));
-    Outcome second = admission.admit(export, view("k", null));
-    Outcome third = admission.admit(export, view("k", null));
+    RequestFrame first = admission.admit(export, view("k", null));
+    RequestFrame second = admission.admit(export, view("k", null));
+    RequestFrame third = admission.admit(export, view("k", null));
     assertThat(first.allowed()).isTrue();
     assertThat(second.allowed()).isTrue();
     assertThat(third.allowed()).isFalse();
@@ -339,7 +339,7 @@ class AdmissionTest {
     admission.finish(first, 200, null, null);
 
     // Then exactly one permit came back
-    Outcome again = admission.admit(export, view("k", null));
+    RequestFrame again = admission.admit(export, view("k", null));
     assertThat(again.allowed()).isTrue();
     assertThat(admission.admit(export, view("k", null)).allowed()).isFalse();
     admission.finish(second, 200, null, null);
@@ -347,8 +347,8 @@ class AdmissionTest {
 
     // When a request is admitted by the concurrency policy and rejected by the next, twice
     assertThat(admission.admit(both, view("j", null)).allowed()).isTrue(); // spends api's 1/m
-    Outcome refused = admission.admit(both, view("j", null));
-    Outcome refusedAgain = admission.admit(both, view("j", null));
+    RequestFrame refused = admission.admit(both, view("j", null));
+    RequestFrame refusedAgain = admission.admit(both, view("j", null));
 
     // Then neither kept a permit: all-or-nothing gave them back, and the one in flight holds one
     assertThat(refused.rejection().policy()).isEqualTo("api");
@@ -369,9 +369,9 @@ class AdmissionTest {
     PolicySet set = set(admission, config, "export");
 
     // When a request reports an actual cost of 2 for the policy, and another one of 1
-    Outcome first = admission.admit(set, view("k", null));
+    RequestFrame first = admission.admit(set, view("k", null));
     admission.finish(first, 200, null, report(r -> r.report("export", 2)));
-    Outcome second = admission.admit(set, view("k", null));
+    RequestFrame second = admission.admit(set, view("k", null));
     admission.finish(second, 200, null, report(r -> r.report("export", 1)));
 
     // Then each gave back the one permit it took: both permits are free
@@ -393,8 +393,8 @@ class AdmissionTest {
     PolicySet set = set(admission, config, "export");
 
     // When two run at once, the second a dry-run rejection that passes
-    Outcome held = admission.admit(set, view("k", null));
-    Outcome over = admission.admit(set, view("k", null));
+    RequestFrame held = admission.admit(set, view("k", null));
+    RequestFrame over = admission.admit(set, view("k", null));
     assertThat(over.allowed()).isTrue();
     assertThat(over.dryRunRejection(0)).isNotNull();
     admission.finish(over, 200, null, null);
@@ -420,16 +420,16 @@ class AdmissionTest {
     assertThat(set.settles()).isFalse();
 
     // When a request reserves 50 tokens and reports 20: 30 come back, and the call still counts
-    Outcome first = admission.admit(set, view("k", "50"));
+    RequestFrame first = admission.admit(set, view("k", "50"));
     assertThat(first.decision(0).remaining()).isEqualTo(50);
     admission.finish(first, 200, null, report(r -> r.report(20)));
-    Outcome second = admission.admit(set, view("k", "1"));
+    RequestFrame second = admission.admit(set, view("k", "1"));
     assertThat(second.decision(0).remaining()).isEqualTo(79);
     assertThat(second.decision(1).remaining()).isEqualTo(8);
 
     // When it reports 250 tokens (more than is left): the key owes a window and more
     admission.finish(second, 200, null, report(r -> r.report(250)));
-    Outcome owing = admission.admit(set, view("k", "1"));
+    RequestFrame owing = admission.admit(set, view("k", "1"));
     assertThat(owing.allowed()).isFalse();
     assertThat(owing.policy(owing.rejectedAt()).name()).isEqualTo("tokens");
     // Then the retry-after spans both windows, and is exact: a tick earlier is still refused
@@ -441,9 +441,9 @@ class AdmissionTest {
     assertThat(admission.admit(set, view("k", "1")).allowed()).isTrue();
 
     // And a report naming an uncosted policy settles that one only
-    Outcome named = admission.admit(set, view("n", "1"));
+    RequestFrame named = admission.admit(set, view("n", "1"));
     admission.finish(named, 200, null, report(r -> r.report("calls", 4)));
-    Outcome after = admission.admit(set, view("n", "1"));
+    RequestFrame after = admission.admit(set, view("n", "1"));
     assertThat(after.decision(0).remaining()).isEqualTo(98);
     assertThat(after.decision(1).remaining()).isEqualTo(5);
   }
@@ -457,7 +457,7 @@ class AdmissionTest {
             "limiter.policy.llm.cost", "header:X-Cost");
     Admission admission = admission(config, true, false);
     PolicySet set = set(admission, config, (status, failure) -> status < 500, "llm");
-    Outcome failed = admission.admit(set, view("k", "40"));
+    RequestFrame failed = admission.admit(set, view("k", "40"));
     admission.finish(failed, 503, null, report(r -> r.report(90)));
     assertThat(admission.admit(set, view("k", "1")).decision(0).remaining()).isEqualTo(99);
   }
@@ -521,7 +521,7 @@ class AdmissionTest {
     PolicySet set = set(admission, config, "ip", "api");
 
     // When a request comes without the header, twice
-    Outcome first = admission.admit(set, new View("192.0.2.7", Map.of()));
+    RequestFrame first = admission.admit(set, new View("192.0.2.7", Map.of()));
     admission.admit(set, new View("192.0.2.7", Map.of()));
 
     // Then both are rejected as missing a key, and the address policy was never charged
@@ -529,7 +529,7 @@ class AdmissionTest {
     assertThat(first.rejectedAt()).isEqualTo(1);
     assertThat(first.rejection().outcome()).isEqualTo(Decision.Outcome.MISSING_KEY);
     assertThat(first.decisions()).isNull();
-    Outcome keyed = admission.admit(set, new View("192.0.2.7", Map.of("X-Api-Key", "k1")));
+    RequestFrame keyed = admission.admit(set, new View("192.0.2.7", Map.of("X-Api-Key", "k1")));
     assertThat(keyed.allowed()).isTrue();
     assertThat(keyed.decision(0).remaining()).isEqualTo(1);
     assertThat(keyed.key(0)).isEqualTo("ip:192.0.2.7");
@@ -552,7 +552,7 @@ class AdmissionTest {
     View request = new View("192.0.2.7", Map.of());
 
     admission.admit(set, request);
-    Outcome second = admission.admit(set, request);
+    RequestFrame second = admission.admit(set, request);
 
     assertThat(second.allowed()).isTrue();
     assertThat(second.dryRunRejection(0))
@@ -577,7 +577,7 @@ class AdmissionTest {
     View request = new View("192.0.2.7", Map.of());
 
     admission.admit(set, request);
-    Outcome rejected = admission.admit(set, request);
+    RequestFrame rejected = admission.admit(set, request);
 
     assertThat(rejected.allowed()).isFalse();
     assertThat(rejected.rejectedAt()).isEqualTo(1);
@@ -598,7 +598,7 @@ class AdmissionTest {
     View request = new View("192.0.2.7", Map.of());
 
     Admission filter = admission(config, true, false);
-    Outcome passed = filter.admit(set(filter, config, "p"), request);
+    RequestFrame passed = filter.admit(set(filter, config, "p"), request);
     assertThat(passed.allowed()).isTrue();
     assertThat(passed.decision(0)).isNull();
     assertThat(passed.charged()).isEmpty();
@@ -619,7 +619,7 @@ class AdmissionTest {
 
     assertThat(interceptor.admit(set, new View(null, Map.of())).key(0)).isEqualTo("c:global");
     try (ChargedPolicies.Scope scope = ChargedPolicies.open(List.of("p"))) {
-      Outcome skipped = interceptor.admit(set, new View(null, Map.of()));
+      RequestFrame skipped = interceptor.admit(set, new View(null, Map.of()));
       assertThat(skipped.allowed()).isTrue();
       assertThat(skipped.decision(0)).isNull();
     }

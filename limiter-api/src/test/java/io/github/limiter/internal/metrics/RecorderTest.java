@@ -6,7 +6,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.StoreHealth;
 import io.github.limiter.internal.config.MetricsSettings;
-import io.github.limiter.internal.metrics.Recorder.Outcome;
+import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.memory.InMemoryStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +23,7 @@ class RecorderTest {
     final List<String> calls = new ArrayList<>();
 
     @Override
-    public void decision(String policy, Outcome outcome, boolean verified) {
+    public void decision(String policy, Verdict outcome, boolean verified) {
       calls.add("decision " + policy + " " + outcome.tag() + " " + verified);
     }
 
@@ -67,7 +67,7 @@ class RecorderTest {
     Log second = new Log();
     Recorder both = Recorder.of(List.of(first, second));
 
-    both.decision("api", Outcome.DRY_RUN_REJECTED, true);
+    both.decision("api", Verdict.DRY_RUN_REJECTED, true);
     both.nearLimit("api");
     both.shapingDelay("api", 5);
     both.storeDuration("redis", 7);

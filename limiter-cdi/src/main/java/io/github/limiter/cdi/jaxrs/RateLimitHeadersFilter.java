@@ -1,6 +1,6 @@
 package io.github.limiter.cdi.jaxrs;
 
-import io.github.limiter.cdi.AdmittedDecisions;
+import io.github.limiter.internal.admission.RequestFrame;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -16,24 +16,24 @@ import jakarta.ws.rs.ext.Provider;
 @Provider
 public class RateLimitHeadersFilter implements ContainerRequestFilter, ContainerResponseFilter {
 
-  private static final String SCOPE = AdmittedDecisions.class.getName();
+  private static final String FRAME = RateLimitHeadersFilter.class.getName() + ".frame";
 
   @Override
   public void filter(ContainerRequestContext request) {
-    request.setProperty(SCOPE, AdmittedDecisions.open());
+    request.setProperty(FRAME, RequestFrame.openEnclosing());
   }
 
   @Override
   public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-    if (!(request.getProperty(SCOPE) instanceof AdmittedDecisions.Scope scope)) {
+    if (!(request.getProperty(FRAME) instanceof RequestFrame.Enclosing frame)) {
       return;
     }
-    scope.close();
-    request.removeProperty(SCOPE);
-    if (!scope.isEmpty()
+    frame.close();
+    request.removeProperty(FRAME);
+    if (!frame.isEmpty()
         && !response.getHeaders().containsKey("RateLimit")
         && !response.getHeaders().containsKey("X-RateLimit-Remaining")) {
-      scope.headers(response.getHeaders()::add);
+      frame.headers(response.getHeaders()::add);
     }
   }
 }

@@ -9,9 +9,9 @@ import io.github.limiter.RequestView;
  * AdmissionMetrics}.)
  */
 @FunctionalInterface
-public interface OutcomeObserver {
+public interface AdmissionObserver {
 
-  OutcomeObserver NONE = (request, outcome) -> {};
+  AdmissionObserver NONE = (request, outcome) -> {};
 
-  void observe(RequestView request, Outcome outcome);
+  void observe(RequestView request, RequestFrame outcome);
 }

@@ -3,9 +3,10 @@ package io.github.limiter.cdi;
 import io.github.limiter.Algorithm;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.internal.admission.Admission;
-import io.github.limiter.internal.admission.Counts;
-import io.github.limiter.internal.admission.KeyFunction;
+import io.github.limiter.internal.admission.Counting;
+import io.github.limiter.internal.admission.RequestReader;
 import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
@@ -21,30 +22,51 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Checks a {@link Site} against the configuration and the beans, and turns it into the {@link
- * Rule}s of its policies. The extension runs it at deployment to report every problem; the
- * interceptor's runtime runs it again to get the plans.
+ * Checks a {@link Site}'s {@link Limited} annotation against the configuration and the beans, and
+ * gives the {@link Rule}s of its policies: the core's {@link RuleCompiler} compiles each policy as
+ * configured, and the annotation overrides its key, permits, cost and counted calls. The extension
+ * runs it at deployment to report every problem; the interceptor's runtime runs it again to get
+ * each method's policy set.
  */
-final class PlanBuilder {
+final class SiteRules {
 
   static final String PARAM = "param:";
   static final String RESOLVER = "resolver:";
 
   private final LimiterConfig config;
   private final Resolvers resolvers;
-  private final Admission admission;
+  private final RuleCompiler compiler;
 
   /**
    * @param config the configuration, or null when it is invalid (that problem is reported on its
    *     own, and only the checks that do not need it run)
    */
-  PlanBuilder(LimiterConfig config, Resolvers resolvers, Admission admission) {
+  SiteRules(LimiterConfig config, Resolvers resolvers, Admission admission) {
     this.config = config;
     this.resolvers = resolvers;
-    this.admission = admission;
+    this.compiler =
+        new RuleCompiler(
+            admission,
+            (policy, setting, name) -> {
+              String problem = resolvers.problem(name);
+              if (problem != null) {
+                throw new Unresolvable(problem);
+              }
+              return lazy(name);
+            });
+  }
+
+  /** Why a resolver that a policy's setting names cannot be used: a problem to report. */
+  private static final class Unresolvable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unresolvable(String problem) {
+      super(problem, null, false, false);
+    }
   }
 
   /**
@@ -72,9 +94,9 @@ final class PlanBuilder {
               + limited.permits());
     }
     boolean overridden = !limited.key().isEmpty();
-    KeyFunction override = overridden ? override(site, problems) : null;
+    RequestReader override = overridden ? override(site, problems) : null;
     boolean costed = !limited.cost().isEmpty();
-    KeyFunction cost = costed ? cost(site, problems) : null;
+    RequestReader cost = costed ? cost(site, problems) : null;
     List<Rule> rules = new ArrayList<>();
     if (config != null) {
       for (String name : new LinkedHashSet<>(names)) {
@@ -83,11 +105,31 @@ final class PlanBuilder {
           problems.add(declaration + ": no policy named '" + name + "'" + configured());
           continue;
         }
-        KeyFunction key = overridden ? override : configuredKey(site, policy.get(), problems);
+        RequestReader key =
+            overridden
+                ? override
+                : configured(
+                    site, policy.get(), "key", policy.get().key(), compiler::key, problems);
         long permits = limited.permits() > 0 ? limited.permits() : policy.get().permits();
-        KeyFunction costOf = costed ? cost : configuredCost(site, policy.get(), problems);
-        Counts counts = counts(site, policy.get(), problems);
-        KeyFunction planOf = configuredPlan(site, policy.get(), problems);
+        RequestReader costOf =
+            costed
+                ? cost
+                : configured(
+                    site,
+                    policy.get(),
+                    "cost",
+                    policy.get().cost().source(),
+                    compiler::cost,
+                    problems);
+        Counting counts = counts(site, policy.get(), problems);
+        RequestReader planOf =
+            configured(
+                site,
+                policy.get(),
+                "plan-source",
+                RuleCompiler.planResolverSource(policy.get()),
+                compiler::plan,
+                problems);
         rules.add(new Rule(policy.get(), key, permits, costOf, counts, planOf));
       }
     }
@@ -99,7 +141,7 @@ final class PlanBuilder {
   }
 
   /** The key function of {@code @Limited(key = ...)}. */
-  private KeyFunction override(Site site, Collection<String> problems) {
+  private RequestReader override(Site site, Collection<String> problems) {
     String text = site.limited().key().trim();
     if (text.startsWith(PARAM)) {
       return parameter(site, text.substring(PARAM.length()).trim(), problems);
@@ -123,26 +165,27 @@ final class PlanBuilder {
       problems.add(site.describeDeclaration() + ": key '" + text + "': " + problem);
       return null;
     }
-    return function(source);
-  }
-
-  private KeyFunction configuredKey(Site site, PolicyConfig policy, Collection<String> problems) {
-    KeySource source = policy.key();
-    return resolvable(site, policy, "key", source, problems) ? function(source) : null;
+    return compiler.key(
+        source, source.kind() == KeySource.Kind.RESOLVER ? lazy(source.argument()) : null);
   }
 
   /**
-   * Whether the resolver that {@code source} (the policy's {@code what}) names exists, if it names
-   * one; else adds the problem.
+   * The reader the compiler gives for the policy's setting {@code what} (whose value is {@code
+   * value}); null after adding the problem if the resolver it names cannot be used.
    */
-  private boolean resolvable(
-      Site site, PolicyConfig policy, String what, KeySource source, Collection<String> problems) {
-    String problem =
-        source.kind() == KeySource.Kind.RESOLVER ? resolvers.problem(source.argument()) : null;
-    if (problem != null) {
-      problems.add(setting(site, policy, what, source) + ", but " + problem);
+  private static RequestReader configured(
+      Site site,
+      PolicyConfig policy,
+      String what,
+      Object value,
+      Function<PolicyConfig, RequestReader> reader,
+      Collection<String> problems) {
+    try {
+      return reader.apply(policy);
+    } catch (Unresolvable e) {
+      problems.add(setting(site, policy, what, value) + ", but " + e.getMessage());
+      return null;
     }
-    return problem == null;
   }
 
   /** How a problem with the policy's setting {@code what} begins: the site and the setting. */
@@ -163,7 +206,7 @@ final class PlanBuilder {
    * Which calls count: {@code @Limited(countOn = ...)}, else every call. A policy that counts by
    * response status cannot be applied here, where there is no response.
    */
-  private static Counts counts(Site site, PolicyConfig policy, Collection<String> problems) {
+  private static Counting counts(Site site, PolicyConfig policy, Collection<String> problems) {
     Class<? extends Throwable>[] countOn = site.limited().countOn();
     if (countOn.length > 0 && policy.policy().algorithm() == Algorithm.CONCURRENCY) {
       problems.add(
@@ -172,10 +215,10 @@ final class PlanBuilder {
               + policy.name()
               + "' is a concurrency limit, whose permit comes back whenever the call ends, so"
               + " there is nothing to count; leave countOn out");
-      return Counts.ALL;
+      return Counting.ALL;
     }
     if (countOn.length > 0) {
-      return Counts.byFailure(Set.of(countOn));
+      return Counting.byFailure(Set.of(countOn));
     }
     if (!policy.count().all()) {
       problems.add(
@@ -183,11 +226,11 @@ final class PlanBuilder {
               + ", a response status, which only the servlet filter sees; use @Limited(countOn ="
               + " ...) to count calls by the exception they throw");
     }
-    return Counts.ALL;
+    return Counting.ALL;
   }
 
   /** The cost function of {@code @Limited(cost = "param:...")}. */
-  private KeyFunction cost(Site site, Collection<String> problems) {
+  private RequestReader cost(Site site, Collection<String> problems) {
     String text = site.limited().cost().trim();
     if (!text.startsWith(PARAM)) {
       problems.add(
@@ -227,33 +270,7 @@ final class PlanBuilder {
     };
   }
 
-  /** The plan function of {@code limiter.policy.NAME.plan-source}, or null without plans. */
-  private KeyFunction configuredPlan(Site site, PolicyConfig policy, Collection<String> problems) {
-    PolicyConfig.PlanSource source = policy.plans().source();
-    if (source == null) {
-      return null;
-    }
-    if (source.kind() != PolicyConfig.PlanSource.Kind.RESOLVER) {
-      return admission.planFunction(policy.plans(), null);
-    }
-    KeySource resolver = new KeySource(KeySource.Kind.RESOLVER, source.argument());
-    return resolvable(site, policy, "plan-source", resolver, problems)
-        ? admission.planFunction(policy.plans(), lazy(resolver))
-        : null;
-  }
-
-  /** The cost function of {@code limiter.policy.NAME.cost}, or null when it has none. */
-  private KeyFunction configuredCost(Site site, PolicyConfig policy, Collection<String> problems) {
-    KeySource source = policy.cost().source();
-    if (source == null) {
-      return null;
-    }
-    return resolvable(site, policy, "cost", source, problems)
-        ? admission.costFunction(policy.cost(), lazy(source))
-        : null;
-  }
-
-  private KeyFunction parameter(Site site, String reference, Collection<String> problems) {
+  private RequestReader parameter(Site site, String reference, Collection<String> problems) {
     int index = parameterIndex(site, "key", reference, problems);
     if (index < 0) {
       return null;
@@ -338,18 +355,13 @@ final class PlanBuilder {
     }
   }
 
-  private KeyFunction function(KeySource source) {
-    return admission.keyFunction(
-        source, source.kind() == KeySource.Kind.RESOLVER ? lazy(source) : null);
-  }
-
-  /** The resolver {@code source} names, looked up on first use, after deployment, and kept. */
-  private Supplier<KeyResolver> lazy(KeySource source) {
+  /** The resolver called {@code name}, looked up on first use, after deployment, and kept. */
+  private Supplier<KeyResolver> lazy(String name) {
     KeyResolver[] resolver = new KeyResolver[1];
     return () -> {
       KeyResolver current = resolver[0];
       if (current == null) {
-        current = resolvers.get(source.argument());
+        current = resolvers.get(name);
         resolver[0] = current;
       }
       return current;

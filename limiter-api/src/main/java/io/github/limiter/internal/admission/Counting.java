@@ -9,10 +9,10 @@ import java.util.Set;
  * is refunded when it ends.
  */
 @FunctionalInterface
-public interface Counts {
+public interface Counting {
 
   /** Every request counts: the default, settled at admission. */
-  Counts ALL = (status, failure) -> true;
+  Counting ALL = (status, failure) -> true;
 
   /**
    * Whether a request that ended with HTTP {@code status} (-1 outside HTTP) and {@code failure}
@@ -24,7 +24,7 @@ public interface Counts {
    * The filter's rule for {@code count}: by response status; a request whose handling threw counts
    * as a 500.
    */
-  static Counts byStatus(PolicyConfig.Count count) {
+  static Counting byStatus(PolicyConfig.Count count) {
     if (count.all()) {
       return ALL;
     }
@@ -33,7 +33,7 @@ public interface Counts {
   }
 
   /** {@code @Limited(countOn = ...)}: only calls that throw one of {@code failures} count. */
-  static Counts byFailure(Set<Class<? extends Throwable>> failures) {
+  static Counting byFailure(Set<Class<? extends Throwable>> failures) {
     if (failures.isEmpty()) {
       return ALL;
     }

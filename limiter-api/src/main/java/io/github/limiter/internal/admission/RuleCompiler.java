@@ -1,0 +1,105 @@
+package io.github.limiter.internal.admission;
+
+import io.github.limiter.KeyResolver;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.PolicyConfig;
+import java.util.function.Supplier;
+
+/**
+ * Turns a configured policy into the {@link Rule} an adapter applies, once, the same way for both
+ * adapters: the readers of its key, its cost and its plan. Each adapter says only how it finds a
+ * resolver that a setting names ({@link ResolverLookup}); {@code @Limited} then replaces what its
+ * annotation overrides.
+ */
+public final class RuleCompiler {
+
+  /** How an adapter finds the key resolver that one of a policy's settings names. */
+  @FunctionalInterface
+  public interface ResolverLookup {
+
+    /**
+     * The resolver {@code name} that {@code limiter.policy.<policy>.<setting>} names, as it is to
+     * be asked on each call.
+     *
+     * @throws RuntimeException saying why, when there is no such resolver (the servlet filter: a
+     *     {@link io.github.limiter.ConfigException}; {@code @Limited}: a problem to report)
+     */
+    Supplier<KeyResolver> find(PolicyConfig policy, String setting, String name);
+  }
+
+  private final Admission admission;
+  private final ResolverLookup resolvers;
+
+  public RuleCompiler(Admission admission, ResolverLookup resolvers) {
+    this.admission = admission;
+    this.resolvers = resolvers;
+  }
+
+  /**
+   * The rule of {@code policy} as configured: its key, permits, cost, counted statuses and plan.
+   */
+  public Rule compile(PolicyConfig policy) {
+    RequestReader key = key(policy);
+    RequestReader cost = cost(policy);
+    RequestReader plan = plan(policy);
+    return new Rule(policy, key, policy.permits(), cost, Counting.byStatus(policy.count()), plan);
+  }
+
+  /** The reader of {@code policy}'s configured key ({@code limiter.policy.NAME.key}). */
+  public RequestReader key(PolicyConfig policy) {
+    return admission.keyFunction(policy.key(), resolver(policy, "key", policy.key()));
+  }
+
+  /**
+   * The reader of {@code source}, a key given elsewhere than in the configuration; {@code resolver}
+   * supplies the resolver of a {@code resolver:} source.
+   */
+  public RequestReader key(KeySource source, Supplier<KeyResolver> resolver) {
+    return admission.keyFunction(source, resolver);
+  }
+
+  /**
+   * The reader of {@code policy}'s cost ({@code limiter.policy.NAME.cost}); null if it has none.
+   */
+  public RequestReader cost(PolicyConfig policy) {
+    KeySource source = policy.cost().source();
+    return source == null
+        ? null
+        : admission.costFunction(policy.cost(), resolver(policy, "cost", source));
+  }
+
+  /** The reader of {@code policy}'s plan name ({@code plan-source}); null if it has no plans. */
+  public RequestReader plan(PolicyConfig policy) {
+    return admission.planFunction(
+        policy.plans(), resolver(policy, "plan-source", planResolverSource(policy)));
+  }
+
+  /**
+   * Finds, through {@code resolvers}, every resolver that {@code policy} names, in the order {@link
+   * #compile} does: to check a configuration without compiling it.
+   */
+  public static void findResolvers(PolicyConfig policy, ResolverLookup resolvers) {
+    find(resolvers, policy, "key", policy.key());
+    find(resolvers, policy, "cost", policy.cost().source());
+    find(resolvers, policy, "plan-source", planResolverSource(policy));
+  }
+
+  /** The resolver a plan source names, as a key source; null if it names none. */
+  public static KeySource planResolverSource(PolicyConfig policy) {
+    PolicyConfig.PlanSource source = policy.plans().source();
+    return source != null && source.kind() == PolicyConfig.PlanSource.Kind.RESOLVER
+        ? new KeySource(KeySource.Kind.RESOLVER, source.argument())
+        : null;
+  }
+
+  private Supplier<KeyResolver> resolver(PolicyConfig policy, String setting, KeySource source) {
+    return find(resolvers, policy, setting, source);
+  }
+
+  private static Supplier<KeyResolver> find(
+      ResolverLookup resolvers, PolicyConfig policy, String setting, KeySource source) {
+    return source == null || source.kind() != KeySource.Kind.RESOLVER
+        ? null
+        : resolvers.find(policy, setting, source.argument());
+  }
+}

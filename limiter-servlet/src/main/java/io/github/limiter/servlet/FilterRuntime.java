@@ -1,0 +1,239 @@
+package io.github.limiter.servlet;
+
+import io.github.limiter.Limiter;
+import io.github.limiter.PolicyLimiter;
+import io.github.limiter.internal.admission.Admission;
+import io.github.limiter.internal.admission.AdmissionMetrics;
+import io.github.limiter.internal.admission.NearLimit;
+import io.github.limiter.internal.admission.PolicySet;
+import io.github.limiter.internal.admission.RequestFrame;
+import io.github.limiter.internal.admission.Routes;
+import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.admission.RuleCompiler;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.log.RateLimitedLog;
+import io.github.limiter.internal.metrics.OpenStores;
+import io.github.limiter.internal.metrics.Recorder;
+import io.github.limiter.internal.metrics.RecorderFactory;
+import io.github.limiter.internal.render.ResponseRenderer;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What the filter runs per request, built once from the configuration: match the routes, then the
+ * moves of every adapter: view the request, admit it through the core, and render a rejection, or
+ * send the headers and pass the admitted request's frame (maybe after a shaping wait) and end it.
+ */
+final class FilterRuntime {
+
+  private final Limiter limiter;
+  private final boolean ownsLimiter;
+
+  /** Shows the store to the readiness check until the runtime closes. */
+  private final OpenStores.Handle openStore;
+
+  private final Admission admission;
+  private final ResponseRenderer renderer;
+  private final Routes routes;
+  private final Counters counters;
+  private final Shaper shaper;
+  private final ClassLoader loader;
+  private final String name;
+
+  /** Found on the first hold, on a request thread, where CDI.current() surely answers. */
+  private volatile RequestScope requestScope;
+
+  private final String resumeAttribute;
+  private final RateLimitedLog asyncLog;
+
+  /**
+   * Compiles the rules first (they may fail on config), then opens the limiter and binds them to
+   * it; the runtime closes the limiter if it {@code ownsLimiter}.
+   */
+  FilterRuntime(
+      LimiterConfig config,
+      ClassLoader loader,
+      String name,
+      Logger logger,
+      Supplier<Shaper.Scheduler> scheduler,
+      Supplier<Limiter> openLimiter,
+      boolean ownsLimiter) {
+    this.counters = new Counters(config.policies().keySet(), logger);
+    Recorder metrics = RecorderFactory.load(config.metrics(), loader);
+    this.admission =
+        new Admission(
+            new ClientAddress(config.http()),
+            true,
+            false,
+            counters,
+            AdmissionMetrics.of(
+                metrics, config.store(), new NearLimit(config.events().nearLimit())));
+    Map<String, Rule> rules =
+        rules(config, new RuleCompiler(admission, ResolverDiscovery.atStart(loader)));
+    Limiter limiter = openLimiter.get();
+    this.limiter = limiter;
+    this.ownsLimiter = ownsLimiter;
+    this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
+    this.renderer = new ResponseRenderer(config.http());
+    Map<String, PolicyLimiter> bound = new HashMap<>();
+    this.routes =
+        new Routes(
+            config.routes(),
+            rules,
+            list ->
+                PolicySet.of(
+                    list,
+                    policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy))));
+    this.shaper =
+        rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
+            ? new Shaper(scheduler.get())
+            : null;
+    this.loader = loader;
+    this.name = name;
+    this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
+    this.asyncLog = new RateLimitedLog(logger, RateLimitFilter.class, Duration.ofSeconds(60));
+  }
+
+  /**
+   * One rule per routed policy. On no route, the filter never keys a policy: its resolvers are the
+   * other adapters' business.
+   */
+  private static Map<String, Rule> rules(LimiterConfig config, RuleCompiler compiler) {
+    Set<String> routed = ResolverDiscovery.routedPolicies(config);
+    Map<String, Rule> rules = new LinkedHashMap<>();
+    for (PolicyConfig policy : config.policies().values()) {
+      if (routed.contains(policy.name())) {
+        rules.put(policy.name(), compiler.compile(policy));
+      }
+    }
+    return rules;
+  }
+
+  Counters counters() {
+    return counters;
+  }
+
+  void close() {
+    openStore.close();
+    if (shaper != null) {
+      shaper.shutdown();
+    }
+    if (ownsLimiter) {
+      limiter.close();
+    }
+  }
+
+  void handle(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    PolicySet set = match(request);
+    if (set.size() == 0) {
+      chain.doFilter(request, response);
+      return;
+    }
+    RequestFrame frame = admission.admit(set, new ServletRequestView(request));
+    if (!frame.allowed()) {
+      if (!response.isCommitted()) {
+        renderer.reject(
+            frame.policy(frame.rejectedAt()), frame.rejection(), new RejectionWriter(response));
+      }
+      return;
+    }
+    renderer.headers(frame.appliedPolicies(), frame.decisions(), response::addHeader);
+    if (frame.waitNanos() > 0) {
+      if (request.isAsyncSupported() && !request.isAsyncStarted()) {
+        if (requestScope == null) {
+          requestScope = RequestScope.find(loader);
+        }
+        request.setAttribute(resumeAttribute, frame);
+        shaper.hold(request, response, frame.waitNanos());
+        if (frame.settles()) {
+          // A hold that fails or times out never passes: its frame must end all the same (a
+          // concurrency permit must not stay taken). One that passes ends there first.
+          request.getAsyncContext().addListener(new SettleAtEnd(frame, response, false));
+        }
+        return;
+      }
+      String passes =
+          "RateLimitFilter '"
+              + name
+              + "' lets a leaky-bucket request on "
+              + request.getRequestURI()
+              + " pass without its shaping wait: ";
+      asyncLog.log(
+          Level.WARNING,
+          "doFilter",
+          request.isAsyncStarted()
+              ? passes + "the request is async already"
+              : passes
+                  + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
+                  + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
+                  + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");
+    }
+    pass(frame, request, response, chain);
+  }
+
+  /**
+   * A request resumed after its shaping wait: it was decided already, so it only passes, in a
+   * request context as an unheld request would be (Payara has none active on an async dispatch).
+   */
+  boolean resume(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    if (!(request.getAttribute(resumeAttribute) instanceof RequestFrame frame)) {
+      return false;
+    }
+    request.removeAttribute(resumeAttribute);
+    requestScope.around(() -> pass(frame, request, response, chain));
+    return true;
+  }
+
+  /**
+   * Continues the chain inside the request's frame, then ends the frame: now, or, when the
+   * application went async, once its async cycle ends.
+   */
+  private static void pass(
+      RequestFrame frame,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      FilterChain chain)
+      throws IOException, ServletException {
+    frame.enter();
+    Throwable failure = null;
+    try {
+      chain.doFilter(request, response);
+    } catch (IOException | ServletException | RuntimeException | Error e) {
+      failure = e;
+      throw e;
+    } finally {
+      frame.exit();
+      if (frame.settles()) {
+        if (failure != null || !request.isAsyncStarted()) {
+          frame.end(failure != null ? 500 : response.getStatus(), failure);
+        } else {
+          request.getAsyncContext().addListener(new SettleAtEnd(frame, response, true));
+        }
+      }
+    }
+  }
+
+  private PolicySet match(HttpServletRequest request) {
+    String path = request.getServletPath();
+    String info = request.getPathInfo();
+    if (info != null) {
+      path = path.isEmpty() ? info : path + info;
+    }
+    return routes.match(path, request.getMethod());
+  }
+}

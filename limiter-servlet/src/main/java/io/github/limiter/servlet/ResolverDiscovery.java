@@ -1,0 +1,88 @@
+package io.github.limiter.servlet;
+
+import io.github.limiter.KeyResolver;
+import io.github.limiter.internal.admission.KeyResolvers;
+import io.github.limiter.internal.admission.RuleCompiler;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where the filter finds the key resolvers its routed policies name: the CDI beans when the CDI API
+ * is present, then the ServiceLoader services. A wrong name fails the filter's start, naming the
+ * key and the value.
+ */
+final class ResolverDiscovery {
+
+  private static final String CDI_CLASS = "jakarta.enterprise.inject.spi.CDI";
+
+  private ResolverDiscovery() {}
+
+  /**
+   * Finds each resolver now, on the filter's start, so that a wrong name fails there; the beans and
+   * services are looked up on the first one asked for.
+   */
+  static RuleCompiler.ResolverLookup atStart(ClassLoader loader) {
+    KeyResolvers[] found = new KeyResolvers[1];
+    return (policy, setting, name) -> {
+      if (found[0] == null) {
+        found[0] = KeyResolvers.find(cdiBeans(loader), loader);
+      }
+      KeyResolver resolver = found[0].get(key(policy, setting), name);
+      return () -> resolver;
+    };
+  }
+
+  /**
+   * Checks the resolver names of {@code config} at start-up, before CDI may be running: only when
+   * the CDI API is absent, so that every resolver must be a ServiceLoader service.
+   */
+  static void checkWithoutCdi(LimiterConfig config, ClassLoader loader) {
+    if (hasCdi(loader)) {
+      return;
+    }
+    Set<String> routed = routedPolicies(config);
+    for (PolicyConfig policy : config.policies().values()) {
+      if (routed.contains(policy.name())) {
+        KeyResolvers services = KeyResolvers.find(List.of(), loader);
+        RuleCompiler.findResolvers(
+            policy,
+            (p, setting, name) -> {
+              KeyResolver resolver = services.get(key(p, setting), name);
+              return () -> resolver;
+            });
+      }
+    }
+  }
+
+  /**
+   * The policies some {@code limiter.route.*} names: only their {@code resolver:NAME} must resolve
+   * here. A policy on no route is applied by other adapters (a {@code @Limited} method).
+   */
+  static Set<String> routedPolicies(LimiterConfig config) {
+    Set<String> routed = new HashSet<>();
+    config.routes().forEach(route -> routed.addAll(route.policies()));
+    return routed;
+  }
+
+  static boolean hasCdi(ClassLoader loader) {
+    try {
+      Class.forName(CDI_CLASS, false, ResolverDiscovery.class.getClassLoader());
+      Class.forName(CDI_CLASS, false, loader);
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  /** The config key of a policy's setting, as a wrong resolver name's message shows it. */
+  private static String key(PolicyConfig policy, String setting) {
+    return LimiterConfig.POLICY_PREFIX + policy.name() + "." + setting;
+  }
+
+  private static List<KeyResolver> cdiBeans(ClassLoader loader) {
+    return hasCdi(loader) ? CdiKeyResolvers.find() : List.of();
+  }
+}
