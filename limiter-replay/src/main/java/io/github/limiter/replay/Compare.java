@@ -19,9 +19,9 @@ final class Compare {
             .get(0)
             .periodNanos();
     List<Summary> summaries = new ArrayList<>();
-    List<Engine.Run> runs = new ArrayList<>();
+    List<InMemoryReplay.Run> runs = new ArrayList<>();
     for (Algorithm algorithm : Replay.RATES) {
-      Engine.Run run =
+      InMemoryReplay.Run run =
           options
               .with(algorithm, options.limit, options.window, options.rate, options.capacity)
               .run(trace);

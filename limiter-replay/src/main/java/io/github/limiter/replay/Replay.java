@@ -111,7 +111,7 @@ public final class Replay {
 
   private static void replay(Options options, Trace trace, PrintStream out) {
     Policy policy = options.policy();
-    Engine.Run run =
+    InMemoryReplay.Run run =
         options.store.equals("redis") ? decide(options, policy, trace) : options.run(trace);
     boolean[] allowed = run.allowed();
     long[] departures = run.departures();
@@ -176,7 +176,7 @@ public final class Replay {
   }
 
   /** Drives a Redis store with the trace's own time, which starts the store at 0. */
-  private static Engine.Run decide(Options options, Policy policy, Trace trace) {
+  private static InMemoryReplay.Run decide(Options options, Policy policy, Trace trace) {
     boolean[] allowed = new boolean[trace.size()];
     long[] departures = new long[allowed.length];
     long[] now = {0};
@@ -194,7 +194,7 @@ public final class Replay {
         departures[i] = now[0] + decision.delayNanos();
       }
     }
-    return new Engine.Run(allowed, departures);
+    return new InMemoryReplay.Run(allowed, departures);
   }
 
   static String seconds(long nanos) {
@@ -331,10 +331,10 @@ public final class Replay {
     }
 
     /** Replays the trace in memory, in the arithmetic asked for. */
-    Engine.Run run(Trace trace) {
+    InMemoryReplay.Run run(Trace trace) {
       return doubleArithmetic
           ? DoubleArithmetic.replay(this, trace)
-          : Engine.replay(algorithm, policy().limits().get(0), trace);
+          : InMemoryReplay.replay(algorithm, policy().limits().get(0), trace);
     }
 
     /**

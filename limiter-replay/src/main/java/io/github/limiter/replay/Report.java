@@ -28,7 +28,7 @@ final class Report {
   private Report() {}
 
   static void compare(
-      Replay.Options options, Trace trace, List<Summary> summaries, List<Engine.Run> runs) {
+      Replay.Options options, Trace trace, List<Summary> summaries, List<InMemoryReplay.Run> runs) {
     StringBuilder html = head("Limiter replay: all five algorithms on " + traceName(options));
     html.append("<p class=\"lead\">The same ")
         .append(trace.size())
@@ -103,7 +103,7 @@ final class Report {
       List<Sweep.Point> points,
       Sweep.Point best,
       Sweep.Point shown,
-      Engine.Run run,
+      InMemoryReplay.Run run,
       String shownSetting,
       boolean[] behaving) {
     StringBuilder html =
@@ -213,12 +213,12 @@ final class Report {
     final long[] nanos;
     final int[] keyOf;
 
-    Timeline(Trace trace, List<Engine.Run> runs) {
+    Timeline(Trace trace, List<InMemoryReplay.Run> runs) {
       nanos = trace.nanos();
       keyOf = trace.keys();
       long first = nanos.length == 0 ? 0 : nanos[0];
       long end = nanos.length == 0 ? 1 : nanos[nanos.length - 1];
-      for (Engine.Run run : runs) {
+      for (InMemoryReplay.Run run : runs) {
         for (int i = 0; i < nanos.length; i++) {
           if (run.allowed()[i]) {
             end = Math.max(end, run.departures()[i]);
@@ -257,8 +257,8 @@ final class Report {
      * decisions between the behaving keys and the others.
      */
     String svg(
-        List<Summary> summaries, List<Engine.Run> runs, String burstNote, boolean[] behaving) {
-      Engine.Run leaky = null;
+        List<Summary> summaries, List<InMemoryReplay.Run> runs, String burstNote, boolean[] behaving) {
+      InMemoryReplay.Run leaky = null;
       Summary leakySummary = null;
       for (int i = 0; i < summaries.size(); i++) {
         if (summaries.get(i).algorithm() == Algorithm.LEAKY_BUCKET) {

@@ -248,7 +248,7 @@ final class Sweep {
       Trace trace,
       double[] keyRates,
       long span) {
-    Engine.Run run = setting.run(trace);
+    InMemoryReplay.Run run = setting.run(trace);
     int[] keys = trace.keys();
     boolean[] allowed = run.allowed();
     long requests = 0;
