@@ -10,7 +10,7 @@ final class Compare {
 
   private Compare() {}
 
-  static void run(Replay.Options options, Trace trace, PrintStream out) {
+  static void run(Options options, Trace trace, PrintStream out) {
     long span =
         options
             .with(Algorithm.FIXED_WINDOW, options.limit, options.window, null, null)

@@ -17,7 +17,7 @@ final class DoubleArithmetic {
 
   private DoubleArithmetic() {}
 
-  static InMemoryReplay.Run replay(Replay.Options options, Trace trace) {
+  static InMemoryReplay.Run replay(Options options, Trace trace) {
     boolean[] allowed = new boolean[trace.size()];
     long[] departures = new long[trace.size()];
     Map<Integer, double[]> states = new HashMap<>();

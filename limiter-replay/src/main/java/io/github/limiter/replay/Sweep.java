@@ -37,7 +37,7 @@ final class Sweep {
   record Point(
       int xi,
       int yi,
-      Replay.Options options,
+      Options options,
       double rate,
       long burst,
       Summary summary,
@@ -50,7 +50,7 @@ final class Sweep {
     }
   }
 
-  static Grid grid(Replay.Options o) {
+  static Grid grid(Options o) {
     Grid grid =
         o.algorithm.isBucket()
             ? new Grid(
@@ -71,7 +71,7 @@ final class Sweep {
     return grid;
   }
 
-  private static Replay.Options setting(Replay.Options o, Grid grid, String x, String y) {
+  private static Options setting(Options o, Grid grid, String x, String y) {
     return o.algorithm.isBucket()
         ? o.with(o.algorithm, null, null, x, y)
         : o.with(o.algorithm, x, y, null, null);
@@ -119,7 +119,7 @@ final class Sweep {
     return rounded.scale() < 0 ? rounded.setScale(0).toPlainString() : rounded.toPlainString();
   }
 
-  static void run(Replay.Options options, Trace trace, PrintStream out) {
+  static void run(Options options, Trace trace, PrintStream out) {
     Grid grid = grid(options);
     double[] keyRates = averageRates(trace);
     long span = options.algorithm.isBucket() ? 1_000_000_000L : 0;
@@ -136,7 +136,7 @@ final class Sweep {
             .mapToObj(
                 c -> {
                   int[] cell = cells.get(c);
-                  Replay.Options setting =
+                  Options setting =
                       setting(options, grid, grid.xs.get(cell[0]), grid.ys.get(cell[1]));
                   io.github.limiter.Limit limit = setting.policy().limits().get(0);
                   return point(
@@ -242,7 +242,7 @@ final class Sweep {
   private static Point point(
       int xi,
       int yi,
-      Replay.Options setting,
+      Options setting,
       double rate,
       long burst,
       Trace trace,
