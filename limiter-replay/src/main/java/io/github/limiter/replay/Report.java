@@ -214,7 +214,7 @@ final class Report {
 
   private static StringBuilder head(String title) {
     return new StringBuilder(
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>")
         .append(Svg.esc(title))
         .append(
             "</title>\n<style>\n"
