@@ -49,12 +49,7 @@ final class Compare {
     for (Summary s : summaries) {
       if (s.departures() != null) {
         out.println(
-            s.algorithm()
-                + " departures from "
-                + Replay.seconds(s.departures()[0])
-                + " s to "
-                + Replay.seconds(s.departures()[1])
-                + " s");
+            s.algorithm() + " departures " + trace.span(s.departures()[0], s.departures()[1]));
       }
     }
     if (options.report != null) {

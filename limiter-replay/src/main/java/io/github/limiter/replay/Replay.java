@@ -158,7 +158,7 @@ public final class Replay {
             last = Math.max(last, departures[i]);
           }
         }
-        out.println("departures from " + seconds(first) + " s to " + seconds(last) + " s");
+        out.println("departures " + trace.span(first, last));
       }
     }
     out.println(

@@ -9,7 +9,6 @@ import static io.github.limiter.replay.Svg.sum;
 import static io.github.limiter.replay.Svg.text;
 
 import io.github.limiter.Algorithm;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,8 +27,10 @@ final class Timeline {
   final long max;
   final long[] nanos;
   final int[] keyOf;
+  final Trace trace;
 
   Timeline(Trace trace, List<InMemoryReplay.Run> runs) {
+    this.trace = trace;
     nanos = trace.nanos();
     keyOf = trace.keys();
     long first = nanos.length == 0 ? 0 : nanos[0];
@@ -42,7 +43,7 @@ final class Timeline {
       }
     }
     // Timestamps of a few hours or less are relative already: draw them as written.
-    origin = first < 86_400_000_000_000L ? 0 : first / 1_000_000_000L * 1_000_000_000L;
+    origin = trace.origin();
     long width = Math.max(end - origin, 1);
     long b = 1_000_000L;
     for (long candidate :
@@ -308,16 +309,7 @@ final class Timeline {
     }
     text(svg, LABEL - 10, y + 20, "end", "#333", origin == 0 ? "time (s)" : "seconds after");
     if (origin != 0) {
-      text(
-          svg,
-          LABEL - 10,
-          y + 36,
-          "end",
-          "#333",
-          Instant.ofEpochSecond(origin / 1_000_000_000L)
-              .toString()
-              .replace('T', ' ')
-              .replace("Z", " UTC"));
+      text(svg, LABEL - 10, y + 36, "end", "#333", trace.originText());
     }
     text(
         svg,

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -52,6 +53,38 @@ record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<S
 
   int size() {
     return nanos.length;
+  }
+
+  /**
+   * Where offsets are counted from: 0 when the times are relative already (the first under a day),
+   * else the start of the first request's second, such as an access log's first second.
+   */
+  long origin() {
+    long first = nanos.length == 0 ? 0 : nanos[0];
+    return first < 86_400_000_000_000L ? 0 : first / 1_000_000_000L * 1_000_000_000L;
+  }
+
+  /** The origin as a date, such as "2026-12-01 08:00:00 UTC"; "" when the times are relative. */
+  String originText() {
+    return origin() == 0
+        ? ""
+        : Instant.ofEpochSecond(origin() / 1_000_000_000L)
+            .toString()
+            .replace('T', ' ')
+            .replace("Z", " UTC");
+  }
+
+  /**
+   * A span of time as offsets from the origin, as the report's axis shows them: "from 0.125 s to
+   * 3.100 s after 2026-12-01 08:00:00 UTC", or "from 5.100 s to 7.100 s" for relative times.
+   */
+  String span(long from, long to) {
+    return "from "
+        + Replay.seconds(from - origin())
+        + " s to "
+        + Replay.seconds(to - origin())
+        + " s"
+        + (origin() == 0 ? "" : " after " + originText());
   }
 
   /**
