@@ -26,8 +26,9 @@ final class Options {
   boolean doubleArithmetic;
   String store = "memory";
   String redisUrl;
-  Trace.Format format = Trace.Format.SECONDS;
+  LogFormat format;
   boolean strict;
+  boolean spread;
   Path trace;
 
   /** "replay" for the one-algorithm command, or "compare" or "sweep". */
@@ -45,6 +46,9 @@ final class Options {
       first = 1;
     }
     String sweepOnly = null;
+    String formatName = "seconds";
+    String timeField = null;
+    String keyField = null;
     for (int i = first; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -55,7 +59,10 @@ final class Options {
         case "--capacity" -> o.capacity = value(args, ++i, arg);
         case "--initial" -> o.initial = value(args, ++i, arg);
         case "--decisions" -> o.decisions = true;
-        case "--format" -> o.format = parseFormat(value(args, ++i, arg));
+        case "--format" -> formatName = value(args, ++i, arg);
+        case "--time-field" -> timeField = value(args, ++i, arg);
+        case "--key-field" -> keyField = value(args, ++i, arg);
+        case "--spread" -> o.spread = true;
         case "--arithmetic" -> o.doubleArithmetic = parseArithmetic(value(args, ++i, arg));
         case "--store" -> o.store = value(args, ++i, arg);
         case "--redis-url" -> o.redisUrl = value(args, ++i, arg);
@@ -82,6 +89,7 @@ final class Options {
         }
       }
     }
+    o.format = LogFormat.of(formatName, timeField, keyField);
     switch (o.command) {
       case "compare" -> {
         if (o.algorithm != null) {
@@ -322,17 +330,6 @@ final class Options {
               + "'");
     }
     return algorithm;
-  }
-
-  private static Trace.Format parseFormat(String text) {
-    return switch (text) {
-      case "seconds" -> Trace.Format.SECONDS;
-      case "clf" -> Trace.Format.CLF;
-      case "combined" -> Trace.Format.COMBINED;
-      default ->
-          throw new ReplayException(
-              "--format: expected seconds, clf or combined, was '" + text + "'");
-    };
   }
 
   private static int parseSteps(String text) {

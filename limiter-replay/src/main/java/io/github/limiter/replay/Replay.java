@@ -56,8 +56,19 @@ public final class Replay {
                (at least 1 s), is at most the limit's rate.
       options:
         --decisions              one line per request: '<timestamp> ALLOW|REJECT' (leaky: + departure)
-        --format seconds|clf|combined
-                                 the trace format; clf and combined read an access log keyed by client
+        --format FORMAT          the trace's format (seconds); the access logs are keyed by client, the
+                                 line's first field, and their time is its first [bracketed] field:
+          seconds                '<seconds> [key]' a line, seconds as a decimal number
+          clf, combined          Common/Combined Log Format: [10/Oct/2000:13:55:36 -0700]; a fraction
+                                 of the second is read too: [10/Oct/2000:13:55:36.250 -0700]
+          nginx-msec             [1796032800.125]: seconds since the epoch (nginx $msec)
+          apache-msec            [1796032800125]: milliseconds since the epoch (Apache %{msec}t)
+          apache-usec            [1796032800125000]: microseconds since the epoch (Apache %{usec}t)
+          iso                    [2026-12-01T08:00:00.125Z]: ISO-8601 with an offset (Z, +01:00, +0100)
+          json                   one JSON object a line: --time-field NAME holds the time, seconds since
+                                 the epoch (a number or a string) or an ISO-8601 string with an offset;
+                                 --key-field NAME holds the key (none: one key for all)
+        --spread                 place each second's requests evenly inside it, for a log of whole seconds
         --strict                 an unparseable or out-of-order access log line is an error, not skipped
         --report FILE.html       compare, sweep: also write a self-contained HTML report with charts
         --store memory|redis     where the state lives (memory); redis runs each decision as one
@@ -83,7 +94,7 @@ public final class Replay {
           options.trace == null
               ? new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
               : Files.newBufferedReader(options.trace, StandardCharsets.UTF_8)) {
-        trace = Trace.read(reader, options.format, options.strict);
+        trace = Trace.read(reader, options.format.fresh(), options.strict, options.spread);
       } catch (NoSuchFileException e) {
         throw new ReplayException("TRACE: no such file '" + options.trace + "'");
       }
