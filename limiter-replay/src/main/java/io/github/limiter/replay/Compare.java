@@ -52,8 +52,24 @@ final class Compare {
             s.algorithm() + " departures " + trace.span(s.departures()[0], s.departures()[1]));
       }
     }
+    double[] ownRates = Keys.averageRates(trace);
+    List<Keys> keys = new ArrayList<>();
+    for (int i = 0; i < summaries.size(); i++) {
+      Algorithm algorithm = summaries.get(i).algorithm();
+      Options setting =
+          options.with(algorithm, options.limit, options.window, options.rate, options.capacity);
+      keys.add(
+          Keys.of(
+              algorithm.configName(),
+              trace,
+              runs.get(i).allowed(),
+              ownRates,
+              Keys.rate(setting.policy().limits().get(0)),
+              options.topKeys));
+    }
+    Keys.print(keys, options.topKeys, out);
     if (options.report != null) {
-      Report.compare(options, trace, summaries, runs);
+      Report.compare(options, trace, summaries, runs, keys);
       out.println("report: " + options.report);
     }
   }

@@ -36,6 +36,7 @@ final class Options {
 
   Path report;
   int steps = 10;
+  int topKeys = 10;
   double targetRejection = 0.001;
 
   static Options parse(String[] args) {
@@ -46,6 +47,7 @@ final class Options {
       first = 1;
     }
     String sweepOnly = null;
+    String tableOnly = null;
     String formatName = "seconds";
     String timeField = null;
     String keyField = null;
@@ -68,6 +70,10 @@ final class Options {
         case "--redis-url" -> o.redisUrl = value(args, ++i, arg);
         case "--strict" -> o.strict = true;
         case "--report" -> o.report = Path.of(value(args, ++i, arg));
+        case "--top-keys" -> {
+          o.topKeys = parseTopKeys(value(args, ++i, arg));
+          tableOnly = arg;
+        }
         case "--steps" -> {
           o.steps = parseSteps(value(args, ++i, arg));
           sweepOnly = arg;
@@ -116,6 +122,10 @@ final class Options {
               "--report draws compare and sweep: use compare, or sweep with one setting");
         }
       }
+    }
+    if (tableOnly != null && o.command.equals("replay")) {
+      throw new ReplayException(
+          tableOnly + " is for compare and sweep; the one-algorithm command prints every key");
     }
     if (sweepOnly != null && !o.command.equals("sweep")) {
       throw new ReplayException(sweepOnly + " is for sweep");
@@ -330,6 +340,19 @@ final class Options {
               + "'");
     }
     return algorithm;
+  }
+
+  private static int parseTopKeys(String text) {
+    try {
+      int top = Integer.parseInt(text);
+      if (top >= 1 && top <= 10_000) {
+        return top;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ReplayException(
+        "--top-keys: expected a whole number from 1 to 10000, was '" + text + "'");
   }
 
   private static int parseSteps(String text) {

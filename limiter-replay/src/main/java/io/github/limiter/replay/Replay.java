@@ -71,6 +71,8 @@ public final class Replay {
         --spread                 place each second's requests evenly inside it, for a log of whole seconds
         --strict                 an unparseable or out-of-order access log line is an error, not skipped
         --report FILE.html       compare, sweep: also write a self-contained HTML report with charts
+        --top-keys N             compare, sweep: how many keys to list, of the behaving keys and of the
+                                 others, with the most rejections first (default 10)
         --store memory|redis     where the state lives (memory); redis runs each decision as one
                                  script call, with the trace's time passed to the script
         --redis-url URL          redis://[user:password@]host:port[/db] for --store redis

@@ -21,7 +21,11 @@ final class Report {
   private Report() {}
 
   static void compare(
-      Options options, Trace trace, List<Summary> summaries, List<InMemoryReplay.Run> runs) {
+      Options options,
+      Trace trace,
+      List<Summary> summaries,
+      List<InMemoryReplay.Run> runs,
+      List<Keys> keys) {
     StringBuilder html = head("Limiter replay: all five algorithms on " + traceName(options));
     html.append("<p class=\"lead\">The same ")
         .append(trace.size())
@@ -86,6 +90,7 @@ final class Report {
           .append("</td></tr>\n");
     }
     html.append("</table>\n");
+    html.append(keysSection(keys, "data-algorithm"));
     write(options, html);
   }
 
@@ -98,7 +103,8 @@ final class Report {
       Sweep.Point shown,
       InMemoryReplay.Run run,
       String shownSetting,
-      boolean[] behaving) {
+      boolean[] behaving,
+      Keys keys) {
     StringBuilder html =
         head(
             "Limiter replay: "
@@ -193,7 +199,21 @@ final class Report {
           .append("</td></tr>\n");
     }
     html.append("</table>\n");
+    html.append(keysSection(List.of(keys), "data-setting"));
     write(options, html);
+  }
+
+  /** Who was rejected: the keys with the most rejections, the behaving ones apart. */
+  private static String keysSection(List<Keys> sections, String dataAttribute) {
+    StringBuilder html =
+        new StringBuilder(
+            "<h2>Keys</h2>\n<p class=\"note\">The keys with the most rejections, the behaving keys"
+                + " (their own average rate, requests over their active span, at most the limit's)"
+                + " apart from the others. Each bar is one key's requests, on its group's scale; red, the rejected.</p>\n");
+    for (Keys keys : sections) {
+      html.append(keys.svg(dataAttribute));
+    }
+    return html.toString();
   }
 
   private static String legend() {

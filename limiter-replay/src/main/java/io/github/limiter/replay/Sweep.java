@@ -121,7 +121,7 @@ final class Sweep {
 
   static void run(Options options, Trace trace, PrintStream out) {
     Grid grid = grid(options);
-    double[] keyRates = averageRates(trace);
+    double[] keyRates = Keys.averageRates(trace);
     long span = options.algorithm.isBucket() ? 1_000_000_000L : 0;
     List<int[]> cells = new ArrayList<>();
     for (int xi = 0; xi < grid.xs.size(); xi++) {
@@ -207,22 +207,18 @@ final class Sweep {
               + " rejected; worst key "
               + TextTable.percent(best.summary.worstKey()));
     }
+    Point shown = best != null ? best : points.get(points.size() - 1);
+    InMemoryReplay.Run run = shown.options.run(trace);
+    String setting = (best != null ? "recommended " : "loosest ") + describe(grid, shown);
+    Keys keys = Keys.of(setting, trace, run.allowed(), keyRates, shown.rate, options.topKeys);
+    Keys.print(List.of(keys), options.topKeys, out);
     if (options.report != null) {
-      Point shown = best != null ? best : points.get(points.size() - 1);
       boolean[] behaving = new boolean[keyRates.length];
       for (int k = 0; k < keyRates.length; k++) {
         behaving[k] = keyRates[k] <= shown.rate;
       }
       Report.sweep(
-          options,
-          trace,
-          grid,
-          points,
-          best,
-          shown,
-          shown.options.run(trace),
-          describe(grid, shown),
-          behaving);
+          options, trace, grid, points, best, shown, run, describe(grid, shown), behaving, keys);
       out.println("report: " + options.report);
     }
   }
@@ -277,25 +273,5 @@ final class Sweep {
         behaving,
         requests,
         rejected);
-  }
-
-  /** Each key's own average rate: its requests over its active span, at least one second. */
-  static double[] averageRates(Trace trace) {
-    int n = trace.keyNames().length;
-    long[] count = new long[n];
-    long[] first = new long[n];
-    long[] last = new long[n];
-    for (int i = 0; i < trace.size(); i++) {
-      int k = trace.keys()[i];
-      if (count[k]++ == 0) {
-        first[k] = trace.nanos()[i];
-      }
-      last[k] = trace.nanos()[i];
-    }
-    double[] rates = new double[n];
-    for (int k = 0; k < n; k++) {
-      rates[k] = count[k] / Math.max((last[k] - first[k]) / 1e9, 1.0);
-    }
-    return rates;
   }
 }

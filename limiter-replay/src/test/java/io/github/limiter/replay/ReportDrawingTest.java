@@ -127,6 +127,60 @@ class ReportDrawingTest {
     assertThat(sum(page, other + "[@class='rejected']")).isEqualTo(rejected);
   }
 
+  @Test
+  void theKeysSectionDrawsThePrintedKeys_theBehavingOnesApart() throws Exception {
+    Path log = dir.resolve("msec.log");
+    try (Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+      AccessLogGenerator.write(w, 40, 60, 42, true);
+    }
+    Path report = dir.resolve("keys.html");
+    BadInputTest.Result result =
+        KeysTest.run(
+            "compare",
+            "--limit",
+            "10",
+            "--window",
+            "1",
+            "--rate",
+            "10",
+            "--capacity",
+            "10",
+            "--format",
+            "nginx-msec",
+            "--top-keys",
+            "5",
+            "--report",
+            report.toString(),
+            log.toString());
+    Map<String, Map<String, List<KeysTest.Listed>>> listed = KeysTest.keys(result.out());
+    Document page = parse(Files.readString(report, StandardCharsets.UTF_8));
+
+    assertThat(attributes(page, "//svg[@class='keys']", "data-algorithm"))
+        .containsExactlyElementsOf(ALGORITHMS);
+    for (String algorithm : ALGORITHMS) {
+      Map<String, List<KeysTest.Listed>> groups = listed.get(algorithm + " (10.0/s)");
+      for (String group : List.of("behaving", "other")) {
+        String drawn =
+            "//svg[@class='keys'][@data-algorithm='"
+                + algorithm
+                + "']/g[@class='key-group'][@data-keys='"
+                + group
+                + "']/g[@class='key']";
+        List<KeysTest.Listed> rows = new ArrayList<>();
+        for (String key : attributes(page, drawn, "data-key")) {
+          String bars = drawn + "[@data-key='" + key + "']/rect";
+          long rejected = sum(page, bars + "[@class='rejected']");
+          rows.add(
+              new KeysTest.Listed(
+                  key, sum(page, bars + "[@class='admitted']") + rejected, rejected));
+        }
+        List<KeysTest.Listed> printedRows =
+            groups.get(group + (group.equals("behaving") ? " 40" : " 1"));
+        assertThat(rows).as(algorithm + " " + group).isEqualTo(printedRows);
+      }
+    }
+  }
+
   private Map<String, Map<String, String>> printed;
 
   private Path compareReport() {
