@@ -66,20 +66,29 @@ final class LogFormat {
           .appendPattern("[XXX][XX]")
           .toFormatter(Locale.ROOT);
 
+  /** The units --time-unit takes for a JSON line's numeric time, in nanoseconds. */
+  private static final Map<String, Long> UNITS =
+      Map.of("s", 1_000_000_000L, "ms", 1_000_000L, "us", 1_000L, "ns", 1L);
+
   final String name;
   final String timeField;
   final String keyField;
+  final String timeUnit;
   private String lastTimeText;
   private long lastTime;
 
-  private LogFormat(String name, String timeField, String keyField) {
+  private LogFormat(String name, String timeField, String keyField, String timeUnit) {
     this.name = name;
     this.timeField = timeField;
     this.keyField = keyField;
+    this.timeUnit = timeUnit;
   }
 
-  /** Checks the format and its fields: JSON lines need a time field, and only they take fields. */
-  static LogFormat of(String name, String timeField, String keyField) {
+  /**
+   * Checks the format and its options: JSON lines need a time field, and only they take fields and
+   * a time unit.
+   */
+  static LogFormat of(String name, String timeField, String keyField, String timeUnit) {
     if (!NAMES.contains(name)) {
       throw new ReplayException(
           "--format: expected one of " + String.join(", ", NAMES) + ", was '" + name + "'");
@@ -98,19 +107,25 @@ final class LogFormat {
         throw new ReplayException(
             "--format json needs --time-field NAME: the field that holds each request's time");
       }
-    } else if (timeField != null || keyField != null) {
+      if (timeUnit != null && !UNITS.containsKey(timeUnit)) {
+        throw new ReplayException(
+            "--time-unit: expected s, ms, us or ns (the unit of a numeric time), was '"
+                + timeUnit
+                + "'");
+      }
+    } else if (timeField != null || keyField != null || timeUnit != null) {
       throw new ReplayException(
-          (timeField != null ? "--time-field" : "--key-field")
-              + " names a field of a JSON line: it needs --format json, not '"
+          (timeField != null ? "--time-field" : keyField != null ? "--key-field" : "--time-unit")
+              + " is for the fields of a JSON line: it needs --format json, not '"
               + name
               + "'");
     }
-    return new LogFormat(name, timeField, keyField);
+    return new LogFormat(name, timeField, keyField, timeUnit == null ? "s" : timeUnit);
   }
 
   /** A new reader of the same format, with nothing remembered. */
   LogFormat fresh() {
-    return new LogFormat(name, timeField, keyField);
+    return new LogFormat(name, timeField, keyField, timeUnit);
   }
 
   /**
@@ -172,7 +187,7 @@ final class LogFormat {
   private long bracketTime(String time) throws Unreadable {
     try {
       return switch (name) {
-        case "nginx-msec" -> decimalSeconds(time);
+        case "nginx-msec" -> decimal(time, 1_000_000_000L);
         case "apache-msec" -> Math.multiplyExact(epochCount(time), 1_000_000L);
         case "apache-usec" -> Math.multiplyExact(epochCount(time), 1_000L);
         case "iso" -> nanos(OffsetDateTime.parse(time, ISO_TIME));
@@ -207,27 +222,32 @@ final class LogFormat {
     try {
       nanos =
           !time.isEmpty() && Character.isDigit(time.charAt(0)) && !time.contains("-")
-              ? decimalSeconds(time)
+              ? decimal(time, UNITS.get(timeUnit))
               : nanos(OffsetDateTime.parse(time, ISO_TIME));
     } catch (DateTimeException | ArithmeticException | NumberFormatException e) {
       throw new Unreadable(
           "a '"
               + timeField
-              + "' that is neither seconds since the epoch (such as 1796032800.125) nor an"
-              + " ISO-8601 time with an offset (such as 2026-12-01T08:00:00.125Z), such as '"
+              + "' that is neither a number of "
+              + timeUnit
+              + " since the epoch (--time-unit; such as 1796032800.125 in s) nor an ISO-8601 time"
+              + " with an offset (such as 2026-12-01T08:00:00.125Z), such as '"
               + time
               + "'");
     }
     return new Request(text(nanos), nanos, key);
   }
 
-  /** Non-negative decimal seconds to the nearest nanosecond. */
-  private static long decimalSeconds(String text) {
-    BigDecimal seconds = new BigDecimal(text);
-    if (seconds.signum() < 0) {
+  /** A non-negative decimal number of a unit, to the nearest nanosecond. */
+  private static long decimal(String text, long unitNanos) {
+    BigDecimal value = new BigDecimal(text);
+    if (value.signum() < 0) {
       throw new NumberFormatException(text);
     }
-    return seconds.multiply(NANOS_PER_SECOND).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+    return value
+        .multiply(BigDecimal.valueOf(unitNanos))
+        .setScale(0, RoundingMode.HALF_EVEN)
+        .longValueExact();
   }
 
   private static long nanos(OffsetDateTime time) {

@@ -51,6 +51,7 @@ final class Options {
     String formatName = "seconds";
     String timeField = null;
     String keyField = null;
+    String timeUnit = null;
     for (int i = first; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -64,6 +65,7 @@ final class Options {
         case "--format" -> formatName = value(args, ++i, arg);
         case "--time-field" -> timeField = value(args, ++i, arg);
         case "--key-field" -> keyField = value(args, ++i, arg);
+        case "--time-unit" -> timeUnit = value(args, ++i, arg);
         case "--spread" -> o.spread = true;
         case "--arithmetic" -> o.doubleArithmetic = parseArithmetic(value(args, ++i, arg));
         case "--store" -> o.store = value(args, ++i, arg);
@@ -95,7 +97,7 @@ final class Options {
         }
       }
     }
-    o.format = LogFormat.of(formatName, timeField, keyField);
+    o.format = LogFormat.of(formatName, timeField, keyField, timeUnit);
     switch (o.command) {
       case "compare" -> {
         if (o.algorithm != null) {

@@ -65,9 +65,9 @@ public final class Replay {
           apache-msec            [1796032800125]: milliseconds since the epoch (Apache %{msec}t)
           apache-usec            [1796032800125000]: microseconds since the epoch (Apache %{usec}t)
           iso                    [2026-12-01T08:00:00.125Z]: ISO-8601 with an offset (Z, +01:00, +0100)
-          json                   one JSON object a line: --time-field NAME holds the time, seconds since
-                                 the epoch (a number or a string) or an ISO-8601 string with an offset;
-                                 --key-field NAME holds the key (none: one key for all)
+          json                   one JSON object a line: --time-field NAME holds the time, a number of
+                                 --time-unit s|ms|us|ns (default s) since the epoch, or an ISO-8601
+                                 string with an offset; --key-field NAME holds the key (none: one key)
         --spread                 place each second's requests evenly inside it, for a log of whole seconds
         --strict                 an unparseable or out-of-order access log line is an error, not skipped
         --report FILE.html       compare, sweep: also write a self-contained HTML report with charts

@@ -89,6 +89,7 @@ class AccessLogTest {
         "iso | 10.0.0.1 - - [2026-12-01T08:00:{s}.{ms}Z] \"GET / HTTP/1.1\" 200 5",
         "iso | 10.0.0.1 [2026-12-01T09:00:{s}.{ms}+01:00] \"GET /[a] HTTP/1.1\" 200",
         "json | `{\"ts\": {epoch}.{ms}, \"client\": \"10.0.0.1\", \"req\": {\"path\": \"/a,b}\"}}`",
+        "json-ms | `{\"ts\": {epoch}{ms}, \"client\": \"10.0.0.1\"}`",
         "json | `{\"req\": [1, {\"x\": \"]\"}], \"ts\": \"2026-12-01T08:00:{s}.{ms}Z\","
             + " \"client\": \"10.0.0.1\"}`",
       })
@@ -106,7 +107,7 @@ class AccessLogTest {
         new ArrayList<>(
             List.of(
                 "--format",
-                format,
+                format.startsWith("json") ? "json" : format,
                 "--algorithm",
                 "sliding-window-log",
                 "--limit",
@@ -114,8 +115,11 @@ class AccessLogTest {
                 "--window",
                 "1",
                 "--decisions"));
-    if (format.equals("json")) {
+    if (format.startsWith("json")) {
       args.addAll(List.of("--time-field", "ts", "--key-field", "client"));
+    }
+    if (format.equals("json-ms")) { // Apache's %{msec}t in a JSON line: milliseconds
+      args.addAll(List.of("--time-unit", "ms"));
     }
     BadInputTest.Result result = BadInputTest.run(log.toString(), args.toArray(String[]::new));
     assertThat(result.status()).as(result.err()).isZero();
@@ -162,7 +166,8 @@ class AccessLogTest {
         .contains("skipped 1 line (first: line 2): no 'client' field (--key-field)")
         .contains("skipped 1 line (first: line 3): no 'ts' field (--time-field)")
         .contains("skipped 1 line (first: line 4): not a JSON object on one line")
-        .contains("skipped 1 line (first: line 5): a 'ts' that is neither seconds since the epoch")
+        .contains(
+            "skipped 1 line (first: line 5): a 'ts' that is neither a number of s since the epoch")
         .contains("--strict makes these errors");
     assertThat(result.out())
         .contains("key=bé requests=1")
@@ -176,9 +181,12 @@ class AccessLogTest {
         "--format w3c | --format: expected one of seconds, clf, combined, nginx-msec, apache-msec,"
             + " apache-usec, iso, json, was 'w3c'",
         "--format json | --format json needs --time-field NAME",
-        "--format clf --time-field ts | --time-field names a field of a JSON line: it needs --format"
-            + " json, not 'clf'",
-        "--key-field client | --key-field names a field of a JSON line",
+        "--format clf --time-field ts | --time-field is for the fields of a JSON line: it needs"
+            + " --format json, not 'clf'",
+        "--key-field client | --key-field is for the fields of a JSON line",
+        "--time-unit ms | --time-unit is for the fields of a JSON line",
+        "--format json --time-field ts --time-unit min | --time-unit: expected s, ms, us or ns (the"
+            + " unit of a numeric time), was 'min'",
         "--format json --time-field ts --key-field | --key-field needs a value",
         "--spread | --spread is for a trace of whole seconds, and this one has sub-second times"
             + " (line 2: '0.5')",
