@@ -76,6 +76,7 @@ final class LogFormat {
   final String timeUnit;
   private String lastTimeText;
   private long lastTime;
+  private String lastText;
 
   private LogFormat(String name, String timeField, String keyField, String timeUnit) {
     this.name = name;
@@ -167,9 +168,10 @@ final class LogFormat {
     String time = matcher.group(2);
     if (!time.equals(lastTimeText)) {
       lastTime = bracketTime(time);
+      lastText = text(lastTime);
       lastTimeText = time;
     }
-    return new Request(text(lastTime), lastTime, matcher.group(1));
+    return new Request(lastText, lastTime, matcher.group(1));
   }
 
   /** What the [bracketed] time of each format holds, for the messages. */
