@@ -193,6 +193,8 @@ class ReportInBrowserTest {
     return Files.readString(stdout, StandardCharsets.UTF_8);
   }
 
+  private static boolean toldWhySkipped;
+
   /**
    * The browser: {@code $CHROMIUM}, else the first of {@code chromium}, {@code chromium-browser},
    * {@code google-chrome} (and {@code google-chrome-stable}) on the PATH. Without one the test is
@@ -224,6 +226,11 @@ class ReportInBrowserTest {
             + " ReportDrawingTest checks the same drawing without a browser.";
     if ("true".equalsIgnoreCase(System.getenv("CI"))) {
       throw new AssertionError("CI=true, so the browser test may not be skipped: " + missing);
+    }
+    // Surefire keeps a skip's reason in its report files: say it where the build is watched too.
+    if (!toldWhySkipped) {
+      System.err.println("ReportInBrowserTest skipped: " + missing);
+      toldWhySkipped = true;
     }
     return Assumptions.abort(missing);
   }
