@@ -143,7 +143,7 @@ final class Sweep {
                       cell[0],
                       cell[1],
                       setting,
-                      limit.permits() * 1e9 / limit.periodNanos(),
+                      Keys.rate(limit),
                       options.algorithm.isBucket() ? limit.burst() : limit.permits(),
                       trace,
                       keyRates,
