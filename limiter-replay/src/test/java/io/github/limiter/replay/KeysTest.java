@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The keys section of compare and sweep: who was rejected, under each algorithm or the recommended
@@ -136,6 +138,21 @@ class KeysTest {
     }
     assertThat(keys.get(title).get("other 1"))
         .containsExactly(perKey.get(AccessLogGenerator.ABUSER));
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "compare --limit 1 --window 1 --rate 1 --capacity 1 --top-keys 0 | --top-keys: expected a"
+            + " whole number from 1 to 10000, was '0'",
+        "--algorithm fixed-window --limit 1 --window 1 --top-keys 3 | --top-keys is for compare and"
+            + " sweep; the one-algorithm command prints every key",
+      })
+  void aBadTopKeysIsNamed(String args, String message) {
+    BadInputTest.Result result = BadInputTest.run("0 a\n", args.trim().split(" "));
+    assertThat(result.status()).isEqualTo(2);
+    assertThat(result.err()).contains(message);
   }
 
   static BadInputTest.Result run(String... args) {
