@@ -85,6 +85,12 @@ class ReportInBrowserTest {
     }
     assertThat(lanes.get("token-bucket")).containsExactly(20, 10);
     assertThat(sum(group(dom, "arrivals", ""), "request")).isEqualTo(30);
+    // the keys section: one drawing per algorithm; the one key sends 30 in 20 ms, not behaving,
+    // and the last drawing (the leaky bucket's) shows its lane's counts
+    Map<String, long[]> keys = lanes(dom, "key-group", "data-keys");
+    assertThat(count(dom, "class=\"keys\"")).isEqualTo(5);
+    assertThat(count(dom, "class=\"key-group\" data-keys=\"other\"")).isEqualTo(5);
+    assertThat(keys.get("other")).containsExactly(lanes.get("leaky-bucket"));
     // every admitted request leaves the leaky bucket once
     assertThat(sum(group(dom, "departures", "data-algorithm=\"leaky-bucket\""), "departed"))
         .isEqualTo(21);
