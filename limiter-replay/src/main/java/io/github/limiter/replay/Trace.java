@@ -16,11 +16,13 @@ import java.util.stream.IntStream;
  * A recorded trace: requests in time order, each with a time in nanoseconds and a key, held in
  * arrays so that a million-line access log replays a hundred times without allocating per request.
  *
- * @param texts each request's timestamp as written, echoed in the output
+ * @param texts each request's time as decimal seconds (as written, for a timestamp trace), echoed
+ *     in the output
  * @param nanos each request's time in nanoseconds, never decreasing
  * @param keys each request's key, an index into {@code keyNames}
  * @param keyNames the distinct keys in order of first appearance; "" when the trace has none
- * @param notes what reading left out or reordered, for the user; empty for a clean trace
+ * @param notes for the user: what reading left out or reordered, and a one-second resolution; empty
+ *     for a clean trace
  */
 record Trace(String[] texts, long[] nanos, int[] keys, String[] keyNames, List<String> notes) {
 
