@@ -44,8 +44,8 @@ public final class Replay {
         window algorithms: --limit N --window SECONDS
         bucket algorithms: --rate R --capacity B [--initial X]
              token bucket: X = initial tokens, default B; leaky bucket: X = initial level, default 0
-        TRACE: a file with one timestamp in seconds (decimal) a line; stdin when absent.
-               An optional second field on a line is the key, and then the limits apply per key.
+        TRACE: a file in the --format below, stdin when absent; by default one timestamp in
+               seconds (decimal) a line, and an optional second field, the key: limits apply per key.
       compare: all five algorithms on the trace, one table row each (windows take --limit/--window,
                buckets --rate/--capacity)
       sweep:   one algorithm over a grid; each of its two parameters is a value, a list 'a,b,c', or a
