@@ -10,7 +10,7 @@ final class Compare {
 
   private Compare() {}
 
-  static void run(Replay.Options options, Trace trace, PrintStream out) {
+  static void run(Options options, Trace trace, PrintStream out) {
     long span =
         options
             .with(Algorithm.FIXED_WINDOW, options.limit, options.window, null, null)
@@ -19,9 +19,9 @@ final class Compare {
             .get(0)
             .periodNanos();
     List<Summary> summaries = new ArrayList<>();
-    List<Engine.Run> runs = new ArrayList<>();
+    List<InMemoryReplay.Run> runs = new ArrayList<>();
     for (Algorithm algorithm : Replay.RATES) {
-      Engine.Run run =
+      InMemoryReplay.Run run =
           options
               .with(algorithm, options.limit, options.window, options.rate, options.capacity)
               .run(trace);
@@ -49,16 +49,27 @@ final class Compare {
     for (Summary s : summaries) {
       if (s.departures() != null) {
         out.println(
-            s.algorithm()
-                + " departures from "
-                + Replay.seconds(s.departures()[0])
-                + " s to "
-                + Replay.seconds(s.departures()[1])
-                + " s");
+            s.algorithm() + " departures " + trace.span(s.departures()[0], s.departures()[1]));
       }
     }
+    double[] ownRates = Keys.averageRates(trace);
+    List<Keys> keys = new ArrayList<>();
+    for (int i = 0; i < summaries.size(); i++) {
+      Algorithm algorithm = summaries.get(i).algorithm();
+      Options setting =
+          options.with(algorithm, options.limit, options.window, options.rate, options.capacity);
+      keys.add(
+          Keys.of(
+              algorithm.configName(),
+              trace,
+              runs.get(i).allowed(),
+              ownRates,
+              Keys.rate(setting.policy().limits().get(0)),
+              options.topKeys));
+    }
+    Keys.print(keys, options.topKeys, out);
     if (options.report != null) {
-      Report.compare(options, trace, summaries, runs);
+      Report.compare(options, trace, summaries, runs, keys);
       out.println("report: " + options.report);
     }
   }

@@ -17,7 +17,7 @@ final class DoubleArithmetic {
 
   private DoubleArithmetic() {}
 
-  static Engine.Run replay(Replay.Options options, Trace trace) {
+  static InMemoryReplay.Run replay(Options options, Trace trace) {
     boolean[] allowed = new boolean[trace.size()];
     long[] departures = new long[trace.size()];
     Map<Integer, double[]> states = new HashMap<>();
@@ -83,6 +83,6 @@ final class DoubleArithmetic {
         }
       }
     }
-    return new Engine.Run(allowed, departures);
+    return new InMemoryReplay.Run(allowed, departures);
   }
 }

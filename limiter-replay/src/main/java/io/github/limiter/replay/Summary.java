@@ -42,7 +42,7 @@ record Summary(
     return requests == 0 ? 0 : (double) rejected() / requests;
   }
 
-  static Summary of(Algorithm algorithm, Trace trace, Engine.Run run, long spanNanos) {
+  static Summary of(Algorithm algorithm, Trace trace, InMemoryReplay.Run run, long spanNanos) {
     boolean[] allowed = run.allowed();
     long[] nanos = trace.nanos();
     int[] keys = trace.keys();

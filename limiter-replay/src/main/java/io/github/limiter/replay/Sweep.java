@@ -37,7 +37,7 @@ final class Sweep {
   record Point(
       int xi,
       int yi,
-      Replay.Options options,
+      Options options,
       double rate,
       long burst,
       Summary summary,
@@ -50,7 +50,7 @@ final class Sweep {
     }
   }
 
-  static Grid grid(Replay.Options o) {
+  static Grid grid(Options o) {
     Grid grid =
         o.algorithm.isBucket()
             ? new Grid(
@@ -71,7 +71,7 @@ final class Sweep {
     return grid;
   }
 
-  private static Replay.Options setting(Replay.Options o, Grid grid, String x, String y) {
+  private static Options setting(Options o, Grid grid, String x, String y) {
     return o.algorithm.isBucket()
         ? o.with(o.algorithm, null, null, x, y)
         : o.with(o.algorithm, x, y, null, null);
@@ -119,9 +119,9 @@ final class Sweep {
     return rounded.scale() < 0 ? rounded.setScale(0).toPlainString() : rounded.toPlainString();
   }
 
-  static void run(Replay.Options options, Trace trace, PrintStream out) {
+  static void run(Options options, Trace trace, PrintStream out) {
     Grid grid = grid(options);
-    double[] keyRates = averageRates(trace);
+    double[] keyRates = Keys.averageRates(trace);
     long span = options.algorithm.isBucket() ? 1_000_000_000L : 0;
     List<int[]> cells = new ArrayList<>();
     for (int xi = 0; xi < grid.xs.size(); xi++) {
@@ -136,14 +136,14 @@ final class Sweep {
             .mapToObj(
                 c -> {
                   int[] cell = cells.get(c);
-                  Replay.Options setting =
+                  Options setting =
                       setting(options, grid, grid.xs.get(cell[0]), grid.ys.get(cell[1]));
                   io.github.limiter.Limit limit = setting.policy().limits().get(0);
                   return point(
                       cell[0],
                       cell[1],
                       setting,
-                      limit.permits() * 1e9 / limit.periodNanos(),
+                      Keys.rate(limit),
                       options.algorithm.isBucket() ? limit.burst() : limit.permits(),
                       trace,
                       keyRates,
@@ -207,22 +207,18 @@ final class Sweep {
               + " rejected; worst key "
               + TextTable.percent(best.summary.worstKey()));
     }
+    Point shown = best != null ? best : points.get(points.size() - 1);
+    InMemoryReplay.Run run = shown.options.run(trace);
+    String setting = (best != null ? "recommended " : "loosest ") + describe(grid, shown);
+    Keys keys = Keys.of(setting, trace, run.allowed(), keyRates, shown.rate, options.topKeys);
+    Keys.print(List.of(keys), options.topKeys, out);
     if (options.report != null) {
-      Point shown = best != null ? best : points.get(points.size() - 1);
       boolean[] behaving = new boolean[keyRates.length];
       for (int k = 0; k < keyRates.length; k++) {
         behaving[k] = keyRates[k] <= shown.rate;
       }
       Report.sweep(
-          options,
-          trace,
-          grid,
-          points,
-          best,
-          shown,
-          shown.options.run(trace),
-          describe(grid, shown),
-          behaving);
+          options, trace, grid, points, best, shown, run, describe(grid, shown), behaving, keys);
       out.println("report: " + options.report);
     }
   }
@@ -242,13 +238,13 @@ final class Sweep {
   private static Point point(
       int xi,
       int yi,
-      Replay.Options setting,
+      Options setting,
       double rate,
       long burst,
       Trace trace,
       double[] keyRates,
       long span) {
-    Engine.Run run = setting.run(trace);
+    InMemoryReplay.Run run = setting.run(trace);
     int[] keys = trace.keys();
     boolean[] allowed = run.allowed();
     long requests = 0;
@@ -277,25 +273,5 @@ final class Sweep {
         behaving,
         requests,
         rejected);
-  }
-
-  /** Each key's own average rate: its requests over its active span, at least one second. */
-  static double[] averageRates(Trace trace) {
-    int n = trace.keyNames().length;
-    long[] count = new long[n];
-    long[] first = new long[n];
-    long[] last = new long[n];
-    for (int i = 0; i < trace.size(); i++) {
-      int k = trace.keys()[i];
-      if (count[k]++ == 0) {
-        first[k] = trace.nanos()[i];
-      }
-      last[k] = trace.nanos()[i];
-    }
-    double[] rates = new double[n];
-    for (int k = 0; k < n; k++) {
-      rates[k] = count[k] / Math.max((last[k] - first[k]) / 1e9, 1.0);
-    }
-    return rates;
   }
 }

@@ -36,8 +36,17 @@ final class AccessLogGenerator {
     return "10.0." + (k / 250) + "." + (k % 250 + 1);
   }
 
-  /** Writes the log; returns the number of lines. */
+  /** Writes the log in Combined Log Format; returns the number of lines. */
   static int write(Writer out, int legitKeys, int seconds, long seed) throws IOException {
+    return write(out, legitKeys, seconds, seed, false);
+  }
+
+  /**
+   * Writes the log; returns the number of lines. With {@code msec}, the same traffic with nginx's
+   * {@code [$msec]} in place of the whole-second time: seconds since the epoch, 3 decimals.
+   */
+  static int write(Writer out, int legitKeys, int seconds, long seed, boolean msec)
+      throws IOException {
     Random random = new Random(seed);
     int capacity = (int) ((legitKeys * LEGIT_RATE + ABUSER_RATE) * seconds * 1.1) + 1024;
     long[] events = new long[capacity]; // time in microseconds << 20 | key, sorted as one array
@@ -63,7 +72,10 @@ final class AccessLogGenerator {
       }
       out.write(k < legitKeys ? legit(k) : ABUSER);
       out.write(" - - [");
-      out.write(time);
+      out.write(
+          msec
+              ? String.format(Locale.ROOT, "%d.%03d", second, (events[i] >>> 20) / 1_000 % 1_000)
+              : time);
       out.write(
           "] \"GET /api/items?page=" + (i % 7) + " HTTP/1.1\" 200 512 \"-\" \"generator/1.0\"\n");
     }

@@ -10,7 +10,7 @@ import io.github.limiter.internal.algorithm.PolicyFunction;
  * each key's state, with the trace's time as the clock. Keys are never forgotten, as in an
  * in-memory store that is never full. Pure and allocation-light, so sweeps run it in parallel.
  */
-final class Engine {
+final class InMemoryReplay {
 
   /**
    * What one replay decided.
@@ -21,7 +21,7 @@ final class Engine {
    */
   record Run(boolean[] allowed, long[] departures) {}
 
-  private Engine() {}
+  private InMemoryReplay() {}
 
   static Run replay(Algorithm algorithm, Limit limit, Trace trace) {
     LimitFunction f = PolicyFunction.function(algorithm, limit);
