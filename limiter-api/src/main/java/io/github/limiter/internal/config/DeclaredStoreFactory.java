@@ -26,7 +26,7 @@ public interface DeclaredStoreFactory extends StoreFactory {
 
   @Override
   default Set<String> keys() {
-    return PolicyKeys.names(settings());
+    return Setting.names(settings());
   }
 
   /** Reads the whole configuration, the core's and the store's, then creates the store. */

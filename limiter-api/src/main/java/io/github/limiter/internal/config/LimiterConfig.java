@@ -23,8 +23,8 @@ import java.util.function.Supplier;
  * validated whole at start-up: a running request never parses configuration.
  *
  * <p>Each key is declared once, with its parser, default and documentation: a policy's in {@link
- * PolicyKeys}, the others in {@link CoreKeys}; docs/configuration.md shows them. Store-specific
- * keys (such as {@code limiter.redis.*}) are declared by their {@link
+ * PolicyKeys} (docs/configuration.md shows its table), the others in {@link CoreKeys}.
+ * Store-specific keys (such as {@code limiter.redis.*}) are declared by their {@link
  * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
  * limiter.route.NAME.}, {@code limiter.http.}, {@code limiter.events.} or {@code limiter.metrics.}
  * is an error, so that a typo fails the deployment; so is an unknown key directly under {@code
@@ -72,7 +72,7 @@ public record LimiterConfig(
   /** Names routes likewise. */
   public static final String ROUTES_KEY = "limiter.routes";
 
-  private static final Set<String> ROUTE_KEYS = PolicyKeys.names(CoreKeys.ROUTE);
+  private static final Set<String> ROUTE_KEYS = Setting.names(CoreKeys.ROUTE);
 
   public LimiterConfig {
     policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
@@ -124,7 +124,7 @@ public record LimiterConfig(
    */
   public static LimiterConfig read(ConfigLookup config, List<ConfigException> problems) {
     ConfigReader reader = new ConfigReader(config);
-    collect(problems, () -> reader.checkTopLevel(PREFIX, PolicyKeys.names(CoreKeys.TOP)));
+    collect(problems, () -> reader.checkTopLevel(PREFIX, Setting.names(CoreKeys.TOP)));
     // Found by their keys' names, or listed: environment variables cannot be listed by key name.
     Set<String> policyNames = names(reader, POLICY_PREFIX, PolicyKeys.NAMES, problems);
     policyNames.addAll(listed(reader, POLICIES_KEY, "policy", problems));

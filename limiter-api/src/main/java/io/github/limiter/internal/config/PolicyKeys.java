@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -270,13 +269,7 @@ final class PolicyKeys {
   static final List<Setting<?>> OWN = TABLE.stream().filter(s -> s != PLAN_LIMITS).toList();
 
   /** The names of {@link #OWN}. */
-  static final Set<String> NAMES = names(OWN);
-
-  static Set<String> names(List<Setting<?>> settings) {
-    Set<String> names = new TreeSet<>();
-    settings.forEach(setting -> names.add(setting.name()));
-    return Set.copyOf(names);
-  }
+  static final Set<String> NAMES = Setting.names(OWN);
 
   private static Duration retryAfter(String text) {
     Duration value = Limit.parseDuration(text);

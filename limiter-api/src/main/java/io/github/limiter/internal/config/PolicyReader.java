@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Reads one policy, {@code limiter.policy.NAME.*}: each key of {@link PolicyKeys} that applies to
@@ -85,9 +86,9 @@ final class PolicyReader {
 
   /** Reads every key that applies to the policy's algorithm; lease mode's are read together. */
   private void readEach() {
+    Algorithm algorithm = read(ALGORITHM);
     for (Setting<?> setting : PolicyKeys.OWN) {
-      Algorithm algorithm = value(ALGORITHM);
-      if (setting == LEASE || LEASE_TUNING.contains(setting)) {
+      if (setting == ALGORITHM || setting == LEASE || LEASE_TUNING.contains(setting)) {
         continue;
       }
       if (setting.appliesTo(algorithm)) {
@@ -366,7 +367,7 @@ final class PolicyReader {
   }
 
   /** The value of {@code step}, or null after adding its problem. */
-  private <T> T collect(java.util.function.Supplier<T> step) {
+  private <T> T collect(Supplier<T> step) {
     try {
       return step.get();
     } catch (ConfigException e) {

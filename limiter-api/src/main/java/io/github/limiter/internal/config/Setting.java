@@ -2,9 +2,11 @@ package io.github.limiter.internal.config;
 
 import io.github.limiter.Algorithm;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * One configuration key, declared once: its name, how its text is parsed, its default, the
@@ -148,6 +150,11 @@ public final class Setting<T> {
   /** The meaning column of the reference table. */
   public String meaning() {
     return doc.meaning;
+  }
+
+  /** The names of {@code settings}. */
+  public static Set<String> names(List<Setting<?>> settings) {
+    return settings.stream().map(Setting::name).collect(Collectors.toUnmodifiableSet());
   }
 
   @Override
