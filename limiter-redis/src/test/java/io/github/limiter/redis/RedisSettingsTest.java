@@ -13,6 +13,7 @@ import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RedisSettingsTest {
 
   static final ClassLoader LOADER = RedisSettingsTest.class.getClassLoader();
+
+  @Test
+  void everyKeyIsDeclaredOnceWithItsLineOfDocumentation() {
+    assertThat(new RedisStoreFactory().settings())
+        .hasSize(21)
+        .allSatisfy(
+            setting -> {
+              assertThat(setting.name()).startsWith(RedisStoreFactory.PREFIX);
+              assertThat(
+                      List.of(
+                          setting.type(),
+                          setting.defaultText(),
+                          setting.example(),
+                          setting.meaning()))
+                  .as(setting.name())
+                  .allSatisfy(cell -> assertThat(cell).isNotBlank().doesNotContain("|", "\n"));
+            });
+    assertThat(new RedisStoreFactory().keys()).hasSize(21);
+  }
 
   @Test
   void everyBadStoreValueIsReportedAtOnce() {

@@ -3,10 +3,13 @@ package io.github.limiter.internal.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.github.limiter.internal.store.InMemoryStoreFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,17 +25,20 @@ class ConfigurationDocsTest {
 
   @Test
   void everySettingHasItsLineOfDocumentation() {
-    assertThat(PolicyKeys.TABLE)
-        .allSatisfy(
-            setting ->
-                assertThat(
-                        java.util.List.of(
-                            setting.type(),
-                            setting.defaultText(),
-                            setting.example(),
-                            setting.meaning()))
-                    .as(setting.name())
-                    .allSatisfy(cell -> assertThat(cell).isNotBlank().doesNotContain("|")));
+    List<Setting<?>> all = new ArrayList<>(PolicyKeys.TABLE);
+    for (List<Setting<?>> table :
+        List.of(CoreKeys.TOP, CoreKeys.ROUTE, CoreKeys.HTTP, CoreKeys.EVENTS, CoreKeys.METRICS)) {
+      all.addAll(table);
+    }
+    all.addAll(new InMemoryStoreFactory().settings());
+    assertThat(all).allSatisfy(ConfigurationDocsTest::documented);
+  }
+
+  /** Each cell of {@code setting}'s line in the reference table is filled, and fits in its cell. */
+  static void documented(Setting<?> setting) {
+    assertThat(List.of(setting.type(), setting.defaultText(), setting.example(), setting.meaning()))
+        .as(setting.name())
+        .allSatisfy(cell -> assertThat(cell).isNotBlank().doesNotContain("|", "\n"));
   }
 
   @Test
