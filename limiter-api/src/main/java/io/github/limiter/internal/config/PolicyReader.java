@@ -101,7 +101,8 @@ final class PolicyReader {
 
   private void notFor(Setting<?> setting, Algorithm algorithm) {
     String key = base + setting.name();
-    String only = String.join(" and ", setting.algorithms().stream().map(a -> a + "").toList());
+    String only =
+        String.join(" and ", setting.algorithms().stream().map(Algorithm::toString).toList());
     reader
         .text(key)
         .ifPresent(

@@ -1,6 +1,7 @@
 package io.github.limiter.internal.config;
 
 import io.github.limiter.Algorithm;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -49,7 +50,9 @@ public final class Setting<T> {
     this.fallback = fallback;
     this.required = required;
     this.verbatim = verbatim;
-    this.algorithms = Set.copyOf(algorithms);
+    // in the enum's order, for messages and docs
+    this.algorithms =
+        algorithms.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(algorithms));
     this.doc = doc;
   }
 
