@@ -15,7 +15,11 @@ public interface StoreFactory {
 
   /**
    * Creates the store from its own keys under {@code limiter.<name>.*}, e.g. {@code
-   * limiter.redis.url}.
+   * limiter.redis.url}. The adapters call it once the core's keys are valid, and only with keys
+   * under that section that are among {@link #keys()}. Report every problem by throwing a {@link
+   * io.github.limiter.ConfigException} (one for several: {@link
+   * io.github.limiter.ConfigException#all}): the adapters fail the deployment with it, as with the
+   * core's own, so a bad value is never left at a default.
    *
    * @throws io.github.limiter.ConfigException naming the key and the bad value
    */

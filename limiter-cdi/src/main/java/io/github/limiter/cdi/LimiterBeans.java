@@ -22,7 +22,7 @@ class LimiterBeans {
   @Typed(RateLimitStore.class)
   RateLimitStore store(LimiterExtension extension) {
     LimiterSetup setup = extension.setup();
-    return Stores.create(setup.config().store(), setup.lookup(), setup.loader());
+    return Stores.create(setup.config(), setup.lookup(), setup.loader());
   }
 
   void close(@Disposes RateLimitStore store) {

@@ -4,9 +4,11 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.Limit;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.internal.config.DeclaredStoreFactory;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.Setting;
+import io.github.limiter.internal.config.SettingValues;
 import io.github.limiter.spi.ConfigLookup;
-import io.github.limiter.spi.StoreFactory;
 import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -14,43 +16,222 @@ import java.io.InputStream;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import redis.clients.jedis.SslOptions;
 
 /**
- * {@code limiter.store=redis}: builds a {@link RedisStore} from the {@code limiter.redis.*} keys
- * (see the configuration table in the README). Every bad value fails here, at start-up, naming the
- * key and the value.
+ * {@code limiter.store=redis}: builds a {@link RedisStore} from the {@code limiter.redis.*} keys,
+ * each declared once below. The core parses each value; the checks here are those across keys and
+ * the builder's own, and every one fails at start-up, naming the key and the value (never a
+ * password's).
  */
-public final class RedisStoreFactory implements StoreFactory {
+public final class RedisStoreFactory implements DeclaredStoreFactory {
 
   public static final String PREFIX = "limiter.redis.";
-  public static final String URL = PREFIX + "url";
-  public static final String CLUSTER_NODES = PREFIX + "cluster-nodes";
-  public static final String USER = PREFIX + "user";
-  public static final String PASSWORD = PREFIX + "password";
-  public static final String TLS = PREFIX + "tls";
-  public static final String TRUSTSTORE = PREFIX + "tls.truststore";
-  public static final String TRUSTSTORE_PASSWORD = PREFIX + "tls.truststore-password";
-  public static final String KEYSTORE = PREFIX + "tls.keystore";
-  public static final String KEYSTORE_PASSWORD = PREFIX + "tls.keystore-password";
-  public static final String KEY_PREFIX = PREFIX + "key-prefix";
-  public static final String CONNECT_TIMEOUT = PREFIX + "connect-timeout";
-  public static final String SOCKET_TIMEOUT = PREFIX + "socket-timeout";
-  public static final String DECISION_TIMEOUT = PREFIX + "decision-timeout";
-  public static final String POOL_MAX_TOTAL = PREFIX + "pool.max-total";
-  public static final String LOCAL_NODES = PREFIX + "local-nodes";
-  public static final String BREAKER_FAILURE_THRESHOLD = PREFIX + "breaker.failure-threshold";
-  public static final String BREAKER_OPEN_DURATION = PREFIX + "breaker.open-duration";
-  public static final String POOL_IDLE_CHECK_INTERVAL = PREFIX + "pool.idle-check-interval";
-  public static final String PIPELINE_ENABLED = PREFIX + "pipeline.enabled";
-  public static final String PIPELINE_MAX_BATCH = PREFIX + "pipeline.max-batch";
-  public static final String CONCURRENCY_LEASE = PREFIX + "concurrency-lease";
+
+  public static final Setting<String> URL =
+      Setting.<String>of(PREFIX + "url", Function.identity(), null)
+          .doc(
+              "URL",
+              "— (this or `cluster-nodes` is required)",
+              "rediss://limiter:secret@redis.internal:6380/2",
+              "A standalone server: `redis://[[user]:password@]host[:port][/db]`; `rediss://` "
+                  + "turns TLS on. User and password are percent-decoded.");
+
+  public static final Setting<String> CLUSTER_NODES =
+      Setting.<String>of(PREFIX + "cluster-nodes", Function.identity(), null)
+          .doc(
+              "comma list of `host:port`",
+              "—",
+              "10.0.0.5:7000,10.0.0.6:7000",
+              "Seed nodes of a Redis Cluster; setting it selects cluster mode. Not together "
+                  + "with `url`.");
+
+  public static final Setting<String> USER =
+      Setting.<String>of(PREFIX + "user", Function.identity(), null)
+          .doc(
+              "string",
+              "the URL's user, else `default`",
+              "limiter",
+              "ACL user for AUTH (Redis 6+). Wins over the URL's.");
+
+  public static final Setting<String> PASSWORD =
+      Setting.<String>of(PREFIX + "password", Function.identity(), null)
+          .verbatim()
+          .doc(
+              "string",
+              "the URL's password, else none",
+              "s3cret",
+              "Password for AUTH. Wins over the URL's.");
+
+  public static final Setting<Boolean> TLS =
+      Setting.<Boolean>of(PREFIX + "tls", ConfigReader::parseBoolean, null)
+          .doc(
+              "boolean",
+              "`false` (`true` for `rediss://`)",
+              "true",
+              "TLS, with the JVM's default trust store.");
+
+  public static final Setting<String> TRUSTSTORE =
+      Setting.<String>of(PREFIX + "tls.truststore", Function.identity(), null)
+          .doc(
+              "file path",
+              "—",
+              "/etc/limiter/redis-ca.p12",
+              "A trust store (PKCS12 or JKS) for the server's certificate; implies TLS. Both "
+                  + "stores are opened at start-up: a missing file, a wrong password or a store "
+                  + "without a certificate (or key) fails the deployment.");
+
+  public static final Setting<String> TRUSTSTORE_PASSWORD =
+      Setting.<String>of(PREFIX + "tls.truststore-password", Function.identity(), null)
+          .verbatim()
+          .doc("string", "—", "changeit", "Password of that trust store.");
+
+  public static final Setting<String> KEYSTORE =
+      Setting.<String>of(PREFIX + "tls.keystore", Function.identity(), null)
+          .doc(
+              "file path",
+              "—",
+              "/etc/limiter/redis-client.p12",
+              "A key store (PKCS12 or JKS) with the client's key and certificate, for a "
+                  + "server that requires one (`tls-auth-clients yes`, mutual TLS); implies TLS.");
+
+  public static final Setting<String> KEYSTORE_PASSWORD =
+      Setting.<String>of(PREFIX + "tls.keystore-password", Function.identity(), null)
+          .verbatim()
+          .doc("string", "—", "changeit", "Password of that key store and of its key.");
+
+  public static final Setting<String> KEY_PREFIX =
+      Setting.<String>of(PREFIX + "key-prefix", Function.identity(), null)
+          .verbatim()
+          .doc(
+              "string without `{` `}`",
+              "`limiter:`",
+              "shop-prod:rl:",
+              "Prepended to every key: `<prefix>{<policy>:<client key>}:<algorithm><limit "
+                  + "index>`.");
+
+  public static final Setting<Duration> CONNECT_TIMEOUT =
+      Setting.<Duration>of(PREFIX + "connect-timeout", Limit::parseDuration, null)
+          .doc(
+              "duration",
+              "`500ms`",
+              "1s",
+              "How long opening a connection may take. Connections open in the background; a "
+                  + "decision never waits for one to open.");
+
+  public static final Setting<Duration> SOCKET_TIMEOUT =
+      Setting.<Duration>of(PREFIX + "socket-timeout", Limit::parseDuration, null)
+          .doc(
+              "duration",
+              "`200ms`",
+              "100ms",
+              "How long one read may take; each read is also cut to what is left of the "
+                  + "decision timeout.");
+
+  public static final Setting<Duration> DECISION_TIMEOUT =
+      Setting.<Duration>of(PREFIX + "decision-timeout", Limit::parseDuration, null)
+          .doc(
+              "duration",
+              "`250ms`",
+              "50ms",
+              "The whole budget of one decision, connection wait and retries included. Past "
+                  + "it the policy's failure mode decides.");
+
+  public static final Setting<Integer> POOL_MAX_TOTAL =
+      Setting.<Integer>of(PREFIX + "pool.max-total", RedisStoreFactory::parseInt, null)
+          .doc(
+              "integer ≥ 1",
+              "`32`",
+              "64",
+              "Connections per Redis node (and worker threads in cluster mode).");
+
+  public static final Setting<Duration> POOL_IDLE_CHECK_INTERVAL =
+      Setting.<Duration>of(PREFIX + "pool.idle-check-interval", Limit::parseDuration, null)
+          .doc(
+              "duration",
+              "`30s`",
+              "10s",
+              "How often idle pooled connections are checked with a `PING`; those found "
+                  + "closed (by the server's `timeout`, a load balancer or `CLIENT KILL`) are "
+                  + "dropped. Keep it below the shortest idle timeout between the application and "
+                  + "Redis.");
+
+  public static final Setting<Integer> LOCAL_NODES =
+      Setting.<Integer>of(PREFIX + "local-nodes", RedisStoreFactory::parseInt, null)
+          .doc(
+              "integer ≥ 1",
+              "`1`",
+              "4",
+              "For policies with `failure-mode=local`: how many application nodes share each "
+                  + "limit; the in-memory fallback enforces `Policy.dividedBy(n)`.");
+
+  public static final Setting<Integer> BREAKER_FAILURE_THRESHOLD =
+      Setting.<Integer>of(PREFIX + "breaker.failure-threshold", RedisStoreFactory::parseInt, null)
+          .doc("integer ≥ 1", "`5`", "3", "Consecutive failures that open the circuit breaker.");
+
+  public static final Setting<Duration> BREAKER_OPEN_DURATION =
+      Setting.<Duration>of(PREFIX + "breaker.open-duration", Limit::parseDuration, null)
+          .doc(
+              "duration",
+              "`1s`",
+              "500ms",
+              "How long the breaker stays open (decisions take the fallback at once) before "
+                  + "one probe is let through.");
+
+  public static final Setting<Boolean> PIPELINE_ENABLED =
+      Setting.<Boolean>of(PREFIX + "pipeline.enabled", ConfigReader::parseBoolean, null)
+          .doc(
+              "boolean",
+              "`true`",
+              "false",
+              "Concurrent decisions on one Redis node (standalone, or each master of a "
+                  + "cluster) share round trips: those queued while a batch is in flight go out "
+                  + "together as one pipeline; a lone decision goes out at once. `false`: each "
+                  + "decision is its own round trip on a pooled connection.");
+
+  public static final Setting<Integer> PIPELINE_MAX_BATCH =
+      Setting.<Integer>of(PREFIX + "pipeline.max-batch", RedisStoreFactory::parseInt, null)
+          .doc("integer ≥ 1", "`64`", "16", "The most decisions written as one pipeline.");
+
+  public static final Setting<Duration> CONCURRENCY_HOLD =
+      Setting.<Duration>of(PREFIX + "concurrency-hold", Limit::parseDuration, null)
+          .doc(
+              "duration, 1s-1h",
+              "`30s`",
+              "10s",
+              "How long a node's holds on concurrency permits live without renewal; they are "
+                  + "renewed every third of it. A node that crashes holds its permits at "
+                  + "most this long after its last renewal.");
+
+  private static final List<Setting<?>> SETTINGS =
+      List.of(
+          URL,
+          CLUSTER_NODES,
+          USER,
+          PASSWORD,
+          TLS,
+          TRUSTSTORE,
+          TRUSTSTORE_PASSWORD,
+          KEYSTORE,
+          KEYSTORE_PASSWORD,
+          KEY_PREFIX,
+          CONNECT_TIMEOUT,
+          SOCKET_TIMEOUT,
+          DECISION_TIMEOUT,
+          POOL_MAX_TOTAL,
+          POOL_IDLE_CHECK_INTERVAL,
+          LOCAL_NODES,
+          BREAKER_FAILURE_THRESHOLD,
+          BREAKER_OPEN_DURATION,
+          PIPELINE_ENABLED,
+          PIPELINE_MAX_BATCH,
+          CONCURRENCY_HOLD);
 
   @Override
   public String name() {
@@ -58,45 +239,55 @@ public final class RedisStoreFactory implements StoreFactory {
   }
 
   @Override
-  public Set<String> keys() {
-    return Set.of(
-        URL,
-        CLUSTER_NODES,
-        USER,
-        PASSWORD,
-        TLS,
-        TRUSTSTORE,
-        TRUSTSTORE_PASSWORD,
-        KEYSTORE,
-        KEYSTORE_PASSWORD,
-        KEY_PREFIX,
-        CONNECT_TIMEOUT,
-        SOCKET_TIMEOUT,
-        DECISION_TIMEOUT,
-        POOL_MAX_TOTAL,
-        LOCAL_NODES,
-        BREAKER_FAILURE_THRESHOLD,
-        BREAKER_OPEN_DURATION,
-        POOL_IDLE_CHECK_INTERVAL,
-        PIPELINE_ENABLED,
-        PIPELINE_MAX_BATCH,
-        CONCURRENCY_LEASE);
+  public List<Setting<?>> settings() {
+    return SETTINGS;
   }
 
   @Override
-  public RateLimitStore create(ConfigLookup config) {
-    return builder(config).build();
+  public RateLimitStore create(SettingValues settings) {
+    return builder(settings).build();
   }
 
-  /** The builder the keys describe, for callers who want to add to it before building. */
+  /**
+   * The builder the keys describe, read as the core reads them (every problem of the whole
+   * configuration fails here), for callers who want to add to it before building.
+   */
   public static RedisStoreBuilder builder(ConfigLookup lookup) {
-    ConfigReader config = new ConfigReader(lookup);
+    return builder(
+        SettingValues.forStore(new RedisStoreFactory(), lookup, LimiterConfig.from(lookup)));
+  }
+
+  private static RedisStoreBuilder builder(SettingValues settings) {
+    checkUrlOrNodes(settings);
     RedisStoreBuilder b = RedisStore.builder();
-    Optional<String> url = config.text(URL);
-    Optional<String> nodes = config.text(CLUSTER_NODES);
+    set(settings, URL, b::url);
+    set(settings, CLUSTER_NODES, b::clusterNodes);
+    set(settings, USER, b::user);
+    settings.text(PASSWORD).ifPresent(b::password); // a secret: never shown in a message
+    set(settings, TLS, b::tls);
+    ssl(settings, b);
+    set(settings, KEY_PREFIX, b::keyPrefix);
+    set(settings, CONNECT_TIMEOUT, b::connectTimeout);
+    set(settings, SOCKET_TIMEOUT, b::socketTimeout);
+    set(settings, DECISION_TIMEOUT, b::decisionTimeout);
+    set(settings, POOL_MAX_TOTAL, b::poolMaxTotal);
+    set(settings, POOL_IDLE_CHECK_INTERVAL, b::idleCheckInterval);
+    set(settings, LOCAL_NODES, b::localNodes);
+    set(settings, BREAKER_FAILURE_THRESHOLD, b::breakerFailureThreshold);
+    set(settings, BREAKER_OPEN_DURATION, b::breakerOpenDuration);
+    set(settings, CONCURRENCY_HOLD, b::concurrencyHold);
+    set(settings, PIPELINE_ENABLED, b::pipeline);
+    set(settings, PIPELINE_MAX_BATCH, b::pipelineMaxBatch);
+    leases(settings, b);
+    return b;
+  }
+
+  private static void checkUrlOrNodes(SettingValues settings) {
+    Optional<String> url = settings.text(URL);
+    Optional<String> nodes = settings.text(CLUSTER_NODES);
     if (url.isPresent() && nodes.isPresent()) {
       throw new ConfigException(
-          CLUSTER_NODES,
+          CLUSTER_NODES.name(),
           "set either "
               + URL
               + " or "
@@ -111,43 +302,41 @@ public final class RedisStoreFactory implements StoreFactory {
     }
     if (url.isEmpty() && nodes.isEmpty()) {
       throw new ConfigException(
-          URL,
+          URL.name(),
           "expected redis://host:port (or " + CLUSTER_NODES + " for Redis Cluster), was unset");
     }
-    set(config, URL, text -> text, b::url);
-    set(config, CLUSTER_NODES, text -> text, b::clusterNodes);
-    set(config, USER, text -> text, b::user);
-    lookup.get(PASSWORD).ifPresent(b::password);
-    set(config, TLS, ConfigReader::parseBoolean, b::tls);
-    Optional<String> truststore = config.text(TRUSTSTORE);
-    Optional<String> keystore = config.text(KEYSTORE);
-    if (truststore.isPresent() || keystore.isPresent()) {
-      SslOptions.Builder ssl = SslOptions.builder();
-      truststore.ifPresent(
-          path -> {
-            char[] password = lookup.get(TRUSTSTORE_PASSWORD).map(String::toCharArray).orElse(null);
-            ssl.truststore(store(TRUSTSTORE, TRUSTSTORE_PASSWORD, path, password, false), password);
-          });
-      keystore.ifPresent(
-          path -> {
-            char[] password = lookup.get(KEYSTORE_PASSWORD).map(String::toCharArray).orElse(null);
-            ssl.keystore(store(KEYSTORE, KEYSTORE_PASSWORD, path, password, true), password);
-          });
-      b.sslOptions(ssl.build());
+  }
+
+  private static void ssl(SettingValues settings, RedisStoreBuilder b) {
+    Optional<String> truststore = settings.text(TRUSTSTORE);
+    Optional<String> keystore = settings.text(KEYSTORE);
+    if (truststore.isEmpty() && keystore.isEmpty()) {
+      return;
     }
-    lookup.get(KEY_PREFIX).ifPresent(v -> setValue(KEY_PREFIX, v, v, b::keyPrefix));
-    set(config, CONNECT_TIMEOUT, Limit::parseDuration, b::connectTimeout);
-    set(config, SOCKET_TIMEOUT, Limit::parseDuration, b::socketTimeout);
-    set(config, DECISION_TIMEOUT, Limit::parseDuration, b::decisionTimeout);
-    set(config, POOL_MAX_TOTAL, RedisStoreFactory::parseInt, b::poolMaxTotal);
-    set(config, POOL_IDLE_CHECK_INTERVAL, Limit::parseDuration, b::idleCheckInterval);
-    set(config, LOCAL_NODES, RedisStoreFactory::parseInt, b::localNodes);
-    set(config, BREAKER_FAILURE_THRESHOLD, RedisStoreFactory::parseInt, b::breakerFailureThreshold);
-    set(config, BREAKER_OPEN_DURATION, Limit::parseDuration, b::breakerOpenDuration);
-    set(config, CONCURRENCY_LEASE, Limit::parseDuration, b::concurrencyHold);
-    // Lease mode is a policy's setting (limiter.policy.NAME.lease), read by the one config model;
-    // its problems are the adapter's to report, with every other.
-    LimiterConfig.read(lookup, new ArrayList<>()).policies().values().stream()
+    SslOptions.Builder ssl = SslOptions.builder();
+    truststore.ifPresent(
+        path -> {
+          char[] password = password(settings, TRUSTSTORE_PASSWORD);
+          ssl.truststore(store(TRUSTSTORE, TRUSTSTORE_PASSWORD, path, password, false), password);
+        });
+    keystore.ifPresent(
+        path -> {
+          char[] password = password(settings, KEYSTORE_PASSWORD);
+          ssl.keystore(store(KEYSTORE, KEYSTORE_PASSWORD, path, password, true), password);
+        });
+    b.sslOptions(ssl.build());
+  }
+
+  private static char[] password(SettingValues settings, Setting<String> setting) {
+    return settings.text(setting).map(String::toCharArray).orElse(null);
+  }
+
+  /**
+   * Lease mode is a policy's setting ({@code limiter.policy.NAME.lease}), read and checked by the
+   * core with every other: the store applies it to each policy in lease mode, and to its plans.
+   */
+  private static void leases(SettingValues settings, RedisStoreBuilder b) {
+    settings.core().policies().values().stream()
         .filter(policy -> policy.lease().enabled())
         .forEach(
             policy -> {
@@ -159,29 +348,27 @@ public final class RedisStoreFactory implements StoreFactory {
                   .values()
                   .forEach(plan -> b.lease(plan.name(), policy.lease()));
             });
-    set(config, PIPELINE_ENABLED, ConfigReader::parseBoolean, b::pipeline);
-    set(config, PIPELINE_MAX_BATCH, RedisStoreFactory::parseInt, b::pipelineMaxBatch);
-    return b;
   }
 
   /**
-   * Parses {@code key}'s value, if set, and hands it to {@code setter}; either failure names key
-   * and value.
+   * Hands {@code setting}'s value, if set, to {@code setter}; a value the builder refuses fails
+   * naming key and value.
    */
-  private static <T> void set(
-      ConfigReader config, String key, Function<String, T> parser, Consumer<T> setter) {
-    config
-        .text(key)
-        .ifPresent(value -> setValue(key, value, config.parse(key, value, parser), setter));
-  }
-
-  private static <T> void setValue(String key, String value, T parsed, Consumer<T> setter) {
-    try {
-      setter.accept(parsed);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(
-          key, e.getMessage() + (e.getMessage().contains(value) ? "" : ", was '" + value + "'"), e);
-    }
+  private static <T> void set(SettingValues settings, Setting<T> setting, Consumer<T> setter) {
+    settings
+        .text(setting)
+        .ifPresent(
+            value -> {
+              try {
+                setter.accept(settings.get(setting));
+              } catch (IllegalArgumentException e) {
+                throw new ConfigException(
+                    setting.name(),
+                    e.getMessage()
+                        + (e.getMessage().contains(value) ? "" : ", was '" + value + "'"),
+                    e);
+              }
+            });
   }
 
   private static int parseInt(String text) {
@@ -198,12 +385,16 @@ public final class RedisStoreFactory implements StoreFactory {
    * password or a key store without a key fails at start-up, not at the first connection.
    */
   private static File store(
-      String key, String passwordKey, String path, char[] password, boolean needsKey) {
+      Setting<String> key,
+      Setting<String> passwordKey,
+      String path,
+      char[] password,
+      boolean needsKey) {
     File file = new File(path);
     String what = needsKey ? "key store" : "trust store";
     if (!file.isFile()) {
       throw new ConfigException(
-          key, "expected a readable " + what + " file (PKCS12 or JKS), was '" + path + "'");
+          key.name(), "expected a readable " + what + " file (PKCS12 or JKS), was '" + path + "'");
     }
     KeyStore store;
     try (InputStream in = new FileInputStream(file)) {
@@ -211,7 +402,7 @@ public final class RedisStoreFactory implements StoreFactory {
       store.load(in, password);
     } catch (IOException | GeneralSecurityException e) {
       throw new ConfigException(
-          key,
+          key.name(),
           "cannot read the "
               + what
               + " with "
@@ -231,10 +422,12 @@ public final class RedisStoreFactory implements StoreFactory {
       }
     } catch (KeyStoreException e) {
       throw new ConfigException(
-          key, "cannot read the " + what + " (" + e.getMessage() + "), was '" + path + "'", e);
+          key.name(),
+          "cannot read the " + what + " (" + e.getMessage() + "), was '" + path + "'",
+          e);
     }
     throw new ConfigException(
-        key,
+        key.name(),
         "the "
             + what
             + " holds no "

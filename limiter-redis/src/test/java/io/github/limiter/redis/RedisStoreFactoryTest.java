@@ -93,9 +93,9 @@ class RedisStoreFactoryTest {
         "limiter.redis.pipeline.enabled|sometimes",
         "limiter.redis.pipeline.max-batch|0",
         "limiter.redis.pipeline.max-batch|many",
-        "limiter.redis.concurrency-lease|500ms",
-        "limiter.redis.concurrency-lease|2h",
-        "limiter.redis.concurrency-lease|soon",
+        "limiter.redis.concurrency-hold|500ms",
+        "limiter.redis.concurrency-hold|2h",
+        "limiter.redis.concurrency-hold|soon",
       })
   void aBadValueNamesTheKeyAndTheValue(String key, String value) {
     Map<String, String> config = new HashMap<>();

@@ -140,7 +140,7 @@ public class RateLimitFilter implements Filter {
         name,
         LOG,
         shaping,
-        () -> Limiter.of(Stores.create(config.store(), lookup, loader)),
+        () -> Limiter.of(Stores.create(config, lookup, loader)),
         true);
   }
 

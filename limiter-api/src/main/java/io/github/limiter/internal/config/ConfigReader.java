@@ -2,7 +2,6 @@ package io.github.limiter.internal.config;
 
 import io.github.limiter.ConfigException;
 import io.github.limiter.spi.ConfigLookup;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -15,9 +14,9 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Typed access to configuration keys, every error a {@link ConfigException} that names the key and
- * the value. Store factories use it for their own keys. A check over many keys reports every bad
- * one at once ({@link ConfigException#all}).
+ * Typed access to configuration keys through their {@link Setting}s, every error a {@link
+ * ConfigException} that names the key and the value, and the checks of key names. A check over many
+ * keys reports every bad one at once ({@link ConfigException#all}).
  */
 public final class ConfigReader {
 
@@ -168,12 +167,30 @@ public final class ConfigReader {
         key, "unknown key; expected " + expected + ", was '" + config.get(key).orElse("") + "'");
   }
 
+  /** The value of {@code key} as written, spaces and empty text included. */
+  public Optional<String> raw(String key) {
+    return config.get(key);
+  }
+
+  /** The value of {@code key}, trimmed; empty text is not set. */
   public Optional<String> text(String key) {
     return config.get(key).map(String::trim).filter(value -> !value.isEmpty());
   }
 
-  public String required(String key) {
-    return text(key).orElseThrow(() -> new ConfigException(key, "required, but not set"));
+  /**
+   * The value of {@code setting} at {@code key}: parsed, or its default when not set.
+   *
+   * @throws ConfigException naming the key and the value, or that a required key is not set
+   */
+  public <T> T get(String key, Setting<T> setting) {
+    Optional<String> value = setting.isVerbatim() ? raw(key) : text(key);
+    if (value.isPresent()) {
+      return parse(key, value.get(), setting::parse);
+    }
+    if (setting.isRequired()) {
+      throw new ConfigException(key, "required, but not set");
+    }
+    return setting.fallback();
   }
 
   public <T> T parse(String key, String value, Function<String, T> parser) {
@@ -184,22 +201,16 @@ public final class ConfigReader {
     }
   }
 
-  public <T> T optional(String key, Function<String, T> parser, T fallback) {
-    Optional<String> value = text(key);
-    return value.isPresent() ? parse(key, value.get(), parser) : fallback;
-  }
-
-  public boolean bool(String key, boolean fallback) {
-    return optional(key, ConfigReader::parseBoolean, fallback);
-  }
-
-  public long integer(String key, long fallback, long min, long max) {
-    long value = optional(key, ConfigReader::parseLong, fallback);
-    if (value < min || value > max) {
-      throw new ConfigException(
-          key, "expected an integer between " + min + " and " + max + ", was '" + value + "'");
-    }
-    return value;
+  /** A parser of whole numbers from {@code min} to {@code max}. */
+  public static Function<String, Long> integer(long min, long max) {
+    return text -> {
+      long value = parseLong(text);
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(
+            "expected an integer between " + min + " and " + max + ", was '" + value + "'");
+      }
+      return value;
+    };
   }
 
   public static List<String> list(String value) {
@@ -220,10 +231,5 @@ public final class ConfigReader {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("expected an integer, was '" + value + "'", e);
     }
-  }
-
-  /** A duration such as {@code 500ms}, {@code 10s} or {@code PT1M}, or {@code fallback}. */
-  public Duration duration(String key, Duration fallback) {
-    return optional(key, io.github.limiter.Limit::parseDuration, fallback);
   }
 }

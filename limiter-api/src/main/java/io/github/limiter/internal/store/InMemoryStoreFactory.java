@@ -2,42 +2,52 @@ package io.github.limiter.internal.store;
 
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.internal.config.DeclaredStoreFactory;
+import io.github.limiter.internal.config.Setting;
+import io.github.limiter.internal.config.SettingValues;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.spi.ConfigLookup;
-import io.github.limiter.spi.StoreFactory;
+import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
-/**
- * {@code limiter.store=memory}, the default. Keys: {@code limiter.memory.max-keys} (default {@value
- * InMemoryStore#DEFAULT_MAX_KEYS}) and {@code limiter.memory.overflow} ({@code evict} or {@code
- * reject-new-keys}, default {@code evict}).
- */
-public final class InMemoryStoreFactory implements StoreFactory {
+/** {@code limiter.store=memory}, the default. */
+public final class InMemoryStoreFactory implements DeclaredStoreFactory {
 
   public static final String NAME = "memory";
+
+  public static final Setting<Long> MAX_KEYS =
+      Setting.of(
+              "limiter.memory.max-keys",
+              ConfigReader.integer(1, Integer.MAX_VALUE),
+              (long) InMemoryStore.DEFAULT_MAX_KEYS)
+          .doc("int ≥ 1", "`100000`", "1000000", "the most keys the in-memory store holds");
+
+  public static final Setting<InMemoryStore.Overflow> OVERFLOW =
+      Setting.of(
+              "limiter.memory.overflow",
+              InMemoryStoreFactory::overflow,
+              InMemoryStore.Overflow.EVICT)
+          .doc(
+              "`evict`, `reject-new-keys`",
+              "`evict`",
+              "reject-new-keys",
+              "what a new key gets when the store is full and nothing is reclaimable");
 
   @Override
   public String name() {
     return NAME;
   }
 
-  public static final String MAX_KEYS = "limiter.memory.max-keys";
-  public static final String OVERFLOW = "limiter.memory.overflow";
-
   @Override
-  public Set<String> keys() {
-    return Set.of(MAX_KEYS, OVERFLOW);
+  public List<Setting<?>> settings() {
+    return List.of(MAX_KEYS, OVERFLOW);
   }
 
   @Override
-  public RateLimitStore create(ConfigLookup config) {
-    ConfigReader reader = new ConfigReader(config);
-    int maxKeys =
-        (int) reader.integer(MAX_KEYS, InMemoryStore.DEFAULT_MAX_KEYS, 1, Integer.MAX_VALUE);
-    InMemoryStore.Overflow overflow =
-        reader.optional(OVERFLOW, InMemoryStoreFactory::overflow, InMemoryStore.Overflow.EVICT);
-    return InMemoryStore.builder().maxKeys(maxKeys).overflow(overflow).build();
+  public RateLimitStore create(SettingValues settings) {
+    return InMemoryStore.builder()
+        .maxKeys(settings.get(MAX_KEYS).intValue())
+        .overflow(settings.get(OVERFLOW))
+        .build();
   }
 
   private static InMemoryStore.Overflow overflow(String value) {

@@ -3,7 +3,9 @@ package io.github.limiter.internal.store;
 import io.github.limiter.ConfigException;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.internal.config.DeclaredStoreFactory;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.SettingValues;
 import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.spi.StoreFactory;
 import java.util.List;
@@ -19,8 +21,25 @@ public final class Stores {
   private Stores() {}
 
   /**
-   * Creates the store named {@code name} from {@code config}, looking for factories with {@code
-   * loader} (the application's class loader in a container), after {@link #check}.
+   * Creates the store that {@code config} names, from its keys in {@code lookup}, looking for
+   * factories with {@code loader} (the application's class loader in a container), after {@link
+   * #check}. A {@link DeclaredStoreFactory} gets its settings parsed and checked here, every bad
+   * value at once, and the parsed {@code config}: it re-reads nothing.
+   *
+   * @throws ConfigException for {@code limiter.store} if no factory has that name, for a key that
+   *     no store reads, and for the store's bad values
+   */
+  public static RateLimitStore create(
+      LimiterConfig config, ConfigLookup lookup, ClassLoader loader) {
+    StoreFactory factory = check(config.store(), lookup, loader);
+    return factory instanceof DeclaredStoreFactory declared
+        ? declared.create(SettingValues.forStore(declared, lookup, config))
+        : factory.create(lookup);
+  }
+
+  /**
+   * Creates the store named {@code name} from {@code config}, after {@link #check}: a {@link
+   * DeclaredStoreFactory} reads the core's configuration from {@code config} itself.
    *
    * @throws ConfigException for {@code limiter.store} if no factory has that name, or for a key
    *     that no store reads

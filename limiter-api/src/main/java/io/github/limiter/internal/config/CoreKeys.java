@@ -1,0 +1,214 @@
+package io.github.limiter.internal.config;
+
+import io.github.limiter.internal.http.Cidr;
+import io.github.limiter.internal.http.HttpSettings;
+import io.github.limiter.internal.http.HttpSettings.ForwardedHeader;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The core's keys besides a policy's ({@link PolicyKeys}), each declared once: the top-level keys,
+ * a route's ({@code limiter.route.NAME.*}), and the {@code http}, {@code events} and {@code
+ * metrics} sections. A route's keys are named after {@code limiter.route.NAME.}; the others whole.
+ */
+final class CoreKeys {
+
+  private CoreKeys() {}
+
+  static final Setting<String> STORE =
+      Setting.of(LimiterConfig.STORE_KEY, Function.identity(), "memory")
+          .doc(
+              "name",
+              "`memory`",
+              "redis",
+              "the store: `memory`, `redis` (with `limiter-redis`), or a custom `StoreFactory`");
+
+  /** Listed policy names, which {@link LimiterConfig} reads with those found by their keys. */
+  static final Setting<String> POLICIES =
+      Setting.of(LimiterConfig.POLICIES_KEY, Function.identity(), null)
+          .doc(
+              "list of names",
+              "none",
+              "api, login",
+              "policies whose keys are set only in environment variables; a policy whose"
+                  + " `limiter.policy.NAME.*` keys are in a properties file or system properties"
+                  + " needs no entry");
+
+  static final Setting<String> ROUTES =
+      Setting.of(LimiterConfig.ROUTES_KEY, Function.identity(), null)
+          .doc(
+              "list of names",
+              "none",
+              "all",
+              "routes whose keys are set only in environment variables, likewise");
+
+  static final List<Setting<?>> TOP = List.of(STORE, POLICIES, ROUTES);
+
+  static final Setting<String> ROUTE_PATTERN =
+      Setting.of("pattern", CoreKeys::pattern, null)
+          .required()
+          .doc(
+              "URL pattern",
+              "required",
+              "/api/*",
+              "servlet URL pattern: exact, `/prefix/*`, `*.ext`, `/*`");
+
+  static final Setting<Set<String>> ROUTE_METHODS =
+      Setting.<Set<String>>of("methods", CoreKeys::methods, Set.of())
+          .doc("methods", "all", "GET,POST", "the HTTP methods the route applies to");
+
+  /** The policies' names, which {@link LimiterConfig} checks against those configured. */
+  static final Setting<List<String>> ROUTE_POLICIES =
+      Setting.of("policies", ConfigReader::list, null)
+          .required()
+          .doc(
+              "policy names",
+              "required",
+              "api,login",
+              "the policies a matching request needs, all-or-nothing");
+
+  static final List<Setting<?>> ROUTE = List.of(ROUTE_PATTERN, ROUTE_METHODS, ROUTE_POLICIES);
+
+  private static final HttpSettings HTTP_DEFAULTS = HttpSettings.DEFAULTS;
+
+  static final Setting<Long> REJECTION_STATUS =
+      Setting.of(
+              LimiterConfig.HTTP_PREFIX + "rejection-status",
+              ConfigReader.integer(400, 599),
+              (long) HTTP_DEFAULTS.rejectionStatus())
+          .doc("4xx/5xx", "`429`", "429", "status of a rejection");
+
+  static final Setting<Long> UNAVAILABLE_STATUS =
+      Setting.of(
+              LimiterConfig.HTTP_PREFIX + "unavailable-status",
+              ConfigReader.integer(400, 599),
+              (long) HTTP_DEFAULTS.unavailableStatus())
+          .doc("4xx/5xx", "`503`", "503", "status when a fail-closed store cannot decide");
+
+  static final Setting<Boolean> HEADERS =
+      Setting.of(
+              LimiterConfig.HTTP_PREFIX + "headers",
+              ConfigReader::parseBoolean,
+              HTTP_DEFAULTS.headers())
+          .doc("boolean", "`true`", "false", "send `RateLimit-Policy` and `RateLimit`");
+
+  static final Setting<Boolean> LEGACY_HEADERS =
+      Setting.of(
+              LimiterConfig.HTTP_PREFIX + "legacy-headers",
+              ConfigReader::parseBoolean,
+              HTTP_DEFAULTS.legacyHeaders())
+          .doc(
+              "boolean",
+              "`false`",
+              "true",
+              "also send `X-RateLimit-Limit`, `-Remaining`, `-Reset`");
+
+  static final Setting<List<String>> TRUSTED_PROXIES =
+      Setting.of(
+              LimiterConfig.HTTP_PREFIX + "trusted-proxies",
+              CoreKeys::proxies,
+              HTTP_DEFAULTS.trustedProxies())
+          .doc(
+              "CIDR list",
+              "none",
+              "10.0.0.0/8, ::1/128",
+              "peers whose forwarding header is believed");
+
+  static final Setting<ForwardedHeader> FORWARDED_HEADER =
+      Setting.of(
+              LimiterConfig.HTTP_PREFIX + "forwarded-header",
+              ForwardedHeader::fromConfigName,
+              HTTP_DEFAULTS.forwardedHeader())
+          .doc(
+              "`x-forwarded-for`, `forwarded`",
+              "`x-forwarded-for`",
+              "forwarded",
+              "the one header your proxies write (RFC 7239 `Forwarded` or `X-Forwarded-For`)");
+
+  static final Setting<Long> IPV6_PREFIX =
+      Setting.of(
+              LimiterConfig.HTTP_PREFIX + "ipv6-prefix",
+              ConfigReader.integer(1, 128),
+              (long) HTTP_DEFAULTS.ipv6Prefix())
+          .doc("1-128", "`64`", "56", "IPv6 clients are grouped by this prefix");
+
+  static final List<Setting<?>> HTTP =
+      List.of(
+          REJECTION_STATUS,
+          UNAVAILABLE_STATUS,
+          HEADERS,
+          LEGACY_HEADERS,
+          TRUSTED_PROXIES,
+          FORWARDED_HEADER,
+          IPV6_PREFIX);
+
+  static final Setting<Double> NEAR_LIMIT =
+      Setting.of(
+              LimiterConfig.EVENTS_PREFIX + "near-limit",
+              EventSettings::parseFraction,
+              EventSettings.DEFAULTS.nearLimit())
+          .doc(
+              "fraction in (0, 1]",
+              "`0.1`",
+              "0.2",
+              "`RateLimitNearLimit` fires when at most this share of the quota is left");
+
+  static final List<Setting<?>> EVENTS = List.of(NEAR_LIMIT);
+
+  static final Setting<Boolean> METRICS_ENABLED =
+      metrics(
+          "enabled",
+          "Record on the metrics backends the server offers; `false` switches them all off");
+  static final Setting<Boolean> MICROPROFILE_ENABLED =
+      metrics("microprofile.enabled", "Record on MicroProfile Metrics, if present");
+  static final Setting<Boolean> OPENTELEMETRY_ENABLED =
+      metrics("opentelemetry.enabled", "Record on OpenTelemetry, if present");
+  static final Setting<Boolean> MICROMETER_ENABLED =
+      metrics("micrometer.enabled", "Record on Micrometer, if present");
+
+  static final List<Setting<?>> METRICS =
+      List.of(METRICS_ENABLED, MICROPROFILE_ENABLED, OPENTELEMETRY_ENABLED, MICROMETER_ENABLED);
+
+  private static Setting<Boolean> metrics(String name, String meaning) {
+    return Setting.of(LimiterConfig.METRICS_PREFIX + name, ConfigReader::parseBoolean, true)
+        .doc("boolean", "`true`", "false", meaning);
+  }
+
+  /** The names of {@code settings} after {@code prefix}: {@code headers} of {@code http}'s. */
+  static Set<String> names(String prefix, List<Setting<?>> settings) {
+    Set<String> names = new TreeSet<>();
+    settings.forEach(setting -> names.add(setting.name().substring(prefix.length())));
+    return Set.copyOf(names);
+  }
+
+  private static String pattern(String pattern) {
+    if (!Route.isValidPattern(pattern)) {
+      throw new IllegalArgumentException(
+          "expected a servlet URL pattern such as '/api/*', '/login' or '*.json', was '"
+              + pattern
+              + "'");
+    }
+    return pattern;
+  }
+
+  private static Set<String> methods(String text) {
+    Set<String> methods = new TreeSet<>();
+    for (String method : ConfigReader.list(text)) {
+      if (!method.matches("[A-Za-z]+")) {
+        throw new IllegalArgumentException(
+            "expected HTTP methods such as GET,POST, was '" + method + "'");
+      }
+      methods.add(method.toUpperCase(Locale.ROOT));
+    }
+    return methods;
+  }
+
+  private static List<String> proxies(String text) {
+    List<String> proxies = ConfigReader.list(text);
+    proxies.forEach(Cidr::parse);
+    return proxies;
+  }
+}

@@ -1,0 +1,335 @@
+package io.github.limiter.internal.config;
+
+import static io.github.limiter.Algorithm.CONCURRENCY;
+import static io.github.limiter.Algorithm.FIXED_WINDOW;
+import static io.github.limiter.Algorithm.LEAKY_BUCKET;
+import static io.github.limiter.Algorithm.TOKEN_BUCKET;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
+import io.github.limiter.internal.config.PolicyConfig.Count;
+import io.github.limiter.internal.config.PolicyConfig.Lease;
+import io.github.limiter.internal.config.PolicyConfig.MissingKey;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The keys of a policy, {@code limiter.policy.NAME.*}, each declared once: the parser reads them
+ * from this table, and docs/configuration.md shows it ({@code ConfigurationDocsTest} keeps the two
+ * alike). The checks across keys are {@link PolicyReader}'s.
+ */
+final class PolicyKeys {
+
+  private PolicyKeys() {}
+
+  static final Setting<Algorithm> ALGORITHM =
+      Setting.of("algorithm", Algorithm::fromConfigName, null)
+          .required()
+          .doc(
+              "algorithm",
+              "required",
+              "token-bucket",
+              "`fixed-window`, `sliding-window-counter`, `sliding-window-log`, `token-bucket`,"
+                  + " `leaky-bucket`, `concurrency`");
+
+  /** The text of the limits, which {@link PolicyReader} parses under the policy's algorithm. */
+  static final Setting<String> LIMITS =
+      Setting.of("limits", Function.identity(), null)
+          .required()
+          .doc(
+              "limits",
+              "required",
+              "10/s burst=20, 1000/h",
+              "one or more limits, all-or-nothing; `burst` (capacity) and `initial` for the buckets"
+                  + " only; for `concurrency`, one whole number from 1 to 1000000, the most"
+                  + " requests in flight per key (`4`)");
+
+  static final Setting<Duration> RETRY_AFTER =
+      Setting.of("retry-after", PolicyKeys::retryAfter, Duration.ofSeconds(1))
+          .only(CONCURRENCY)
+          .doc(
+              "duration, 1ms-1h",
+              "`1s`",
+              "5s",
+              "`concurrency` only: the `Retry-After` of a rejection");
+
+  static final Setting<KeySource> KEY =
+      Setting.of("key", KeySource::parse, KeySource.REMOTE_ADDRESS)
+          .doc(
+              "key source",
+              "`remote-address`",
+              "header:X-Api-Key",
+              "`remote-address`, `header:NAME`, `principal`, `constant`, `resolver:NAME`");
+
+  static final Setting<MissingKey> ON_MISSING_KEY =
+      Setting.of("on-missing-key", PolicyKeys::missingKey, MissingKey.REMOTE_ADDRESS)
+          .doc(
+              "`remote-address`, `reject`, `allow`",
+              "`remote-address`",
+              "reject",
+              "a request without a key: use the address, reject it (429, no Retry-After), or let"
+                  + " it pass");
+
+  static final Setting<Long> PERMITS =
+      Setting.of("permits", ConfigReader.integer(1, Long.MAX_VALUE), 1L)
+          .doc("int ≥ 1", "`1`", "5", "what one request costs; at most the smallest capacity");
+
+  static final Setting<KeySource> COST =
+      Setting.of("cost", PolicyConfig.Cost::parseSource, null)
+          .doc(
+              "`header:NAME`, `resolver:NAME`",
+              "none: `permits`",
+              "header:X-Tokens",
+              "a request's cost found at run time, a decimal number; missing, malformed or below"
+                  + " 1: `permits`");
+
+  static final Setting<Long> MAX_COST =
+      Setting.of("max-cost", ConfigReader.integer(1, Long.MAX_VALUE), Long.MAX_VALUE)
+          .doc(
+              "int ≥ `permits`",
+              "no cap",
+              "4000",
+              "the most one request is charged: a larger cost is charged this");
+
+  /** The text of a plan's limits, parsed as {@link #LIMITS}; not a key of the policy itself. */
+  static final Setting<String> PLAN_LIMITS =
+      Setting.of("plan.PLAN.limits", Function.identity(), null)
+          .required()
+          .doc(
+              "limits",
+              "none",
+              "10000/h burst=500",
+              "the limits of plan `PLAN`; everything else is the policy's");
+
+  /** Listed plan names, which {@link LimiterConfig} reads with the policies' names. */
+  static final Setting<String> PLANS =
+      Setting.of("plans", Function.identity(), null)
+          .doc(
+              "names",
+              "none",
+              "pro,enterprise",
+              "the plans set only in environment variables (`LIMITER_POLICY_API_PLAN_PRO_LIMITS`),"
+                  + " which cannot be found by their names, as `limiter.policies` lists policies");
+
+  static final Setting<PolicyConfig.PlanSource> PLAN_SOURCE =
+      Setting.of("plan-source", PolicyConfig.PlanSource::parse, null)
+          .doc(
+              "`role:R1,R2`, `resolver:NAME`, `header:NAME`",
+              "none; required with plans",
+              "role:gold,pro",
+              "where a request's plan comes from");
+
+  static final Setting<Boolean> ON_UNKNOWN_PLAN =
+      Setting.of("on-unknown-plan", PolicyKeys::rejectUnknownPlan, false)
+          .doc(
+              "`default`, `reject`",
+              "`default`",
+              "reject",
+              "a plan name that is not configured: the policy's own limits, or a rejection like a"
+                  + " missing key's");
+
+  static final Setting<Count> COUNT =
+      Setting.of("count", Count::parse, Count.ALL)
+          .doc(
+              "`all`, `status:CODE,...`",
+              "`all`",
+              "status:401,403",
+              "which requests count, by response status (the filter); the others get their charge"
+                  + " back when they end; `concurrency`: `all` only");
+
+  static final Setting<FailureMode> FAILURE =
+      Setting.of("failure", FailureMode::fromConfigName, FailureMode.LOCAL)
+          .doc(
+              "`fail-open`, `fail-closed`, `local`",
+              "`local`",
+              "fail-closed",
+              "what a decision does when the store cannot decide (a Redis outage)");
+
+  static final Setting<Boolean> DRY_RUN =
+      Setting.of("dry-run", ConfigReader::parseBoolean, false)
+          .doc(
+              "boolean",
+              "`false`",
+              "true",
+              "decide and send headers, but let would-be rejections pass (counted, logged at most"
+                  + " once a minute)");
+
+  static final Setting<Boolean> NODELAY =
+      Setting.of("nodelay", ConfigReader::parseBoolean, false)
+          .only(LEAKY_BUCKET)
+          .doc(
+              "boolean",
+              "`false`",
+              "true",
+              "leaky bucket: pass at once instead of waiting for the departure (still counted)");
+
+  static final Setting<Duration> MAX_DELAY =
+      Setting.of("max-delay", Limit::parseDuration, Duration.ofSeconds(30))
+          .only(LEAKY_BUCKET)
+          .doc(
+              "duration",
+              "`30s`",
+              "5s",
+              "leaky bucket: the longest a request waits for its departure");
+
+  static final Setting<Long> DELAY_AFTER =
+      Setting.of("delay-after", ConfigReader.integer(0, Integer.MAX_VALUE), 0L)
+          .only(LEAKY_BUCKET)
+          .doc(
+              "int ≥ 0",
+              "`0`",
+              "5",
+              "leaky bucket: the first N queued requests pass at once (nginx `delay=N`)");
+
+  /**
+   * Lease mode. Set off, it applies to every algorithm; on, to these only, which {@link
+   * PolicyReader} checks with a message of its own.
+   */
+  static final Setting<Boolean> LEASE =
+      Setting.of("lease", PolicyKeys::onOff, false)
+          .only(TOKEN_BUCKET, FIXED_WINDOW)
+          .doc(
+              "`on`, `off`",
+              "`off`",
+              "on",
+              "lease mode with the Redis store: each node spends slices of the limit locally;"
+                  + " `token-bucket` and `fixed-window` only");
+
+  static final Setting<Duration> LEASE_REFRESH =
+      Setting.of("lease-refresh", PolicyKeys::leaseRefresh, Lease.OFF.refresh())
+          .doc(
+              "duration, 10ms-1h",
+              "`200ms`",
+              "100ms",
+              "lease mode: a slice is sized to last about this long at the node's own rate");
+
+  static final Setting<Duration> LEASE_TTL =
+      Setting.of("lease-ttl", Limit::parseDuration, Lease.OFF.ttl())
+          .doc(
+              "duration, `lease-refresh`-1h",
+              "`2s`",
+              "5s",
+              "lease mode: how long a slice may be spent; what is left then goes back, and a node"
+                  + " that dies holds its slice at most this long");
+
+  static final Setting<Long> LEASE_MAX_SLICE =
+      Setting.of(
+              "lease-max-slice", ConfigReader.integer(1, Integer.MAX_VALUE), Lease.OFF.maxSlice())
+          .doc(
+              "int ≥ `permits`",
+              "no cap",
+              "500",
+              "lease mode: the largest slice, besides capacity ÷ active nodes");
+
+  static final Setting<Double> LEASE_LOW_WATER =
+      Setting.of("lease-low-water", PolicyKeys::lowWater, Lease.OFF.lowWater())
+          .doc(
+              "fraction in [0, 1)",
+              "`0.25`",
+              "0.5",
+              "lease mode: the next slice is fetched in the background when less than this share"
+                  + " of the last one is left (`0`: only when it is empty)");
+
+  /** Every row of the reference table, in its order. */
+  static final List<Setting<?>> TABLE =
+      List.of(
+          ALGORITHM,
+          LIMITS,
+          RETRY_AFTER,
+          KEY,
+          ON_MISSING_KEY,
+          PERMITS,
+          COST,
+          MAX_COST,
+          PLAN_LIMITS,
+          PLANS,
+          PLAN_SOURCE,
+          ON_UNKNOWN_PLAN,
+          COUNT,
+          FAILURE,
+          DRY_RUN,
+          NODELAY,
+          MAX_DELAY,
+          DELAY_AFTER,
+          LEASE,
+          LEASE_REFRESH,
+          LEASE_TTL,
+          LEASE_MAX_SLICE,
+          LEASE_LOW_WATER);
+
+  /** The keys that tune lease mode, which apply only with {@code lease=on}. */
+  static final List<Setting<?>> LEASE_TUNING =
+      List.of(LEASE_REFRESH, LEASE_TTL, LEASE_MAX_SLICE, LEASE_LOW_WATER);
+
+  /** The keys of a policy itself: every row but a plan's limits. */
+  static final List<Setting<?>> OWN = TABLE.stream().filter(s -> s != PLAN_LIMITS).toList();
+
+  /** The names of {@link #OWN}. */
+  static final Set<String> NAMES = Setting.names(OWN);
+
+  private static Duration retryAfter(String text) {
+    Duration value = Limit.parseDuration(text);
+    if (value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(Duration.ofHours(1)) > 0) {
+      throw new IllegalArgumentException(
+          "expected a duration between 1ms and 1h, was '" + text + "'");
+    }
+    return value;
+  }
+
+  private static Duration leaseRefresh(String text) {
+    Duration value = Limit.parseDuration(text);
+    if (value.compareTo(Lease.MIN_INTERVAL) < 0 || value.compareTo(Lease.MAX_TTL) > 0) {
+      throw new IllegalArgumentException(
+          "expected a duration between 10ms and 1h, was '" + text + "'");
+    }
+    return value;
+  }
+
+  private static boolean onOff(String value) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "on", "true" -> true;
+      case "off", "false" -> false;
+      default -> throw new IllegalArgumentException("expected on or off, was '" + value + "'");
+    };
+  }
+
+  private static double lowWater(String value) {
+    String expected =
+        "expected a fraction of the last slice, at least 0 and below 1, such as 0.25, was '"
+            + value
+            + "'";
+    double fraction;
+    try {
+      fraction = Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(expected, e);
+    }
+    if (!(fraction >= 0 && fraction < 1)) {
+      throw new IllegalArgumentException(expected);
+    }
+    return fraction;
+  }
+
+  private static boolean rejectUnknownPlan(String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "default" -> false;
+      case "reject" -> true;
+      default ->
+          throw new IllegalArgumentException("expected default or reject, was '" + value + "'");
+    };
+  }
+
+  private static MissingKey missingKey(String value) {
+    for (MissingKey option : MissingKey.values()) {
+      if (option.configName().equals(value.toLowerCase(Locale.ROOT))) {
+        return option;
+      }
+    }
+    throw new IllegalArgumentException(
+        "expected remote-address, reject or allow, was '" + value + "'");
+  }
+}

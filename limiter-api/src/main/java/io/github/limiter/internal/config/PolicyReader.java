@@ -1,0 +1,379 @@
+package io.github.limiter.internal.config;
+
+import static io.github.limiter.internal.config.PolicyKeys.ALGORITHM;
+import static io.github.limiter.internal.config.PolicyKeys.COST;
+import static io.github.limiter.internal.config.PolicyKeys.COUNT;
+import static io.github.limiter.internal.config.PolicyKeys.DELAY_AFTER;
+import static io.github.limiter.internal.config.PolicyKeys.DRY_RUN;
+import static io.github.limiter.internal.config.PolicyKeys.FAILURE;
+import static io.github.limiter.internal.config.PolicyKeys.KEY;
+import static io.github.limiter.internal.config.PolicyKeys.LEASE;
+import static io.github.limiter.internal.config.PolicyKeys.LEASE_LOW_WATER;
+import static io.github.limiter.internal.config.PolicyKeys.LEASE_MAX_SLICE;
+import static io.github.limiter.internal.config.PolicyKeys.LEASE_REFRESH;
+import static io.github.limiter.internal.config.PolicyKeys.LEASE_TTL;
+import static io.github.limiter.internal.config.PolicyKeys.LEASE_TUNING;
+import static io.github.limiter.internal.config.PolicyKeys.LIMITS;
+import static io.github.limiter.internal.config.PolicyKeys.MAX_COST;
+import static io.github.limiter.internal.config.PolicyKeys.MAX_DELAY;
+import static io.github.limiter.internal.config.PolicyKeys.NODELAY;
+import static io.github.limiter.internal.config.PolicyKeys.ON_MISSING_KEY;
+import static io.github.limiter.internal.config.PolicyKeys.ON_UNKNOWN_PLAN;
+import static io.github.limiter.internal.config.PolicyKeys.PERMITS;
+import static io.github.limiter.internal.config.PolicyKeys.PLAN_LIMITS;
+import static io.github.limiter.internal.config.PolicyKeys.PLAN_SOURCE;
+import static io.github.limiter.internal.config.PolicyKeys.RETRY_AFTER;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.ConfigException;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.internal.config.PolicyConfig.Lease;
+import io.github.limiter.internal.config.PolicyConfig.Shaping;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * Reads one policy, {@code limiter.policy.NAME.*}: each key of {@link PolicyKeys} that applies to
+ * its algorithm, then the checks across keys. Every problem goes to the list given; a policy with
+ * one is left out.
+ */
+final class PolicyReader {
+
+  private final ConfigReader reader;
+  private final String name;
+  private final String base;
+  private final List<ConfigException> problems;
+  private final Map<Setting<?>, Object> values = new HashMap<>();
+
+  private PolicyReader(ConfigReader reader, String name, List<ConfigException> problems) {
+    this.reader = reader;
+    this.name = name;
+    this.base = LimiterConfig.POLICY_PREFIX + name + ".";
+    this.problems = problems;
+  }
+
+  /** The policy called {@code name}; null after adding each of its problems to {@code problems}. */
+  static PolicyConfig read(
+      ConfigReader reader, String name, Set<String> planNames, List<ConfigException> problems) {
+    return new PolicyReader(reader, name, problems).read(planNames);
+  }
+
+  private PolicyConfig read(Set<String> planNames) {
+    int before = problems.size();
+    readEach();
+    Algorithm algorithm = value(ALGORITHM);
+    Map<String, List<Limit>> plans = plans(planNames);
+    List<Limit> limits = limits(base + LIMITS.name(), value(LIMITS));
+    checkCount(algorithm);
+    Lease lease = algorithm == null ? null : lease(algorithm);
+    if (problems.size() > before) {
+      return null;
+    }
+    try {
+      return build(algorithm, limits, plans, lease);
+    } catch (ConfigException e) {
+      problems.add(e);
+      return null;
+    }
+  }
+
+  /** Reads every key that applies to the policy's algorithm; lease mode's are read together. */
+  private void readEach() {
+    Algorithm algorithm = read(ALGORITHM);
+    for (Setting<?> setting : PolicyKeys.OWN) {
+      if (setting == ALGORITHM || setting == LEASE || LEASE_TUNING.contains(setting)) {
+        continue;
+      }
+      if (setting.appliesTo(algorithm)) {
+        read(setting);
+      } else if (algorithm != null) { // else the algorithm's own problem is reported
+        notFor(setting, algorithm);
+      }
+    }
+  }
+
+  private void notFor(Setting<?> setting, Algorithm algorithm) {
+    String key = base + setting.name();
+    String only =
+        String.join(" and ", setting.algorithms().stream().map(Algorithm::toString).toList());
+    reader
+        .text(key)
+        .ifPresent(
+            value ->
+                problems.add(
+                    new ConfigException(
+                        key,
+                        "applies to "
+                            + only
+                            + " only, not to "
+                            + algorithm
+                            + ", was '"
+                            + value
+                            + "'")));
+  }
+
+  /** The value of {@code setting}; null after adding its problem. */
+  private <T> T read(Setting<T> setting) {
+    try {
+      T value = reader.get(base + setting.name(), setting);
+      values.put(setting, value);
+      return value;
+    } catch (ConfigException e) {
+      problems.add(e);
+      return null;
+    }
+  }
+
+  /** What {@link #read} found; null if it was bad or not read. */
+  @SuppressWarnings("unchecked")
+  private <T> T value(Setting<T> setting) {
+    return (T) values.get(setting);
+  }
+
+  /** Each plan's limits; a plan sets its limits only, and plans need a plan source. */
+  private Map<String, List<Limit>> plans(Set<String> planNames) {
+    Map<String, List<Limit>> plans = new TreeMap<>();
+    for (String plan : planNames) {
+      String planBase = base + "plan." + plan + ".";
+      for (String key : PolicyKeys.NAMES) {
+        if (!key.equals(LIMITS.name()) && reader.text(planBase + key).isPresent()) {
+          problems.add(
+              new ConfigException(
+                  planBase + key,
+                  "a plan sets its limits only; every other setting is the policy's ("
+                      + base
+                      + key
+                      + "), was '"
+                      + reader.text(planBase + key).orElseThrow()
+                      + "'"));
+        }
+      }
+      String key = planBase + LIMITS.name();
+      List<Limit> limits = limits(key, collect(() -> reader.get(key, PLAN_LIMITS)));
+      if (limits != null) {
+        plans.put(plan, limits);
+      }
+    }
+    checkPlanSource(planNames);
+    return plans;
+  }
+
+  private void checkPlanSource(Set<String> planNames) {
+    String key = base + PLAN_SOURCE.name();
+    PolicyConfig.PlanSource planSource = value(PLAN_SOURCE);
+    if (!planNames.isEmpty() && planSource == null && reader.text(key).isEmpty()) {
+      problems.add(
+          new ConfigException(
+              key,
+              "required with plans ("
+                  + planNames
+                  + "): role:<role>,<role>..., resolver:<name> or header:<name>"));
+    }
+    if (planNames.isEmpty() && planSource != null) {
+      problems.add(
+          new ConfigException(
+              key,
+              "names where a plan comes from, but the policy has no plan: set "
+                  + base
+                  + "plan.<plan>.limits, was '"
+                  + planSource
+                  + "'"));
+    }
+  }
+
+  private void checkCount(Algorithm algorithm) {
+    PolicyConfig.Count count = value(COUNT);
+    if (algorithm == Algorithm.CONCURRENCY && count != null && !count.all()) {
+      problems.add(
+          new ConfigException(
+              base + COUNT.name(),
+              "a concurrency permit is given back whenever its request ends, so there is nothing"
+                  + " to count: only all applies, was '"
+                  + reader.text(base + COUNT.name()).orElse("")
+                  + "'"));
+    }
+  }
+
+  /** The limits {@code text} at {@code key} says; null if it was not read or is bad. */
+  private List<Limit> limits(String key, String text) {
+    if (text == null) {
+      return null;
+    }
+    return collect(
+        () -> reader.parse(key, text, t -> Limits.parse(t, value(ALGORITHM), value(RETRY_AFTER))));
+  }
+
+  /**
+   * Lease mode: {@code lease=on} and its tuning keys, which are errors without it; null after
+   * adding every problem.
+   */
+  private Lease lease(Algorithm algorithm) {
+    int before = problems.size();
+    Boolean on = read(LEASE);
+    if (on == null) {
+      return null;
+    }
+    if (!on) {
+      LEASE_TUNING.forEach(this::notWithoutLease);
+      return problems.size() > before ? null : Lease.OFF;
+    }
+    if (!LEASE.appliesTo(algorithm)) {
+      problems.add(
+          new ConfigException(
+              base + LEASE.name(),
+              "lease mode is proven never to admit more than exact mode for token-bucket and"
+                  + " fixed-window only, not for "
+                  + algorithm
+                  + ", was '"
+                  + reader.text(base + LEASE.name()).orElse("")
+                  + "'"));
+      return null;
+    }
+    Duration refresh = read(LEASE_REFRESH);
+    Duration ttl = checkTtl(read(LEASE_TTL), refresh);
+    Long maxSlice = checkMaxSlice(read(LEASE_MAX_SLICE));
+    Double lowWater = read(LEASE_LOW_WATER);
+    return problems.size() > before ? null : Lease.on(refresh, ttl, maxSlice, lowWater);
+  }
+
+  private void notWithoutLease(Setting<?> setting) {
+    String key = base + setting.name();
+    reader
+        .text(key)
+        .ifPresent(
+            value ->
+                problems.add(
+                    new ConfigException(
+                        key, "applies only with " + base + "lease=on, was '" + value + "'")));
+  }
+
+  private Duration checkTtl(Duration ttl, Duration refresh) {
+    Duration least = refresh == null ? Lease.MIN_INTERVAL : refresh;
+    if (ttl != null && (ttl.compareTo(least) < 0 || ttl.compareTo(Lease.MAX_TTL) > 0)) {
+      String key = base + LEASE_TTL.name();
+      problems.add(
+          new ConfigException(
+              key,
+              "expected a duration between "
+                  + base
+                  + "lease-refresh ("
+                  + least.toMillis()
+                  + "ms) and 1h, was '"
+                  + reader.text(key).orElse(ttl.toMillis() + "ms")
+                  + "'"));
+    }
+    return ttl;
+  }
+
+  private Long checkMaxSlice(Long maxSlice) {
+    Long permits = value(PERMITS);
+    long least = permits == null ? 1 : permits;
+    if (maxSlice != null && maxSlice < least) {
+      problems.add(
+          new ConfigException(
+              base + LEASE_MAX_SLICE.name(),
+              "a slice smaller than one request's permits ("
+                  + least
+                  + ") could never admit it, was '"
+                  + maxSlice
+                  + "'"));
+    }
+    return maxSlice;
+  }
+
+  /** The policy and its plans, once every key is valid alone: the checks across limits. */
+  private PolicyConfig build(
+      Algorithm algorithm, List<Limit> limits, Map<String, List<Limit>> planLimits, Lease lease) {
+    Policy policy = policy(name, algorithm, limits, base + LIMITS.name());
+    long permits = value(PERMITS);
+    long maxCost = value(MAX_COST);
+    long capacity = Limits.capacity(algorithm, limits);
+    if (permits > capacity) {
+      throw new ConfigException(
+          base + PERMITS.name(),
+          "a request would cost more than the smallest limit can ever admit ("
+              + capacity
+              + "), so every request would be rejected, was '"
+              + permits
+              + "'");
+    }
+    if (maxCost < permits) {
+      throw new ConfigException(
+          base + MAX_COST.name(),
+          "below the policy's permits ("
+              + permits
+              + "), which a request without a cost is charged, was '"
+              + maxCost
+              + "'");
+    }
+    return new PolicyConfig(
+        policy,
+        value(KEY),
+        value(ON_MISSING_KEY),
+        permits,
+        value(DRY_RUN),
+        shaping(algorithm),
+        lease,
+        // Above the capacity every cost is rejected alike: capping there keeps the stores'
+        // arithmetic far from overflow.
+        new PolicyConfig.Cost(value(COST), Math.min(maxCost, capacity + 1)),
+        value(COUNT),
+        plans(algorithm, planLimits));
+  }
+
+  private PolicyConfig.Plans plans(Algorithm algorithm, Map<String, List<Limit>> planLimits) {
+    if (planLimits.isEmpty()) {
+      return PolicyConfig.Plans.NONE;
+    }
+    long permits = value(PERMITS);
+    Map<String, Policy> plans = new LinkedHashMap<>();
+    for (var plan : planLimits.entrySet()) {
+      String key = base + "plan." + plan.getKey() + ".limits";
+      String planName = name + LimiterConfig.PLAN_SEGMENT + plan.getKey();
+      plans.put(plan.getKey(), policy(planName, algorithm, plan.getValue(), key));
+      if (permits > Limits.capacity(algorithm, plan.getValue())) {
+        throw new ConfigException(
+            key,
+            "a request would cost more ("
+                + permits
+                + " permits) than the smallest limit can ever admit, was '"
+                + reader.text(key).orElse("")
+                + "'");
+      }
+    }
+    return new PolicyConfig.Plans(plans, value(PLAN_SOURCE), value(ON_UNKNOWN_PLAN));
+  }
+
+  private Policy policy(String name, Algorithm algorithm, List<Limit> limits, String key) {
+    try {
+      return new Policy(name, algorithm, limits, value(FAILURE));
+    } catch (IllegalArgumentException e) {
+      // Policy's message already shows the offending limit.
+      throw new ConfigException(key, e.getMessage(), e);
+    }
+  }
+
+  private Shaping shaping(Algorithm algorithm) {
+    if (algorithm != Algorithm.LEAKY_BUCKET) {
+      return Shaping.NONE;
+    }
+    return new Shaping(value(NODELAY), value(MAX_DELAY), value(DELAY_AFTER));
+  }
+
+  /** The value of {@code step}, or null after adding its problem. */
+  private <T> T collect(Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (ConfigException e) {
+      problems.add(e);
+      return null;
+    }
+  }
+}
