@@ -55,7 +55,8 @@ final class PolicyKeys {
               "duration, 1ms-1h",
               "`1s`",
               "5s",
-              "`concurrency` only: the `Retry-After` of a rejection");
+              "`concurrency` only: the `Retry-After` of a rejection (see [Concurrency"
+                  + " limits](api-products.md#concurrency-limits))");
 
   static final Setting<KeySource> KEY =
       Setting.of("key", KeySource::parse, KeySource.REMOTE_ADDRESS)
@@ -85,7 +86,7 @@ final class PolicyKeys {
               "none: `permits`",
               "header:X-Tokens",
               "a request's cost found at run time, a decimal number; missing, malformed or below"
-                  + " 1: `permits`");
+                  + " 1: `permits` (see [Request costs](api-products.md#request-costs))");
 
   static final Setting<Long> MAX_COST =
       Setting.of("max-cost", ConfigReader.integer(1, Long.MAX_VALUE), Long.MAX_VALUE)
@@ -103,7 +104,8 @@ final class PolicyKeys {
               "limits",
               "none",
               "10000/h burst=500",
-              "the limits of plan `PLAN`; everything else is the policy's");
+              "the limits of plan `PLAN`; everything else is the policy's (see"
+                  + " [Plans](api-products.md#plans))");
 
   /** Listed plan names, which {@link LimiterConfig} reads with the policies' names. */
   static final Setting<String> PLANS =
@@ -139,7 +141,8 @@ final class PolicyKeys {
               "`all`",
               "status:401,403",
               "which requests count, by response status (the filter); the others get their charge"
-                  + " back when they end; `concurrency`: `all` only");
+                  + " back when they end (see [What counts](api-products.md#what-counts));"
+                  + " `concurrency`: `all` only");
 
   static final Setting<FailureMode> FAILURE =
       Setting.of("failure", FailureMode::fromConfigName, FailureMode.LOCAL)
@@ -196,7 +199,7 @@ final class PolicyKeys {
               "`on`, `off`",
               "`off`",
               "on",
-              "lease mode with the Redis store: each node spends slices of the limit locally;"
+              "[lease mode](lease-mode.md) with the Redis store: each node spends slices of the limit locally;"
                   + " `token-bucket` and `fixed-window` only");
 
   static final Setting<Duration> LEASE_REFRESH =

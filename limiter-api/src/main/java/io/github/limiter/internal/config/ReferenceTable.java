@@ -17,7 +17,7 @@ final class ReferenceTable {
   /** A table of {@code settings}, each key shown after {@code prefix}. */
   static String markdown(String prefix, List<Setting<?>> settings) {
     StringBuilder table = new StringBuilder();
-    table.append("| key | type | default | example | meaning |\n");
+    table.append("| setting | type | default | example | meaning |\n");
     table.append("|---|---|---|---|---|\n");
     for (Setting<?> setting : settings) {
       table
