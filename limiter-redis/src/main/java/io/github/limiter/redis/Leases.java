@@ -75,7 +75,7 @@ final class Leases implements AutoCloseable {
   final NanoClock clock;
   final String node;
   private final long origin;
-  private final Map<String, PolicyConfig.Lease> settings;
+  private final Map<String, PolicyConfig.LeaseMode> settings;
   private final ExecutorService fetcher;
   private final ScheduledExecutorService sweeper;
   private final ConcurrentHashMap<Policy, Object> policies = new ConcurrentHashMap<>();
@@ -90,7 +90,7 @@ final class Leases implements AutoCloseable {
       Host host,
       KeyScheme keys,
       NanoClock clock,
-      Map<String, PolicyConfig.Lease> settings,
+      Map<String, PolicyConfig.LeaseMode> settings,
       boolean background) {
     this.host = host;
     this.calls = host.calls();
@@ -150,7 +150,7 @@ final class Leases implements AutoCloseable {
   }
 
   private Object create(Policy policy) {
-    PolicyConfig.Lease lease = settings.get(policy.name());
+    PolicyConfig.LeaseMode lease = settings.get(policy.name());
     if (lease == null || !lease.enabled()) {
       return EXACT;
     }
@@ -239,7 +239,7 @@ final class Leases implements AutoCloseable {
 
     final Policy policy;
     final CompiledPolicy compiled;
-    final PolicyConfig.Lease settings;
+    final PolicyConfig.LeaseMode settings;
     private final Scripts.Script grant;
     private final Scripts.Script release;
     private final long capacity;
@@ -248,7 +248,7 @@ final class Leases implements AutoCloseable {
     private final long refreshNanos;
     final ConcurrentHashMap<String, Lease> keys = new ConcurrentHashMap<>();
 
-    Leased(Policy policy, PolicyConfig.Lease settings) {
+    Leased(Policy policy, PolicyConfig.LeaseMode settings) {
       this.policy = policy;
       this.compiled = new CompiledPolicy(policy, keyScheme);
       this.settings = settings;

@@ -23,7 +23,7 @@ import java.util.TreeSet;
  *     logged)
  * @param shaping leaky-bucket shaping: how long an admitted request may wait for its departure
  * @param lease lease mode: whether a node spends slices of the shared limit locally, and how it
- *     sizes and renews them ({@link Lease#OFF}: every decision asks the store)
+ *     sizes and renews them ({@link LeaseMode#OFF}: every decision asks the store)
  * @param cost where a request's cost comes from, when it is more than the static {@code permits}
  * @param count which requests count against the policy; the others are refunded when they end
  * @param plans the policy's limits per customer plan, and where a request's plan comes from
@@ -35,7 +35,7 @@ public record PolicyConfig(
     long permits,
     boolean dryRun,
     Shaping shaping,
-    Lease lease,
+    LeaseMode lease,
     Cost cost,
     Count count,
     Plans plans) {
@@ -122,7 +122,7 @@ public record PolicyConfig(
    * @param lowWater the fraction of the last slice below which the next one is fetched in the
    *     background
    */
-  public record Lease(
+  public record LeaseMode(
       boolean enabled, Duration refresh, Duration ttl, long maxSlice, double lowWater) {
 
     /** The least refresh interval and TTL. */
@@ -132,10 +132,11 @@ public record PolicyConfig(
     public static final Duration MAX_TTL = Duration.ofHours(1);
 
     /** Every decision asks the store: the default (after the bounds it is checked against). */
-    public static final Lease OFF =
-        new Lease(false, Duration.ofMillis(200), Duration.ofSeconds(2), Integer.MAX_VALUE, 0.25);
+    public static final LeaseMode OFF =
+        new LeaseMode(
+            false, Duration.ofMillis(200), Duration.ofSeconds(2), Integer.MAX_VALUE, 0.25);
 
-    public Lease {
+    public LeaseMode {
       Objects.requireNonNull(refresh, "refresh");
       Objects.requireNonNull(ttl, "ttl");
       if (refresh.compareTo(MIN_INTERVAL) < 0 || refresh.compareTo(MAX_TTL) > 0) {
@@ -164,8 +165,8 @@ public record PolicyConfig(
     }
 
     /** Lease mode with these settings. */
-    public static Lease on(Duration refresh, Duration ttl, long maxSlice, double lowWater) {
-      return new Lease(true, refresh, ttl, maxSlice, lowWater);
+    public static LeaseMode on(Duration refresh, Duration ttl, long maxSlice, double lowWater) {
+      return new LeaseMode(true, refresh, ttl, maxSlice, lowWater);
     }
   }
 
@@ -424,7 +425,7 @@ public record PolicyConfig(
         permits,
         dryRun,
         shaping,
-        Lease.OFF,
+        LeaseMode.OFF,
         Cost.STATIC,
         Count.ALL,
         Plans.NONE);

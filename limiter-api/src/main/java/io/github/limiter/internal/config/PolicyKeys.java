@@ -9,7 +9,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.internal.config.PolicyConfig.Count;
-import io.github.limiter.internal.config.PolicyConfig.Lease;
+import io.github.limiter.internal.config.PolicyConfig.LeaseMode;
 import io.github.limiter.internal.config.PolicyConfig.MissingKey;
 import java.time.Duration;
 import java.util.List;
@@ -203,7 +203,7 @@ final class PolicyKeys {
                   + " `token-bucket` and `fixed-window` only");
 
   static final Setting<Duration> LEASE_REFRESH =
-      Setting.of("lease-refresh", PolicyKeys::leaseRefresh, Lease.OFF.refresh())
+      Setting.of("lease-refresh", PolicyKeys::leaseRefresh, LeaseMode.OFF.refresh())
           .doc(
               "duration, 10ms-1h",
               "`200ms`",
@@ -211,7 +211,7 @@ final class PolicyKeys {
               "lease mode: a slice is sized to last about this long at the node's own rate");
 
   static final Setting<Duration> LEASE_TTL =
-      Setting.of("lease-ttl", Limit::parseDuration, Lease.OFF.ttl())
+      Setting.of("lease-ttl", Limit::parseDuration, LeaseMode.OFF.ttl())
           .doc(
               "duration, `lease-refresh`-1h",
               "`2s`",
@@ -221,7 +221,9 @@ final class PolicyKeys {
 
   static final Setting<Long> LEASE_MAX_SLICE =
       Setting.of(
-              "lease-max-slice", ConfigReader.integer(1, Integer.MAX_VALUE), Lease.OFF.maxSlice())
+              "lease-max-slice",
+              ConfigReader.integer(1, Integer.MAX_VALUE),
+              LeaseMode.OFF.maxSlice())
           .doc(
               "int ≥ `permits`",
               "no cap",
@@ -229,7 +231,7 @@ final class PolicyKeys {
               "lease mode: the largest slice, besides capacity ÷ active nodes");
 
   static final Setting<Double> LEASE_LOW_WATER =
-      Setting.of("lease-low-water", PolicyKeys::lowWater, Lease.OFF.lowWater())
+      Setting.of("lease-low-water", PolicyKeys::lowWater, LeaseMode.OFF.lowWater())
           .doc(
               "fraction in [0, 1)",
               "`0.25`",
@@ -285,7 +287,7 @@ final class PolicyKeys {
 
   private static Duration leaseRefresh(String text) {
     Duration value = Limit.parseDuration(text);
-    if (value.compareTo(Lease.MIN_INTERVAL) < 0 || value.compareTo(Lease.MAX_TTL) > 0) {
+    if (value.compareTo(LeaseMode.MIN_INTERVAL) < 0 || value.compareTo(LeaseMode.MAX_TTL) > 0) {
       throw new IllegalArgumentException(
           "expected a duration between 10ms and 1h, was '" + text + "'");
     }

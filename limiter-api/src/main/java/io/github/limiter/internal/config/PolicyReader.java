@@ -28,7 +28,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.ConfigException;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.internal.config.PolicyConfig.Lease;
+import io.github.limiter.internal.config.PolicyConfig.LeaseMode;
 import io.github.limiter.internal.config.PolicyConfig.Shaping;
 import java.time.Duration;
 import java.util.HashMap;
@@ -72,7 +72,7 @@ final class PolicyReader {
     Map<String, List<Limit>> plans = plans(planNames);
     List<Limit> limits = limits(base + LIMITS.name(), value(LIMITS));
     checkCount(algorithm);
-    Lease lease = algorithm == null ? null : lease(algorithm);
+    LeaseMode lease = algorithm == null ? null : lease(algorithm);
     if (problems.size() > before) {
       return null;
     }
@@ -214,7 +214,7 @@ final class PolicyReader {
    * Lease mode: {@code lease=on} and its tuning keys, which are errors without it; null after
    * adding every problem.
    */
-  private Lease lease(Algorithm algorithm) {
+  private LeaseMode lease(Algorithm algorithm) {
     int before = problems.size();
     Boolean on = read(LEASE);
     if (on == null) {
@@ -222,7 +222,7 @@ final class PolicyReader {
     }
     if (!on) {
       LEASE_TUNING.forEach(this::notWithoutLease);
-      return problems.size() > before ? null : Lease.OFF;
+      return problems.size() > before ? null : LeaseMode.OFF;
     }
     if (!LEASE.appliesTo(algorithm)) {
       problems.add(
@@ -240,7 +240,7 @@ final class PolicyReader {
     Duration ttl = checkTtl(read(LEASE_TTL), refresh);
     Long maxSlice = checkMaxSlice(read(LEASE_MAX_SLICE));
     Double lowWater = read(LEASE_LOW_WATER);
-    return problems.size() > before ? null : Lease.on(refresh, ttl, maxSlice, lowWater);
+    return problems.size() > before ? null : LeaseMode.on(refresh, ttl, maxSlice, lowWater);
   }
 
   private void notWithoutLease(Setting<?> setting) {
@@ -255,8 +255,8 @@ final class PolicyReader {
   }
 
   private Duration checkTtl(Duration ttl, Duration refresh) {
-    Duration least = refresh == null ? Lease.MIN_INTERVAL : refresh;
-    if (ttl != null && (ttl.compareTo(least) < 0 || ttl.compareTo(Lease.MAX_TTL) > 0)) {
+    Duration least = refresh == null ? LeaseMode.MIN_INTERVAL : refresh;
+    if (ttl != null && (ttl.compareTo(least) < 0 || ttl.compareTo(LeaseMode.MAX_TTL) > 0)) {
       String key = base + LEASE_TTL.name();
       problems.add(
           new ConfigException(
@@ -290,7 +290,10 @@ final class PolicyReader {
 
   /** The policy and its plans, once every key is valid alone: the checks across limits. */
   private PolicyConfig build(
-      Algorithm algorithm, List<Limit> limits, Map<String, List<Limit>> planLimits, Lease lease) {
+      Algorithm algorithm,
+      List<Limit> limits,
+      Map<String, List<Limit>> planLimits,
+      LeaseMode lease) {
     Policy policy = policy(name, algorithm, limits, base + LIMITS.name());
     long permits = value(PERMITS);
     long maxCost = value(MAX_COST);

@@ -20,7 +20,7 @@ class LeaseConfigTest {
   void leaseModeIsOffByDefault() {
     PolicyConfig api = read(api("token-bucket", "10/s")).policy("api").orElseThrow();
 
-    assertThat(api.lease()).isEqualTo(PolicyConfig.Lease.OFF);
+    assertThat(api.lease()).isEqualTo(PolicyConfig.LeaseMode.OFF);
     assertThat(api.lease().enabled()).isFalse();
   }
 
@@ -31,11 +31,11 @@ class LeaseConfigTest {
     Map<String, String> properties = api(algorithm, "100/s");
     properties.put("limiter.policy.api.lease", value);
 
-    PolicyConfig.Lease lease = read(properties).policy("api").orElseThrow().lease();
+    PolicyConfig.LeaseMode lease = read(properties).policy("api").orElseThrow().lease();
 
     assertThat(lease)
         .isEqualTo(
-            PolicyConfig.Lease.on(
+            PolicyConfig.LeaseMode.on(
                 Duration.ofMillis(200), Duration.ofSeconds(2), Integer.MAX_VALUE, 0.25));
   }
 
@@ -50,10 +50,11 @@ class LeaseConfigTest {
             "limiter.policy.api.lease-max-slice", "40",
             "limiter.policy.api.lease-low-water", "0.5"));
 
-    PolicyConfig.Lease lease = read(properties).policy("api").orElseThrow().lease();
+    PolicyConfig.LeaseMode lease = read(properties).policy("api").orElseThrow().lease();
 
     assertThat(lease)
-        .isEqualTo(PolicyConfig.Lease.on(Duration.ofMillis(50), Duration.ofSeconds(5), 40, 0.5));
+        .isEqualTo(
+            PolicyConfig.LeaseMode.on(Duration.ofMillis(50), Duration.ofSeconds(5), 40, 0.5));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -123,11 +124,11 @@ class LeaseConfigTest {
   @Test
   void theLeaseRecordValidatesItself() {
     assertThatThrownBy(
-            () -> PolicyConfig.Lease.on(Duration.ofSeconds(2), Duration.ofSeconds(1), 10, 0.25))
+            () -> PolicyConfig.LeaseMode.on(Duration.ofSeconds(2), Duration.ofSeconds(1), 10, 0.25))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ttl must be between the refresh interval (2000ms) and 1h");
     assertThatThrownBy(
-            () -> PolicyConfig.Lease.on(Duration.ofSeconds(1), Duration.ofSeconds(2), 10, 1.0))
+            () -> PolicyConfig.LeaseMode.on(Duration.ofSeconds(1), Duration.ofSeconds(2), 10, 1.0))
         .hasMessageContaining("low water must be a fraction");
   }
 }
