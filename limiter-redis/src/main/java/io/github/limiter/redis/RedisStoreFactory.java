@@ -28,7 +28,8 @@ import redis.clients.jedis.SslOptions;
  * {@code limiter.store=redis}: builds a {@link RedisStore} from the {@code limiter.redis.*} keys,
  * each declared once below. The core parses each value; the checks here are those across keys and
  * the builder's own, and every one fails at start-up, naming the key and the value (never a
- * password's).
+ * password's). docs/configuration.md shows their table, made from these declarations ({@code
+ * RedisConfigurationDocsTest}).
  */
 public final class RedisStoreFactory implements DeclaredStoreFactory {
 
