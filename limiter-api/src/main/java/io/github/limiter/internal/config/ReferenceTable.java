@@ -1,5 +1,9 @@
 package io.github.limiter.internal.config;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -72,21 +76,50 @@ public final class ReferenceTable {
   }
 
   /** The line that opens {@code section} in a page: {@code <!-- section:begin -->}. */
-  public static String begin(String section) {
+  static String begin(String section) {
     return "<!-- " + section + ":begin -->\n";
   }
 
   /** The line that closes {@code section} in a page. */
-  public static String end(String section) {
+  static String end(String section) {
     return "<!-- " + section + ":end -->";
   }
 
   /**
-   * {@code page} with {@code table} between the marker lines of {@code section}.
+   * Whether docs/configuration.md, found from the working directory upward, shows {@code table}
+   * between the marker lines of {@code section}; when it does not and {@code update} is true, it is
+   * rewritten to show it.
    *
-   * @throws IllegalArgumentException if the page lacks them, or has them in the wrong order
+   * @throws IllegalArgumentException if there is no such page, or it lacks the marker lines
    */
-  public static String withTable(String page, String section, String table) {
+  public static boolean shown(String section, String table, boolean update) throws IOException {
+    Path page = page();
+    String text = Files.readString(page, StandardCharsets.UTF_8);
+    String updated = withTable(text, section, table);
+    if (updated.equals(text)) {
+      return true;
+    }
+    if (update) {
+      Files.writeString(page, updated, StandardCharsets.UTF_8);
+      return true;
+    }
+    return false;
+  }
+
+  /** docs/configuration.md of the project, found from the working directory upward. */
+  public static Path page() {
+    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+      Path page = dir.resolve("docs/configuration.md");
+      if (Files.isRegularFile(page)) {
+        return page;
+      }
+    }
+    throw new IllegalArgumentException(
+        "no docs/configuration.md above " + Path.of("").toAbsolutePath());
+  }
+
+  /** {@code page}'s text with {@code table} between the marker lines of {@code section}. */
+  static String withTable(String page, String section, String table) {
     int begin = page.indexOf(begin(section));
     int end = page.indexOf(end(section));
     if (begin < 0 || end < begin) {

@@ -1,13 +1,9 @@
 package io.github.limiter.internal.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.github.limiter.internal.store.InMemoryStoreFactory;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -55,32 +51,13 @@ class ConfigurationDocsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("sections")
   void theDocsShowTheTableOfEachSection(String section, String table) throws IOException {
-    Path page = page();
-    String text = Files.readString(page, StandardCharsets.UTF_8);
-    String updated = ReferenceTable.withTable(text, section, table);
-    if (updated.equals(text)) {
-      return;
-    }
-    if (Boolean.getBoolean("limiter.docs.update")) {
-      Files.writeString(page, updated, StandardCharsets.UTF_8);
-      return;
-    }
-    fail(
-        "%s does not show the settings of section %s as they are declared. Update it with%n"
-            + "  ./mvnw -pl limiter-api -am test -Dtest=ConfigurationDocsTest"
-            + " -Dsurefire.failIfNoSpecifiedTests=false -Dlimiter.docs.update=true%n"
-            + "or paste this table between the markers:%n%s",
-        page, section, table);
-  }
-
-  /** docs/configuration.md of the project, found from the module's directory. */
-  static Path page() {
-    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path page = dir.resolve("docs/configuration.md");
-      if (Files.isRegularFile(page)) {
-        return page;
-      }
-    }
-    throw new AssertionError("no docs/configuration.md above " + Path.of("").toAbsolutePath());
+    assertThat(ReferenceTable.shown(section, table, Boolean.getBoolean("limiter.docs.update")))
+        .as(
+            "%s does not show the settings of section %s as they are declared. Update it with%n"
+                + "  ./mvnw -pl limiter-api -am test -Dtest=ConfigurationDocsTest"
+                + " -Dsurefire.failIfNoSpecifiedTests=false -Dlimiter.docs.update=true%n"
+                + "or paste this table between the markers:%n%s",
+            ReferenceTable.page(), section, table)
+        .isTrue();
   }
 }
