@@ -20,7 +20,8 @@ import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /**
- * Configures a {@link RedisStore}; the configuration table in the README lists the matching keys.
+ * Configures a {@link RedisStore}; docs/configuration.md lists the matching {@code limiter.redis.*}
+ * keys, which {@link RedisStoreFactory} declares.
  */
 public final class RedisStoreBuilder {
   private HostAndPort node;
@@ -255,8 +256,8 @@ public final class RedisStoreBuilder {
 
   /**
    * Lease mode for the policy named {@code policyName} (token bucket or fixed window): this node
-   * reserves slices of each key's limits and spends them locally; see the README's lease-mode
-   * section for what it gives up. Every node must decide the policy in the same mode.
+   * reserves slices of each key's limits and spends them locally; see docs/lease-mode.md for what
+   * it gives up. Every node must decide the policy in the same mode.
    *
    * @param refresh a slice is sized to last about this long at the node's rate
    * @param ttl how long a slice may be spent; what is left then goes back

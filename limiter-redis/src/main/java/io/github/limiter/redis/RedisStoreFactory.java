@@ -28,7 +28,8 @@ import redis.clients.jedis.SslOptions;
  * {@code limiter.store=redis}: builds a {@link RedisStore} from the {@code limiter.redis.*} keys,
  * each declared once below. The core parses each value; the checks here are those across keys and
  * the builder's own, and every one fails at start-up, naming the key and the value (never a
- * password's).
+ * password's). docs/configuration.md shows their table, made from these declarations ({@code
+ * RedisConfigurationDocsTest}).
  */
 public final class RedisStoreFactory implements DeclaredStoreFactory {
 
@@ -113,7 +114,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "string without `{` `}`",
               "`limiter:`",
               "shop-prod:rl:",
-              "Prepended to every key: `<prefix>{<policy>:<client key>}:<algorithm><limit "
+              "Prepended to every Redis key: `<prefix>{<policy>:<client key>}:<algorithm><limit "
                   + "index>`.");
 
   public static final Setting<Duration> CONNECT_TIMEOUT =
@@ -168,7 +169,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "integer ≥ 1",
               "`1`",
               "4",
-              "For policies with `failure-mode=local`: how many application nodes share each "
+              "For policies with `failure=local`: how many application nodes share each "
                   + "limit; the in-memory fallback enforces `Policy.dividedBy(n)`.");
 
   public static final Setting<Integer> BREAKER_FAILURE_THRESHOLD =
@@ -193,7 +194,8 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "Concurrent decisions on one Redis node (standalone, or each master of a "
                   + "cluster) share round trips: those queued while a batch is in flight go out "
                   + "together as one pipeline; a lone decision goes out at once. `false`: each "
-                  + "decision is its own round trip on a pooled connection.");
+                  + "decision is its own round trip on a pooled connection. See "
+                  + "[Pipelining](redis.md#pipelining).");
 
   public static final Setting<Integer> PIPELINE_MAX_BATCH =
       Setting.<Integer>of(PREFIX + "pipeline.max-batch", RedisStoreFactory::parseInt, null)
@@ -207,7 +209,8 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "10s",
               "How long a node's holds on concurrency permits live without renewal; they are "
                   + "renewed every third of it. A node that crashes holds its permits at "
-                  + "most this long after its last renewal.");
+                  + "most this long after its last renewal (see [Concurrency "
+                  + "limits](api-products.md#concurrency-limits)).");
 
   private static final List<Setting<?>> SETTINGS =
       List.of(

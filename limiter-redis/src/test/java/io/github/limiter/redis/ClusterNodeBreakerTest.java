@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One breaker per cluster node: a dead master degrades only its own slots (issue 17, blocker 4).
- * The cluster serves the slots it still covers ({@code cluster-require-full-coverage no}), as the
- * README advises; with Redis's default, Redis itself refuses every key while a slot has no master.
+ * The cluster serves the slots it still covers ({@code cluster-require-full-coverage no}), as
+ * docs/redis.md advises; with Redis's default, Redis itself refuses every key while a slot has no
+ * master.
  */
 class ClusterNodeBreakerTest {
 

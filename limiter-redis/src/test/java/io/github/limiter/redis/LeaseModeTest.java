@@ -170,8 +170,8 @@ class LeaseModeTest {
     Tally tally = replay(server, policy, seed, Long.MAX_VALUE, true);
 
     // Then lease mode never admits more. (Each pause may cost it up to what the nodes had spent
-    // since they last asked Redis, which counts as held until their leases go back: the README
-    // says so; here it is bounded only by the number of pauses.)
+    // since they last asked Redis, which counts as held until their leases go back:
+    // docs/lease-mode.md says so; here it is bounded only by the number of pauses.)
     assertThat(tally.leased()).isLessThanOrEqualTo(tally.exact());
     assertThat(tally.leased()).isGreaterThan(tally.exact() * 9 / 10);
   }

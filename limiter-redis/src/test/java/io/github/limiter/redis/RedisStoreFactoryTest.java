@@ -124,7 +124,7 @@ class RedisStoreFactoryTest {
         .hasMessageStartingWith("limiter.redis.decision-timout: unknown key; store 'redis' reads [")
         .hasMessageContaining("limiter.redis.decision-timeout")
         .hasMessageContaining("'50ms'");
-    // Every key the factory declares is one it reads: the README's table, whole.
+    // Every key the factory declares is one it reads: docs/configuration.md's Redis table, whole.
     assertThat(new RedisStoreFactory().keys())
         .hasSize(21)
         .allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));

@@ -61,14 +61,8 @@ final class Report {
           .append(s.algorithm().configName())
           .append("\"><td>")
           .append(s.algorithm().configName())
-          .append("</td><td class=\"requests\">")
-          .append(s.requests())
-          .append("</td><td class=\"admitted\">")
-          .append(s.admitted())
-          .append("</td><td class=\"rejected\">")
-          .append(s.rejected())
-          .append("</td><td>")
-          .append(TextTable.percent(s.rejectionRate()))
+          .append("</td>");
+      countCells(html, s)
           .append("</td><td>")
           .append(s.keysHit())
           .append(" of ")
@@ -180,14 +174,8 @@ final class Report {
           .append(grid.xs().get(p.xi()))
           .append("</td><td>")
           .append(grid.ys().get(p.yi()))
-          .append("</td><td class=\"requests\">")
-          .append(s.requests())
-          .append("</td><td class=\"admitted\">")
-          .append(s.admitted())
-          .append("</td><td class=\"rejected\">")
-          .append(s.rejected())
-          .append("</td><td>")
-          .append(TextTable.percent(s.rejectionRate()))
+          .append("</td>");
+      countCells(html, s)
           .append("</td><td>")
           .append(TextTable.percent(s.worstKey()))
           .append("</td><td>")
@@ -201,6 +189,18 @@ final class Report {
     html.append("</table>\n");
     html.append(keysSection(List.of(keys), "data-setting"));
     write(options, html);
+  }
+
+  /** The cells both tables show of a run, from requests to rejected %, the last one left open. */
+  private static StringBuilder countCells(StringBuilder html, Summary s) {
+    return html.append("<td class=\"requests\">")
+        .append(s.requests())
+        .append("</td><td class=\"admitted\">")
+        .append(s.admitted())
+        .append("</td><td class=\"rejected\">")
+        .append(s.rejected())
+        .append("</td><td>")
+        .append(TextTable.percent(s.rejectionRate()));
   }
 
   /** Who was rejected: the keys with the most rejections, the behaving ones apart. */

@@ -2,6 +2,7 @@ package io.github.limiter.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.limiter.tck.redis.Await;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.logging.Handler;
@@ -78,13 +78,10 @@ class ShapingTest {
   }
 
   private static void awaitEvent(String what, BooleanSupplier happened, TestServer server) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!happened.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline)
-          .as("waiting for " + what + (server == null ? "" : " " + server.stats()))
-          .isNegative();
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-    }
+    Await.until(
+        () -> "waiting for " + what + (server == null ? "" : " " + server.stats()),
+        Duration.ofSeconds(20),
+        happened);
   }
 
   /**

@@ -13,9 +13,7 @@ import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -162,7 +160,7 @@ public abstract class RateLimitStoreContract {
   @EnumSource(Algorithm.class)
   void scriptedSequenceMatchesThePureFunction(Algorithm algorithm) {
     for (Supplier<ManualClock> origin : origins()) {
-      Fixture f = fixture(origin.get());
+      ContractFixture f = fixture(origin.get());
       f.runScript(single(algorithm, "scripted"), SCRIPT);
     }
   }
@@ -172,7 +170,7 @@ public abstract class RateLimitStoreContract {
   void scriptedSequenceUnderSeveralLimitsMatchesThePureFunction(Algorithm algorithm) {
     // (a concurrency policy has one limit)
     for (Supplier<ManualClock> origin : origins()) {
-      Fixture f = fixture(origin.get());
+      ContractFixture f = fixture(origin.get());
       f.runScript(multi(algorithm, "scripted-multi"), SCRIPT);
     }
   }
@@ -185,8 +183,8 @@ public abstract class RateLimitStoreContract {
     // rejects
     Policy policy = multi(algorithm, "all-or-nothing");
     ManualClock clock = ManualClock.random(7);
-    Fixture withRejections = fixture(clock);
-    Fixture without = fixture(clock);
+    ContractFixture withRejections = fixture(clock);
+    ContractFixture without = fixture(clock);
     long[] gapsMillis = {0, 0, 0, 20, 0, 0, 90, 0, 0, 0, 0, 250, 0, 0, 0, 0, 0};
     for (long gap : gapsMillis) {
       clock.advance(Duration.ofMillis(gap));
@@ -206,7 +204,7 @@ public abstract class RateLimitStoreContract {
   @EnumSource(Algorithm.class)
   void permitsAboveCapacityExceedCapacityWithoutRetryAfter(Algorithm algorithm) {
     for (Policy policy : policies(algorithm, "too-many")) {
-      Fixture f = fixture(ManualClock.negative());
+      ContractFixture f = fixture(ManualClock.negative());
       long capacity = policy.limits().stream().mapToLong(Limit::burst).max().orElseThrow();
       Decision d = f.decide(policy, "k", capacity + 1);
       assertThat(d.outcome()).isEqualTo(Outcome.EXCEEDS_CAPACITY);
@@ -230,7 +228,7 @@ public abstract class RateLimitStoreContract {
     for (Policy policy : policies(algorithm, "retry")) {
       for (Supplier<ManualClock> origin : origins()) {
         ManualClock clock = origin.get();
-        Fixture f = fixture(clock);
+        ContractFixture f = fixture(clock);
         Random random = new Random(11);
         int checked = 0;
         for (int i = 0; i < 60; i++) {
@@ -264,7 +262,7 @@ public abstract class RateLimitStoreContract {
   @EnumSource(Algorithm.class)
   void keysAreIndependent(Algorithm algorithm) {
     Policy policy = single(algorithm, "keys");
-    Fixture f = fixture(ManualClock.nearMaxValue());
+    ContractFixture f = fixture(ManualClock.nearMaxValue());
     Decision firstOfA = f.decide(policy, "a", 1);
     while (f.decide(policy, "a", 1).isAllowed()) {
       // exhaust a
@@ -285,7 +283,7 @@ public abstract class RateLimitStoreContract {
         algorithm == Algorithm.CONCURRENCY // one limit only
             ? single(algorithm, "one.multi")
             : multi(algorithm, "one.multi");
-    Fixture f = fixture(ManualClock.random(3));
+    ContractFixture f = fixture(ManualClock.random(3));
     Decision fresh = f.decide(one, "k", 1);
     while (f.decide(one, "k", 1).isAllowed()) {
       // exhaust one:k
@@ -305,7 +303,7 @@ public abstract class RateLimitStoreContract {
   void aRefundGivesPermitsBack(Algorithm algorithm) {
     for (Policy policy : policies(algorithm, "refund")) {
       ManualClock clock = ManualClock.random(5);
-      Fixture f = fixture(clock);
+      ContractFixture f = fixture(clock);
       Decision afterOne = f.decide(policy, "k", 1);
       Decision afterThree = f.decide(policy, "k", 2);
       assertThat(afterThree.remaining()).isLessThan(afterOne.remaining());
@@ -330,7 +328,7 @@ public abstract class RateLimitStoreContract {
       long capacity = policy.limits().stream().mapToLong(Limit::burst).min().orElseThrow();
       for (long debt : new long[] {1, capacity / 2 + 1, capacity, 5 * capacity}) {
         ManualClock clock = ManualClock.random(debt);
-        Fixture f = fixture(clock);
+        ContractFixture f = fixture(clock);
         // Given a request admitted at one permit whose actual cost turns out far higher
         assertThat(f.decide(policy, "k", 1).isAllowed()).isTrue();
         f.adjust(policy, "k", capacity + debt);
@@ -351,7 +349,7 @@ public abstract class RateLimitStoreContract {
       }
       // And a refund larger than what was charged leaves a fresh key, no credit
       ManualClock clock = ManualClock.random(9);
-      Fixture f = fixture(clock);
+      ContractFixture f = fixture(clock);
       Decision first = f.decide(policy, "c", 1);
       f.adjust(policy, "c", -3 * capacity);
       assertThat(f.decide(policy, "c", 1)).isEqualTo(first);
@@ -368,7 +366,7 @@ public abstract class RateLimitStoreContract {
         Limit.bucket(2, Duration.ofSeconds(1), 4)
             .withInitial(algorithm == Algorithm.TOKEN_BUCKET ? 1 : 3);
     Policy policy = new Policy("initial", algorithm, List.of(limit), FailureMode.FAIL_OPEN);
-    Fixture f = fixture(ManualClock.random(9));
+    ContractFixture f = fixture(ManualClock.random(9));
     f.runScript(policy, "+0 k 1\n+0 k 1\n+100ms k 1\n+400ms k 1\n+1t k 1\n+0 k 2\n+500ms k 1");
   }
 
@@ -393,7 +391,7 @@ public abstract class RateLimitStoreContract {
     for (Policy policy : List.of(single, multi)) {
       for (Supplier<ManualClock> origin : origins()) {
         ManualClock clock = origin.get();
-        Fixture f = fixture(clock);
+        ContractFixture f = fixture(clock);
         // When the first request is rejected
         Decision rejected = f.decide(policy, "k", 1);
         assertThat(rejected.outcome())
@@ -432,7 +430,7 @@ public abstract class RateLimitStoreContract {
     for (long seed : traceSeeds()) {
       for (Policy policy : policies(algorithm, "trace")) {
         ManualClock clock = ManualClock.random(seed);
-        Fixture f = fixture(clock);
+        ContractFixture f = fixture(clock);
         f.runRandomTrace(policy, new Random(seed), traceLength());
       }
     }
@@ -495,7 +493,7 @@ public abstract class RateLimitStoreContract {
             FailureMode.FAIL_OPEN);
     for (Supplier<ManualClock> origin : origins()) {
       ManualClock clock = origin.get();
-      Fixture f = fixture(clock);
+      ContractFixture f = fixture(clock);
       f.decide(policy, "k", 2);
       f.decide(policy, "k", 1);
       // When a minute passes, a fourth is still refused, told to retry after the hint
@@ -517,7 +515,7 @@ public abstract class RateLimitStoreContract {
 
   @Test
   void decisionsAreVerified() {
-    Fixture f = fixture(ManualClock.at(0));
+    ContractFixture f = fixture(ManualClock.at(0));
     for (Algorithm algorithm : Algorithm.values()) {
       Decision d = f.decide(single(algorithm, "verified-" + algorithm.configName()), "k", 1);
       assertThat(d.isVerified()).isTrue();
@@ -533,113 +531,7 @@ public abstract class RateLimitStoreContract {
     return store;
   }
 
-  private Fixture fixture(ManualClock clock) {
-    return new Fixture(clock, newStore(clock), new ReferenceStore(clock, tickNanos()));
-  }
-
-  /** A store under test and the reference, fed the same requests; every decision is compared. */
-  private final class Fixture {
-    final ManualClock clock;
-    final RateLimitStore store;
-    final ReferenceStore reference;
-    final long start;
-
-    /**
-     * Every other step decides through the policy bound once, so both forms must agree with the
-     * reference.
-     */
-    final Map<Policy, PolicyStore> bound = new IdentityHashMap<>();
-
-    int steps;
-    int rejections;
-
-    Fixture(ManualClock clock, RateLimitStore store, ReferenceStore reference) {
-      this.clock = clock;
-      this.store = store;
-      this.reference = reference;
-      this.start = clock.nanos();
-    }
-
-    Decision decide(Policy policy, String key, long permits) {
-      steps++;
-      Decision expected = reference.decide(policy, key, permits);
-      Decision actual =
-          steps % 2 == 0
-              ? bound.computeIfAbsent(policy, store::bind).decide(key, permits)
-              : store.decide(policy, key, permits);
-      assertThat(actual)
-          .as(
-              "step %d: %s key '%s' permits %d at +%d ns (%s)",
-              steps, policy, key, permits, clock.nanos() - start, clock)
-          .isEqualTo(expected);
-      if (!actual.isAllowed()) {
-        rejections++;
-      }
-      return actual;
-    }
-
-    void refund(Policy policy, String key, long permits) {
-      adjust(policy, key, -permits);
-    }
-
-    void adjust(Policy policy, String key, long delta) {
-      reference.adjust(policy, key, delta);
-      if (steps % 2 == 0) {
-        bound.computeIfAbsent(policy, store::bind).adjust(key, delta);
-      } else {
-        store.adjust(policy, key, delta);
-      }
-    }
-
-    /**
-     * Lines of {@code +<advance> <key> <permits>}; the advance is 0, {@code <n>t} ticks, or a
-     * duration.
-     */
-    void runScript(Policy policy, String script) {
-      for (String line : script.split("\n")) {
-        String[] parts = line.trim().split(" ");
-        String advance = parts[0].substring(1);
-        if (advance.endsWith("t")) {
-          clock.advance(Long.parseLong(advance.substring(0, advance.length() - 1)) * tickNanos());
-        } else if (!advance.equals("0")) {
-          clock.advance(Limit.parseDuration(advance));
-        }
-        decide(policy, parts[1], Long.parseLong(parts[2]));
-      }
-      assertThat(rejections).as("the script must reach rejections").isPositive();
-    }
-
-    void runRandomTrace(Policy policy, Random random, int length) {
-      long tick = tickNanos();
-      long interval = policy.limits().get(0).intervalNanos();
-      long period = policy.limits().stream().mapToLong(Limit::periodNanos).max().orElseThrow();
-      long capacity = policy.limits().stream().mapToLong(Limit::burst).min().orElseThrow();
-      String[] keys = {"a", "b", "c"};
-      for (int i = 0; i < length; i++) {
-        int kind = random.nextInt(100);
-        if (kind < 35) {
-          // same instant
-        } else if (kind < 45) {
-          clock.advance(tick * (1 + random.nextInt(3)));
-        } else if (kind < 90) {
-          clock.advance(tick * (long) (random.nextDouble() * interval / tick));
-        } else {
-          clock.advance(tick * (long) (random.nextDouble() * 2 * period / tick));
-        }
-        String key = keys[random.nextInt(keys.length)];
-        int settle = random.nextInt(100);
-        if (settle < 5) {
-          refund(policy, key, 1 + random.nextInt(2));
-          continue;
-        }
-        if (settle < 8) {
-          adjust(policy, key, 1 + random.nextInt((int) Math.min(3 * capacity, 1000)));
-          continue;
-        }
-        long permits = random.nextInt(100) < 4 ? capacity + 1 : 1 + random.nextInt(3);
-        decide(policy, key, permits);
-      }
-      assertThat(rejections).as("a trace must reach rejections").isPositive();
-    }
+  private ContractFixture fixture(ManualClock clock) {
+    return new ContractFixture(clock, newStore(clock), tickNanos());
   }
 }

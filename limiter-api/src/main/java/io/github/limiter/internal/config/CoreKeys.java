@@ -13,6 +13,7 @@ import java.util.function.Function;
  * The core's keys besides a policy's ({@link PolicyKeys}), each declared once: the top-level keys,
  * a route's ({@code limiter.route.NAME.*}), and the {@code http}, {@code events} and {@code
  * metrics} sections. A route's keys are named after {@code limiter.route.NAME.}; the others whole.
+ * docs/configuration.md shows their tables as {@link ReferenceTable} makes them.
  */
 final class CoreKeys {
 
@@ -33,9 +34,10 @@ final class CoreKeys {
               "list of names",
               "none",
               "api, login",
-              "policies whose keys are set only in environment variables; a policy whose"
-                  + " `limiter.policy.NAME.*` keys are in a properties file or system properties"
-                  + " needs no entry");
+              "policies whose settings are set only in environment variables (see"
+                  + " [Environment variables](#environment-variables)); a policy whose"
+                  + " `limiter.policy.NAME.*` settings are in a properties file or system"
+                  + " properties needs no entry");
 
   static final Setting<String> ROUTES =
       Setting.of(LimiterConfig.ROUTES_KEY, Function.identity(), null)
@@ -43,7 +45,7 @@ final class CoreKeys {
               "list of names",
               "none",
               "all",
-              "routes whose keys are set only in environment variables, likewise");
+              "routes whose settings are set only in environment variables, likewise");
 
   static final List<Setting<?>> TOP = List.of(STORE, POLICIES, ROUTES);
 
@@ -161,13 +163,14 @@ final class CoreKeys {
   static final Setting<Boolean> METRICS_ENABLED =
       metrics(
           "enabled",
-          "Record on the metrics backends the server offers; `false` switches them all off");
+          "record on the metrics backends the server offers; `false` switches them all off"
+              + " (see [Operations](operations.md#metrics))");
   static final Setting<Boolean> MICROPROFILE_ENABLED =
-      metrics("microprofile.enabled", "Record on MicroProfile Metrics, if present");
+      metrics("microprofile.enabled", "record on MicroProfile Metrics, if present");
   static final Setting<Boolean> OPENTELEMETRY_ENABLED =
-      metrics("opentelemetry.enabled", "Record on OpenTelemetry, if present");
+      metrics("opentelemetry.enabled", "record on OpenTelemetry, if present");
   static final Setting<Boolean> MICROMETER_ENABLED =
-      metrics("micrometer.enabled", "Record on Micrometer, if present");
+      metrics("micrometer.enabled", "record on Micrometer, if present");
 
   static final List<Setting<?>> METRICS =
       List.of(METRICS_ENABLED, MICROPROFILE_ENABLED, OPENTELEMETRY_ENABLED, MICROMETER_ENABLED);

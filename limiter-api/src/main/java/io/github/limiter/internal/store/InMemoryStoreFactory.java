@@ -30,7 +30,8 @@ public final class InMemoryStoreFactory implements DeclaredStoreFactory {
               "`evict`, `reject-new-keys`",
               "`evict`",
               "reject-new-keys",
-              "what a new key gets when the store is full and nothing is reclaimable");
+              "what a new key gets when the store is full and nothing is reclaimable (see [the"
+                  + " in-memory store](core-api.md#the-in-memory-store))");
 
   @Override
   public String name() {

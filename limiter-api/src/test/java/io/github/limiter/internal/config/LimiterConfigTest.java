@@ -729,7 +729,7 @@ class LimiterConfigTest {
     assertThat(plans.byName().get("pro").limits()).containsExactly(Limit.parse("100/s"));
   }
 
-  /** Issue 17.6: the README promises every problem at once, not one per deployment. */
+  /** Issue 17.6: docs/configuration.md promises every problem at once, not one per deployment. */
   @Test
   void everyProblemIsReportedAtOnce() {
     Map<String, String> properties = new LinkedHashMap<>(api("token-bucket", "10 per sec"));
