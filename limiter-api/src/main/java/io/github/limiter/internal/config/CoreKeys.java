@@ -189,8 +189,7 @@ final class CoreKeys {
               "boolean",
               "`false`",
               "true",
-              "count each policy's keys with the most requests and rejections (see [Operations]"
-                  + "(operations.md#top-keys))");
+              "count each policy's keys with the most requests and rejections");
 
   static final Setting<Long> TOP_KEYS_SIZE =
       Setting.of(

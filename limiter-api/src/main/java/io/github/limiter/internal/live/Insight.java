@@ -39,7 +39,7 @@ public final class Insight {
    * @param key the request's key there
    * @param cost what the request cost there, or would have
    * @param decided whether the policy decided it (not when an earlier policy or a missing key
-   *     rejected it first)
+   *     rejected it first); the top keys count a request the policy decided or rejected
    * @param rejectedHere whether this policy rejected it (a dry-run policy's would-be rejection too)
    * @param othersAdmit whether every other policy of the request admitted it
    */
@@ -50,7 +50,7 @@ public final class Insight {
       boolean decided,
       boolean rejectedHere,
       boolean othersAdmit) {
-    if (topKeys != null) {
+    if (topKeys != null && (decided || rejectedHere)) {
       topKeys.count(policy, key, rejectedHere);
     }
     if (decided && trials.any()) {

@@ -64,6 +64,8 @@ public final class ShadowTrial {
   private final LongAdder requests = new LongAdder();
   private final LongAdder rejected = new LongAdder();
   private final LongAdder wouldReject = new LongAdder();
+
+  /** Guarded by itself. */
   private final SpaceSaving wouldRejectKeys = new SpaceSaving(KEY_CAPACITY);
 
   /**
@@ -133,7 +135,9 @@ public final class ShadowTrial {
     }
     if (limiter.tryAcquire(key, cost) != 0) {
       wouldReject.increment();
-      wouldRejectKeys.add(key, 1);
+      synchronized (wouldRejectKeys) {
+        wouldRejectKeys.add(key, 1);
+      }
     } else if (!othersAdmit) {
       limiter.refund(key, cost); // another policy rejected: all-or-nothing charges none
     }
@@ -168,6 +172,10 @@ public final class ShadowTrial {
     State now = state.get();
     long at = now == State.RUNNING ? clock.nanos() : endedAt;
     long elapsed = Math.min(at - started, period);
+    List<KeyCount> keys;
+    synchronized (wouldRejectKeys) {
+      keys = wouldRejectKeys.top(KEYS_SHOWN);
+    }
     return new TrialView(
         current.name(),
         now,
@@ -179,6 +187,6 @@ public final class ShadowTrial {
         requests.sum(),
         rejected.sum(),
         wouldReject.sum(),
-        wouldRejectKeys.top(KEYS_SHOWN));
+        keys);
   }
 }

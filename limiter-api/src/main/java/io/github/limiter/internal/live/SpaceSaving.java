@@ -17,7 +17,8 @@ import java.util.Map;
  * and an ellipsis, so that the sketch's memory is bounded by its capacity alone.
  *
  * <p>The counted keys sit in a min-heap on their counts, so an update is a hash lookup and a heap
- * step (O(log capacity)). Thread-safe: one lock per sketch, held for one update.
+ * step (O(log capacity)). Not thread-safe: its owner holds one lock around each use, so that an
+ * update takes one lock, with the owner's own bookkeeping.
  */
 final class SpaceSaving {
 
@@ -57,12 +58,12 @@ final class SpaceSaving {
   }
 
   /** How many keys are counted now: never above {@link #capacity()}. */
-  synchronized int size() {
+  int size() {
     return size;
   }
 
   /** The weight of everything added since the last {@link #clear()}. */
-  synchronized long total() {
+  long total() {
     return total;
   }
 
@@ -75,7 +76,7 @@ final class SpaceSaving {
     addShown(shown, weight);
   }
 
-  private synchronized void addShown(String key, long weight) {
+  private void addShown(String key, long weight) {
     total += weight;
     Integer slot = slots.get(key);
     if (slot != null) {
@@ -108,7 +109,7 @@ final class SpaceSaving {
   }
 
   /** Forgets every key. */
-  synchronized void clear() {
+  void clear() {
     Arrays.fill(keys, 0, size, null);
     slots.clear();
     size = 0;
@@ -119,18 +120,15 @@ final class SpaceSaving {
    * The smallest count when every slot is taken (what a key not counted may have had at most), or
    * 0.
    */
-  synchronized long floor() {
+  long floor() {
     return size < capacity ? 0 : counts[heap[0]];
   }
 
   /** Every counted key, the largest count first. */
   List<KeyCount> counted() {
-    List<KeyCount> all;
-    synchronized (this) {
-      all = new ArrayList<>(size);
-      for (int s = 0; s < size; s++) {
-        all.add(new KeyCount(keys[s], counts[s], errors[s]));
-      }
+    List<KeyCount> all = new ArrayList<>(size);
+    for (int s = 0; s < size; s++) {
+      all.add(new KeyCount(keys[s], counts[s], errors[s]));
     }
     all.sort(KeyCount.LARGEST_FIRST);
     return all;

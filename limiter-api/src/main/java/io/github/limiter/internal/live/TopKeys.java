@@ -105,7 +105,10 @@ public final class TopKeys {
     return Math.max(0, (now - origin) / windowNanos);
   }
 
-  /** One policy's sketches: requests and rejections, of the current window and the previous. */
+  /**
+   * One policy's sketches: requests and rejections, of the current window and the previous. Its
+   * lock guards them all.
+   */
   private static final class Windows {
     private SpaceSaving requests;
     private SpaceSaving rejections;

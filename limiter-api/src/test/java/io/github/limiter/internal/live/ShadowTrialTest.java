@@ -367,6 +367,32 @@ class ShadowTrialTest {
   }
 
   @Test
+  void topKeysCountADryRunPolicysWouldBeRejectionsAndNotARequestAnEarlierPolicyRejected() {
+    // Given a dry-run policy of 1 a minute, then an enforced one of 2 a minute, top keys on
+    Map<String, String> properties = policy("fixed-window", "1/m");
+    properties.put("limiter.policy.api.dry-run", "true");
+    properties.put("limiter.policy.strict.algorithm", "fixed-window");
+    properties.put("limiter.policy.strict.limits", "2/m");
+    properties.put("limiter.policy.strict.key", "header:X-Key");
+    properties.put("limiter.policy.late.algorithm", "fixed-window");
+    properties.put("limiter.policy.late.limits", "100/m");
+    properties.put("limiter.policy.late.key", "header:X-Key");
+    properties.put("limiter.top-keys.enabled", "true");
+    Runtime runtime = new Runtime(properties, "api", "strict", "late");
+
+    // When one key sends 3 requests: all pass api (dry run), strict rejects the third
+    runtime.send(List.of(new Sent(1, "k"), new Sent(2, "k"), new Sent(3, "k")));
+
+    // Then api counts 3 requests, 2 of them would-be rejections; strict 3 and 1 rejection
+    TopKeys top = runtime.insight.topKeys().orElseThrow();
+    assertThat(top.view("api").byRequests()).containsExactly(new KeyCount("h:k", 3, 0));
+    assertThat(top.view("api").byRejections()).containsExactly(new KeyCount("h:k", 2, 0));
+    assertThat(top.view("strict").byRejections()).containsExactly(new KeyCount("h:k", 1, 0));
+    // And late, which the third request never reached, counts the 2 it decided
+    assertThat(top.view("late").byRequests()).containsExactly(new KeyCount("h:k", 2, 0));
+  }
+
+  @Test
   void topKeysAreOffUnlessEnabled() {
     Runtime runtime = new Runtime(policy("fixed-window", "2/m"), "api");
 
