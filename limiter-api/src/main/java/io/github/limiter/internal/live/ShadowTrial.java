@@ -43,6 +43,9 @@ public final class ShadowTrial {
     DISCARDED
   }
 
+  /** The longest trial: one forgotten must not cost every request for ever. */
+  public static final Duration MAX_PERIOD = Duration.ofDays(7);
+
   /** The keys of the would-be rejections counted at once. */
   static final int KEY_CAPACITY = 256;
 
@@ -72,7 +75,7 @@ public final class ShadowTrial {
    * A running trial of {@code candidate} limits for {@code current}, for {@code period}.
    *
    * @throws IllegalArgumentException naming what is wrong: limits the algorithm cannot take, a
-   *     concurrency policy, a period that is not positive
+   *     concurrency policy, a period not above 0 or over {@link #MAX_PERIOD}
    */
   ShadowTrial(Policy current, List<Limit> candidate, Duration period, NanoClock clock) {
     if (current.algorithm() == Algorithm.CONCURRENCY) {
@@ -82,9 +85,12 @@ public final class ShadowTrial {
               + "': a concurrency limit cannot be tried in shadow (its permits come back when"
               + " requests end, which a trial does not follow); change it directly");
     }
-    if (period.isNegative() || period.isZero()) {
+    if (period.isNegative() || period.isZero() || period.compareTo(MAX_PERIOD) > 0) {
       throw new IllegalArgumentException(
-          "policy '" + current.name() + "': a trial needs a positive period, was " + period);
+          "policy '"
+              + current.name()
+              + "': a trial needs a period above 0 and at most 7 days, was "
+              + period);
     }
     this.current = current;
     this.candidate =

@@ -330,7 +330,10 @@ class ShadowTrialTest {
         .hasMessageContaining("burst=20");
     assertThatThrownBy(() -> trials.start(window, Limit.parseAll("5/s"), Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("positive period");
+        .hasMessageContaining("above 0 and at most 7 days, was PT0S");
+    assertThatThrownBy(() -> trials.start(window, Limit.parseAll("5/s"), Duration.ofDays(8)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was PT192H");
     assertThatThrownBy(
             () ->
                 trials.start(
