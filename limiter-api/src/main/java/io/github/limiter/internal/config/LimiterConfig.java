@@ -26,12 +26,12 @@ import java.util.function.Supplier;
  * PolicyKeys} (docs/configuration.md shows its table), the others in {@link CoreKeys}.
  * Store-specific keys (such as {@code limiter.redis.*}) are declared by their {@link
  * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
- * limiter.route.NAME.}, {@code limiter.http.}, {@code limiter.events.} or {@code limiter.metrics.}
- * is an error, so that a typo fails the deployment; so is an unknown key directly under {@code
- * limiter.} ({@code limiter.stor}), and an environment variable under {@code LIMITER_POLICY_},
- * {@code LIMITER_ROUTE_}, {@code LIMITER_HTTP_}, {@code LIMITER_EVENTS_} or {@code
- * LIMITER_METRICS_} that is the form of no such key. {@link
- * io.github.limiter.internal.store.Stores#check} does the same for the stores' sections.
+ * limiter.route.NAME.} or another of the core's sections ({@link #CORE_SECTIONS}: {@code
+ * limiter.http.}, {@code limiter.metrics.}, ...) is an error, so that a typo fails the deployment;
+ * so is an unknown key directly under {@code limiter.} ({@code limiter.stor}), and an environment
+ * variable under one of those sections ({@code LIMITER_POLICY_}, {@code LIMITER_TOP_KEYS_}, ...)
+ * that is the form of no such key. {@link io.github.limiter.internal.store.Stores#check} does the
+ * same for the stores' sections.
  *
  * <p>Every problem is reported at once: {@link #from} throws one {@link ConfigException} for all.
  *
