@@ -13,6 +13,7 @@
 #   /app/limited  behind the filter, admitted (a limit it never reaches), headers sent
 #   /app/rejected behind the filter, every request but the first rejected with the 429
 #   /quiet/limited as /app/limited, with limiter.http.headers=false: what the two headers cost
+#   /top/limited  as /app/limited, with limiter.top-keys.enabled=true: what counting the top keys costs
 #   /metered/limited as /app/limited, recording metrics on Micrometer (a Prometheus registry added to
 #                 Metrics.globalRegistry); /app and /quiet have limiter.metrics.enabled=false
 #   /otel/limited as /app/limited, recording metrics on OpenTelemetry (GlobalOpenTelemetry, an SDK)
@@ -57,7 +58,7 @@ start_server() { # start_server [java options...]: sets SERVER and BASE
   BASE="http://127.0.0.1:$PORT"
 }
 stop_server() { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=; }
-PATHS=${PATHS:-"/bare/x /bare/json /bare/problem /bare/headers /app/plain /app/limited /quiet/limited /app/rejected /metered/limited /otel/limited"}
+PATHS=${PATHS:-"/bare/x /bare/json /bare/problem /bare/headers /app/plain /app/limited /quiet/limited /top/limited /app/rejected /metered/limited /otel/limited"}
 WARM_UP_SECONDS=${WARM_UP_SECONDS:-10}
 
 start_server

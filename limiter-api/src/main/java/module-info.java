@@ -30,6 +30,9 @@ module io.github.limiter {
   exports io.github.limiter.internal.render to
       io.github.limiter.servlet,
       io.github.limiter.cdi;
+  exports io.github.limiter.internal.live to
+      io.github.limiter.servlet,
+      io.github.limiter.cdi;
   exports io.github.limiter.internal.log to
       io.github.limiter.servlet,
       io.github.limiter.redis;

@@ -2,6 +2,7 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limiter;
+import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.RateLimitStore;
@@ -13,6 +14,7 @@ import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.http.ClientKeys;
+import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
@@ -95,7 +97,8 @@ class LimiterRuntime {
             true,
             this::fireEvents,
             AdmissionMetrics.of(metrics, storeName, nearLimit),
-            renderer::headers);
+            renderer::headers,
+            new Insight(setup.config().topKeys(), NanoClock.system()));
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
     this.siteRules = new SiteRules(setup.config(), new Resolvers(beans, setup.loader()), admission);
     this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;
@@ -115,6 +118,11 @@ class LimiterRuntime {
         byClass.put(site.beanClass(), set);
       }
     }
+  }
+
+  /** What the operator sees of the {@code @Limited} calls: top keys and shadow trials. */
+  Insight insight() {
+    return admission.insight();
   }
 
   private PolicySet policySet(Site site) {

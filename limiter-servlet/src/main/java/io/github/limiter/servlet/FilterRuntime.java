@@ -1,6 +1,7 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.Limiter;
+import io.github.limiter.NanoClock;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
@@ -13,6 +14,7 @@ import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
@@ -80,7 +82,9 @@ final class FilterRuntime {
             false,
             counters,
             AdmissionMetrics.of(
-                metrics, config.store(), new NearLimit(config.events().nearLimit())));
+                metrics, config.store(), new NearLimit(config.events().nearLimit())),
+            null,
+            new Insight(config.topKeys(), NanoClock.system()));
     Map<String, Rule> rules =
         rules(config, new RuleCompiler(admission, ResolverDiscovery.atStart(loader)));
     Limiter limiter = openLimiter.get();
@@ -124,6 +128,11 @@ final class FilterRuntime {
 
   Counters counters() {
     return counters;
+  }
+
+  /** What the operator sees of this filter's traffic: top keys and shadow trials. */
+  Insight insight() {
+    return admission.insight();
   }
 
   void close() {

@@ -3,6 +3,7 @@ package io.github.limiter.servlet;
 import io.github.limiter.ConfigException;
 import io.github.limiter.Limiter;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.store.Stores;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.ConfigLookup;
@@ -260,6 +261,14 @@ public class RateLimitFilter implements Filter {
       throw new IllegalStateException("RateLimitFilter is not initialized");
     }
     return current;
+  }
+
+  /**
+   * What the operator sees of this filter's traffic (top keys, shadow trials); null before init.
+   */
+  Insight insight() {
+    FilterRuntime current = runtime;
+    return current == null ? null : current.insight();
   }
 
   /**

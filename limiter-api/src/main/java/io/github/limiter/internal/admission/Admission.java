@@ -9,6 +9,7 @@ import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
+import io.github.limiter.internal.live.Insight;
 import java.util.Arrays;
 import java.util.function.Supplier;
 
@@ -27,6 +28,7 @@ public final class Admission {
   private final AdmissionObserver observer;
   private final AdmissionMetrics metrics;
   private final HeaderWriter headers;
+  private final Insight insight;
 
   /**
    * @param keyErrorsMeanNoKey whether a key source that throws counts as no key (the filter: bad
@@ -60,12 +62,33 @@ public final class Admission {
       AdmissionObserver observer,
       AdmissionMetrics metrics,
       HeaderWriter headers) {
+    this(address, keyErrorsMeanNoKey, skipsChargedPolicies, observer, metrics, headers, null);
+  }
+
+  /**
+   * An admission that also reports each request to {@code insight} (top keys, shadow trials); null:
+   * one of its own with top keys off ({@link Insight#off}).
+   */
+  public Admission(
+      ClientAddress address,
+      boolean keyErrorsMeanNoKey,
+      boolean skipsChargedPolicies,
+      AdmissionObserver observer,
+      AdmissionMetrics metrics,
+      HeaderWriter headers,
+      Insight insight) {
     this.address = address;
     this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
     this.skipsChargedPolicies = skipsChargedPolicies;
     this.observer = observer;
     this.metrics = metrics;
     this.headers = headers;
+    this.insight = insight != null ? insight : Insight.off();
+  }
+
+  /** What this admission reports each request to: top keys and shadow trials. */
+  public Insight insight() {
+    return insight;
   }
 
   /** Whether this admission's frames count as charged for the adapters inside them. */
@@ -345,6 +368,27 @@ public final class Admission {
     if (metrics.on()) {
       metrics.record(outcome, storeNanos);
     }
+    if (insight.on()) {
+      watch(outcome);
+    }
     return outcome;
+  }
+
+  /** Reports each keyed policy of {@code outcome} to the {@link Insight}. */
+  private void watch(RequestFrame outcome) {
+    int rejectedAt = outcome.rejectedAt();
+    for (int i = 0; i < outcome.size(); i++) {
+      String key = outcome.key(i);
+      if (key == null) {
+        continue; // no key here, or charged by an outer adapter
+      }
+      insight.seen(
+          outcome.policy(i).name(),
+          key,
+          outcome.cost(i),
+          outcome.decision(i) != null,
+          i == rejectedAt || outcome.dryRunRejection(i) != null,
+          rejectedAt < 0 || i == rejectedAt);
+    }
   }
 }

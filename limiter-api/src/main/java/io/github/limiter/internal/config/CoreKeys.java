@@ -3,6 +3,7 @@ package io.github.limiter.internal.config;
 import io.github.limiter.internal.http.Cidr;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.internal.http.HttpSettings.ForwardedHeader;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -179,6 +180,40 @@ final class CoreKeys {
     return Setting.of(LimiterConfig.METRICS_PREFIX + name, ConfigReader::parseBoolean, true)
         .doc("boolean", "`true`", "false", meaning);
   }
+
+  private static final TopKeysSettings TOP_KEYS_DEFAULTS = TopKeysSettings.DEFAULTS;
+
+  static final Setting<Boolean> TOP_KEYS_ENABLED =
+      Setting.of(
+              LimiterConfig.TOP_KEYS_PREFIX + "enabled",
+              ConfigReader::parseBoolean,
+              TOP_KEYS_DEFAULTS.enabled())
+          .doc(
+              "boolean",
+              "`false`",
+              "true",
+              "count each policy's keys with the most requests and rejections");
+
+  static final Setting<Long> TOP_KEYS_SIZE =
+      Setting.of(
+              LimiterConfig.TOP_KEYS_PREFIX + "size",
+              ConfigReader.integer(1, TopKeysSettings.MAX_SIZE),
+              (long) TOP_KEYS_DEFAULTS.size())
+          .doc("1-1000", "`10`", "20", "how many keys each top-keys list shows");
+
+  static final Setting<Duration> TOP_KEYS_WINDOW =
+      Setting.of(
+              LimiterConfig.TOP_KEYS_PREFIX + "window",
+              TopKeysSettings::window,
+              TOP_KEYS_DEFAULTS.window())
+          .doc(
+              "duration, 1s-1h",
+              "`1m`",
+              "5m",
+              "the lists cover the current window and the one before it");
+
+  static final List<Setting<?>> TOP_KEYS =
+      List.of(TOP_KEYS_ENABLED, TOP_KEYS_SIZE, TOP_KEYS_WINDOW);
 
   /** The names of {@code settings} after {@code prefix}: {@code headers} of {@code http}'s. */
   static Set<String> names(String prefix, List<Setting<?>> settings) {

@@ -26,12 +26,12 @@ import java.util.function.Supplier;
  * PolicyKeys} (docs/configuration.md shows its table), the others in {@link CoreKeys}.
  * Store-specific keys (such as {@code limiter.redis.*}) are declared by their {@link
  * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
- * limiter.route.NAME.}, {@code limiter.http.}, {@code limiter.events.} or {@code limiter.metrics.}
- * is an error, so that a typo fails the deployment; so is an unknown key directly under {@code
- * limiter.} ({@code limiter.stor}), and an environment variable under {@code LIMITER_POLICY_},
- * {@code LIMITER_ROUTE_}, {@code LIMITER_HTTP_}, {@code LIMITER_EVENTS_} or {@code
- * LIMITER_METRICS_} that is the form of no such key. {@link
- * io.github.limiter.internal.store.Stores#check} does the same for the stores' sections.
+ * limiter.route.NAME.} or another of the core's sections ({@link #CORE_SECTIONS}: {@code
+ * limiter.http.}, {@code limiter.metrics.}, ...) is an error, so that a typo fails the deployment;
+ * so is an unknown key directly under {@code limiter.} ({@code limiter.stor}), and an environment
+ * variable under one of those sections ({@code LIMITER_POLICY_}, {@code LIMITER_TOP_KEYS_}, ...)
+ * that is the form of no such key. {@link io.github.limiter.internal.store.Stores#check} does the
+ * same for the stores' sections.
  *
  * <p>Every problem is reported at once: {@link #from} throws one {@link ConfigException} for all.
  *
@@ -41,6 +41,7 @@ import java.util.function.Supplier;
  * @param http the HTTP rendering and client-address settings
  * @param events the settings of adapters that fire events
  * @param metrics which metrics backends may record
+ * @param topKeys whether and how the admission step counts each policy's top keys
  */
 public record LimiterConfig(
     String store,
@@ -48,7 +49,8 @@ public record LimiterConfig(
     List<Route> routes,
     HttpSettings http,
     EventSettings events,
-    MetricsSettings metrics) {
+    MetricsSettings metrics,
+    TopKeysSettings topKeys) {
 
   public static final String PREFIX = "limiter.";
   public static final String POLICY_PREFIX = "limiter.policy.";
@@ -56,10 +58,11 @@ public record LimiterConfig(
   public static final String HTTP_PREFIX = "limiter.http.";
   public static final String EVENTS_PREFIX = "limiter.events.";
   public static final String METRICS_PREFIX = "limiter.metrics.";
+  public static final String TOP_KEYS_PREFIX = "limiter.top-keys.";
 
   /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
   public static final List<String> CORE_SECTIONS =
-      List.of("policy", "route", "http", "events", "metrics");
+      List.of("policy", "route", "http", "events", "metrics", "top-keys");
 
   public static final String STORE_KEY = "limiter.store";
 
@@ -80,6 +83,18 @@ public record LimiterConfig(
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(events, "events");
     Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(topKeys, "topKeys");
+  }
+
+  /** A configuration without top keys. */
+  public LimiterConfig(
+      String store,
+      Map<String, PolicyConfig> policies,
+      List<Route> routes,
+      HttpSettings http,
+      EventSettings events,
+      MetricsSettings metrics) {
+    this(store, policies, routes, http, events, metrics, TopKeysSettings.DEFAULTS);
   }
 
   /** A configuration with the default metrics settings. */
@@ -159,6 +174,7 @@ public record LimiterConfig(
     checkKeys(reader, HTTP_PREFIX, CoreKeys.HTTP, problems);
     checkKeys(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
     checkKeys(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
+    checkKeys(reader, TOP_KEYS_PREFIX, CoreKeys.TOP_KEYS, problems);
     return new LimiterConfig(
         reader.text(STORE_KEY).orElse(CoreKeys.STORE.fallback()),
         policies,
@@ -166,7 +182,8 @@ public record LimiterConfig(
         http(SettingValues.read(reader, CoreKeys.HTTP, problems)),
         new EventSettings(
             SettingValues.read(reader, CoreKeys.EVENTS, problems).get(CoreKeys.NEAR_LIMIT)),
-        metrics(SettingValues.read(reader, CoreKeys.METRICS, problems)));
+        metrics(SettingValues.read(reader, CoreKeys.METRICS, problems)),
+        topKeys(SettingValues.read(reader, CoreKeys.TOP_KEYS, problems)));
   }
 
   /** The names found under {@code prefix} by their keys, each one of {@code keys}. */
@@ -241,6 +258,7 @@ public record LimiterConfig(
     checkSectionForms(reader, HTTP_PREFIX, CoreKeys.HTTP, problems);
     checkSectionForms(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
     checkSectionForms(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
+    checkSectionForms(reader, TOP_KEYS_PREFIX, CoreKeys.TOP_KEYS, problems);
   }
 
   private static void checkSectionForms(
@@ -283,6 +301,13 @@ public record LimiterConfig(
         values.get(CoreKeys.MICROPROFILE_ENABLED),
         values.get(CoreKeys.OPENTELEMETRY_ENABLED),
         values.get(CoreKeys.MICROMETER_ENABLED));
+  }
+
+  private static TopKeysSettings topKeys(SettingValues values) {
+    return new TopKeysSettings(
+        values.get(CoreKeys.TOP_KEYS_ENABLED),
+        values.get(CoreKeys.TOP_KEYS_SIZE).intValue(),
+        values.get(CoreKeys.TOP_KEYS_WINDOW));
   }
 
   private static Route route(ConfigReader reader, String name, Set<String> policies) {

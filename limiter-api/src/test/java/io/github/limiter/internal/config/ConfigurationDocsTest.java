@@ -24,7 +24,13 @@ class ConfigurationDocsTest {
   void everySettingHasItsLineOfDocumentation() {
     List<Setting<?>> all = new ArrayList<>(PolicyKeys.TABLE);
     for (List<Setting<?>> table :
-        List.of(CoreKeys.TOP, CoreKeys.ROUTE, CoreKeys.HTTP, CoreKeys.EVENTS, CoreKeys.METRICS)) {
+        List.of(
+            CoreKeys.TOP,
+            CoreKeys.ROUTE,
+            CoreKeys.HTTP,
+            CoreKeys.EVENTS,
+            CoreKeys.METRICS,
+            CoreKeys.TOP_KEYS)) {
       all.addAll(table);
     }
     all.addAll(new InMemoryStoreFactory().settings());

@@ -42,7 +42,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * servlet at {@code /app/plain} (unmatched), {@code /app/limited} (admitted: a limit never reached)
  * and {@code /app/rejected} (every request but the first gets the 429), and at {@code
  * /quiet/limited} as {@code /app/limited} with {@code limiter.http.headers=false}, to show what the
- * headers cost. In-memory store, keyed by client address.
+ * headers cost, and at {@code /top/limited} as {@code /app/limited} with {@code
+ * limiter.top-keys.enabled=true}, to show what counting the top keys costs. In-memory store, keyed
+ * by client address.
  *
  * <p>Metrics: {@code /app} and {@code /quiet} have them off ({@code
  * limiter.metrics.enabled=false}). {@code /metered/limited} is {@code /app/limited} recording
@@ -216,6 +218,10 @@ public final class OverheadServer {
     quiet.addServlet(new ServletHolder(new Trivial()), "/*");
     Map<String, String> quietProps = with(props, "limiter.http.headers", "false");
     quiet.addServletContainerInitializer((classes, ctx) -> addFilter(ctx, quietProps));
+    ServletContextHandler top = new ServletContextHandler("/top");
+    top.addServlet(new ServletHolder(new Trivial()), "/*");
+    Map<String, String> topProps = with(props, "limiter.top-keys.enabled", "true");
+    top.addServletContainerInitializer((classes, ctx) -> addFilter(ctx, topProps));
     ServletContextHandler micrometer = new ServletContextHandler("/metered");
     micrometer.addServlet(new ServletHolder(new Trivial()), "/*");
     Map<String, String> micrometerProps =
@@ -230,7 +236,7 @@ public final class OverheadServer {
     connector.setHost("127.0.0.1");
     connector.setPort(args.length > 0 ? Integer.parseInt(args[0]) : 0);
     server.addConnector(connector);
-    server.setHandler(new CpuMeter(new Handler.Sequence(bare, app, quiet, micrometer, otel)));
+    server.setHandler(new CpuMeter(new Handler.Sequence(bare, app, quiet, top, micrometer, otel)));
     server.start();
     System.out.println("port=" + connector.getLocalPort());
     System.out.flush();
