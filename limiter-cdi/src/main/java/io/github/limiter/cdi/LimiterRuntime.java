@@ -13,6 +13,7 @@ import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.http.ClientKeys;
+import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
@@ -59,6 +60,11 @@ class LimiterRuntime {
   /** Shows the store to the readiness check until shutdown. */
   private final OpenStores.Handle openStore;
 
+  /** The policies' live limits, which operators can change while the application runs. */
+  private final LiveLimits live;
+
+  private final Limiter liveLimiter;
+
   private final SiteRules siteRules;
   private final ShapingPause pause;
   private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
@@ -97,6 +103,8 @@ class LimiterRuntime {
             AdmissionMetrics.of(metrics, storeName, nearLimit),
             renderer::headers);
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
+    this.live = LiveLimits.open(store);
+    this.liveLimiter = Limiter.of(live);
     this.siteRules = new SiteRules(setup.config(), new Resolvers(beans, setup.loader()), admission);
     this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
@@ -125,11 +133,12 @@ class LimiterRuntime {
       throw new IllegalStateException(String.join("; ", problems));
     }
     return PolicySet.of(
-        rules, policy -> bound.computeIfAbsent(policy.name(), name -> limiter.bind(policy)));
+        rules, policy -> bound.computeIfAbsent(policy.name(), name -> liveLimiter.bind(policy)));
   }
 
   @PreDestroy
   void close() {
+    live.close();
     openStore.close();
   }
 

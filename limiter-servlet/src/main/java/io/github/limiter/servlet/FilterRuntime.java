@@ -13,6 +13,7 @@ import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
@@ -44,6 +45,9 @@ final class FilterRuntime {
 
   /** Shows the store to the readiness check until the runtime closes. */
   private final OpenStores.Handle openStore;
+
+  /** The policies' live limits, which operators can change while the application runs. */
+  private final LiveLimits live;
 
   private final Admission admission;
   private final ResponseRenderer renderer;
@@ -87,6 +91,8 @@ final class FilterRuntime {
     this.limiter = limiter;
     this.ownsLimiter = ownsLimiter;
     this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
+    this.live = LiveLimits.open(limiter.store());
+    Limiter liveLimiter = Limiter.of(live);
     this.renderer = new ResponseRenderer(config.http());
     Map<String, PolicyLimiter> bound = new HashMap<>();
     this.routes =
@@ -96,7 +102,7 @@ final class FilterRuntime {
             list ->
                 PolicySet.of(
                     list,
-                    policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy))));
+                    policy -> bound.computeIfAbsent(policy.name(), n -> liveLimiter.bind(policy))));
     this.shaper =
         rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
             ? new Shaper(scheduler.get())
@@ -127,6 +133,7 @@ final class FilterRuntime {
   }
 
   void close() {
+    live.close();
     openStore.close();
     if (shaper != null) {
       shaper.shutdown();

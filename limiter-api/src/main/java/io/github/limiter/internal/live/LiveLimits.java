@@ -1,0 +1,271 @@
+package io.github.limiter.internal.live;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.PolicyStore;
+import io.github.limiter.RateLimitStore;
+import io.github.limiter.StoreHealth;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The policies' live limits over one store: policies are versioned values, and a change replaces a
+ * policy's version with the next one, never edits one in place. Each key keeps its state by its
+ * algorithm's rule ({@link RateLimitStore#rebind}).
+ *
+ * <p>As a {@link RateLimitStore}, it is the store that adapters bind their policies through: {@link
+ * #bind} returns a handle that always decides under the policy's current version. Everything else
+ * goes to the store it wraps, which it does not own: closing this closes nothing but its own.
+ *
+ * <p>Over a store that is a {@link VersionBoard} (Redis), a change is published there first, with
+ * its version number, and {@link #refresh} applies what other nodes published: every node, and a
+ * node that starts later, decides under the newest version. Over another store, a change is for
+ * this node only.
+ */
+public final class LiveLimits implements RateLimitStore {
+
+  private static final Logger LOG = Logger.getLogger(LiveLimits.class.getName());
+
+  /**
+   * One version of a policy: version 0 is the policy as deployed, and each change adds one.
+   *
+   * @param number the version number
+   * @param policy the policy's value in this version
+   */
+  public record Version(long number, Policy policy) {}
+
+  /** How often the versions a shared store publishes are read: a change reaches every node. */
+  public static final Duration REFRESH_PERIOD = Duration.ofSeconds(1);
+
+  /** The live limits open in this application, for its operators' tools. */
+  private static final Set<LiveLimits> OPEN = new CopyOnWriteArraySet<>();
+
+  private final RateLimitStore store;
+  private final VersionBoard board;
+  private final Map<String, LivePolicy> policies = new ConcurrentHashMap<>();
+  private ScheduledExecutorService refresher;
+
+  /** Live limits over {@code store}, shared through it if it is a {@link VersionBoard}. */
+  public LiveLimits(RateLimitStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.board = store instanceof VersionBoard b ? b : null;
+  }
+
+  /**
+   * Live limits over {@code store} that the application's operators reach through {@link #open()}
+   * until {@link #close}; over a shared store, they follow the versions it publishes every {@link
+   * #REFRESH_PERIOD}.
+   */
+  public static LiveLimits open(RateLimitStore store) {
+    LiveLimits live = new LiveLimits(store);
+    if (live.board != null) {
+      live.refresher =
+          Executors.newSingleThreadScheduledExecutor(
+              task -> {
+                Thread thread = new Thread(task, "limiter-live-limits");
+                thread.setDaemon(true);
+                return thread;
+              });
+      long period = REFRESH_PERIOD.toMillis();
+      live.refresher.scheduleWithFixedDelay(live::refreshQuietly, period, period, MILLISECONDS);
+    }
+    OPEN.add(live);
+    return live;
+  }
+
+  /** The live limits open in this application, in the order they opened. */
+  public static List<LiveLimits> open() {
+    return List.copyOf(OPEN);
+  }
+
+  /** Stops following the store's versions, and leaves the open ones; the store stays open. */
+  @Override
+  public void close() {
+    OPEN.remove(this);
+    if (refresher != null) {
+      refresher.shutdownNow();
+    }
+  }
+
+  private void refreshQuietly() {
+    try {
+      refresh();
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "limiter: cannot read the live versions from the store", e);
+    }
+  }
+
+  /** Whether changes are shared through the store with every node, rather than for this one. */
+  public boolean shared() {
+    return board != null;
+  }
+
+  /**
+   * The live handle of {@code policy}: the first policy bound under a name is its version 0, or the
+   * version the store's board publishes; a later bind of that name returns the same handle.
+   */
+  @Override
+  public PolicyStore bind(Policy policy) {
+    Objects.requireNonNull(policy, "policy");
+    LivePolicy live = policies.get(policy.name());
+    if (live != null) {
+      return live;
+    }
+    synchronized (this) {
+      return policies.computeIfAbsent(
+          policy.name(),
+          name -> {
+            LivePolicy created =
+                new LivePolicy(new LivePolicy.Current(new Version(0, policy), store.bind(policy)));
+            if (board != null) {
+              VersionBoard.Published published = board.read().get(name);
+              if (published != null) {
+                apply(created, published);
+              }
+            }
+            return created;
+          });
+    }
+  }
+
+  /** The current version of every bound policy, by name. */
+  public List<Version> versions() {
+    List<Version> versions = new ArrayList<>();
+    for (LivePolicy live : policies.values()) {
+      versions.add(live.current().version());
+    }
+    versions.sort(Comparator.comparing(v -> v.policy().name()));
+    return versions;
+  }
+
+  /** The current version of the policy {@code name}, if it is bound. */
+  public Optional<Version> version(String name) {
+    LivePolicy live = policies.get(name);
+    return live == null ? Optional.empty() : Optional.of(live.current().version());
+  }
+
+  /**
+   * Replaces the limits of the policy {@code name} with {@code limits} (as in configuration, e.g.
+   * {@code 10/s burst=20, 1000/h}), keeping its algorithm and failure mode: its next version.
+   *
+   * @throws IllegalArgumentException naming what is wrong: an unknown policy, or bad limits (the
+   *     message of the configuration's parser, then nothing changes)
+   * @throws UnsupportedOperationException if the store cannot change limits while it runs
+   */
+  public synchronized Version change(String name, String limits) {
+    LivePolicy live = policies.get(name);
+    if (live == null) {
+      throw new IllegalArgumentException(
+          "no policy named '" + name + "'; the policies are " + new TreeSet<>(policies.keySet()));
+    }
+    Policy now = live.current().version().policy();
+    List<Limit> parsed = Limit.parseAll(limits);
+    Policy next = new Policy(name, now.algorithm(), parsed, now.failureMode());
+    long number = live.current().version().number() + 1;
+    if (board != null) {
+      VersionBoard.Published published = board.publish(name, number, text(next));
+      if (published.number() != number) {
+        apply(live, published); // another node's change won: this one is refused
+        throw new IllegalStateException(
+            "policy '" + name + "' was changed meanwhile to version " + published.number());
+      }
+    }
+    replace(live, new Version(number, next));
+    return live.current().version();
+  }
+
+  /**
+   * Applies the versions the store's board publishes that are newer than this node's: run on a
+   * period, so that every node follows a change within that period. Nothing to do over a store that
+   * is not shared.
+   */
+  public synchronized void refresh() {
+    if (board == null) {
+      return;
+    }
+    Map<String, VersionBoard.Published> published = board.read();
+    for (Map.Entry<String, VersionBoard.Published> entry : published.entrySet()) {
+      LivePolicy live = policies.get(entry.getKey());
+      if (live != null) {
+        apply(live, entry.getValue());
+      }
+    }
+  }
+
+  /** Replaces {@code live}'s version with {@code published}, if that is newer. */
+  private void apply(LivePolicy live, VersionBoard.Published published) {
+    Version current = live.current().version();
+    if (published.number() <= current.number()) {
+      return;
+    }
+    Policy now = current.policy();
+    Policy next;
+    try {
+      next =
+          new Policy(
+              now.name(), now.algorithm(), Limit.parseAll(published.limits()), now.failureMode());
+    } catch (IllegalArgumentException e) {
+      LOG.log(
+          Level.WARNING,
+          "limiter: policy ''{0}'' version {1} in the store is unreadable, kept version {2}: {3}",
+          new Object[] {now.name(), published.number(), current.number(), e.getMessage()});
+      return;
+    }
+    replace(live, new Version(published.number(), next));
+  }
+
+  private void replace(LivePolicy live, Version next) {
+    PolicyStore bound = store.rebind(live.current().bound(), next.policy());
+    live.replace(new LivePolicy.Current(next, bound));
+  }
+
+  /**
+   * The limits of {@code policy} as configuration writes them, e.g. {@code 10/s burst=20, 1000/h}.
+   */
+  static String text(Policy policy) {
+    return String.join(", ", policy.limits().stream().map(Limit::toString).toList());
+  }
+
+  // The store's other calls, for callers that name the policy: the policy's current version.
+
+  @Override
+  public Decision decide(Policy policy, String key, long permits) {
+    return bind(policy).decide(key, permits);
+  }
+
+  @Override
+  public long tryAcquire(Policy policy, String key, long permits) {
+    return bind(policy).tryAcquire(key, permits);
+  }
+
+  @Override
+  public void adjust(Policy policy, String key, long delta) {
+    bind(policy).adjust(key, delta);
+  }
+
+  @Override
+  public TimeSource timeSource() {
+    return store.timeSource();
+  }
+
+  @Override
+  public StoreHealth health() {
+    return store.health();
+  }
+}
