@@ -3,17 +3,22 @@ package io.github.limiter.redis;
 import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
+import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.internal.live.VersionBoard;
 import io.github.limiter.memory.InMemoryStore;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import redis.clients.jedis.UnifiedJedis;
@@ -45,7 +50,7 @@ import redis.clients.jedis.UnifiedJedis;
  *     .build();
  * }</pre>
  */
-public final class RedisStore implements RateLimitStore {
+public final class RedisStore implements RateLimitStore, VersionBoard {
 
   /** The origin of server time in the scripts: 2025-01-01T00:00:00Z, in Unix seconds. */
   public static final long EPOCH_SECONDS = 1_735_689_600L;
@@ -144,7 +149,11 @@ public final class RedisStore implements RateLimitStore {
         return leased;
       }
     }
-    CompiledPolicy c = compile(policy);
+    return decide(compile(policy), key, permits);
+  }
+
+  private Decision decide(CompiledPolicy c, String key, long permits) {
+    Policy policy = c.policy;
     List<String> redisKeys = c.keys(key);
     CircuitBreaker breaker = calls.breaker(redisKeys);
     if (!breaker.tryAcquire()) {
@@ -173,7 +182,11 @@ public final class RedisStore implements RateLimitStore {
       // not.
       return;
     }
-    CompiledPolicy c = compile(policy);
+    adjust(compile(policy), key, delta);
+  }
+
+  private void adjust(CompiledPolicy c, String key, long delta) {
+    Policy policy = c.policy;
     List<String> redisKeys = c.keys(key);
     long toRedis = delta;
     if (c.renew != null && delta < 0) {
@@ -265,7 +278,140 @@ public final class RedisStore implements RateLimitStore {
     CompiledPolicy c = compiled.get(policy);
     return c != null
         ? c
-        : compiled.computeIfAbsent(policy, p -> new CompiledPolicy(p, keys, node, holdNanos));
+        : compiled.computeIfAbsent(policy, p -> new CompiledPolicy(p, keys, node, holdNanos, ""));
+  }
+
+  // ---------------------------------------------------------------------------- live limits
+
+  /**
+   * A handle of {@code next} whose scripts carry each key's state over from the limits it was
+   * stored under, as of the instant {@code next} was published on this store's board (or now, in
+   * caller time, or at the key's next decision when it was not published); see each algorithm's
+   * script. A policy in lease mode keeps its limits.
+   */
+  @Override
+  public PolicyStore rebind(PolicyStore bound, Policy next) {
+    Policy old = bound.policy();
+    if (!old.name().equals(next.name()) || old.algorithm() != next.algorithm()) {
+      throw new IllegalArgumentException(
+          "a new version of policy '"
+              + old.name()
+              + "' keeps its name and algorithm "
+              + old.algorithm()
+              + ", was "
+              + next);
+    }
+    if (leases != null && leases.isLeased(old)) {
+      throw new UnsupportedOperationException(
+          "policy '" + old.name() + "' is in lease mode, whose slices keep the limits they have");
+    }
+    if (!replaced.add(bound)) {
+      throw new IllegalArgumentException("already replaced: " + old);
+    }
+    Published published = this.published.get(next.name());
+    String since =
+        published != null && Limit.parseAll(published.limits()).equals(next.limits())
+            ? Long.toString(published.sinceMicros())
+            : now();
+    return new Version(new CompiledPolicy(next, keys, node, holdNanos, since));
+  }
+
+  /** The handles that {@link #rebind} replaced: each version is replaced once. */
+  private final Set<PolicyStore> replaced = ConcurrentHashMap.newKeySet();
+
+  /** One version of a policy after {@link #rebind}: decisions with its own compiled scripts. */
+  private final class Version implements PolicyStore {
+    final CompiledPolicy c;
+
+    Version(CompiledPolicy c) {
+      this.c = c;
+    }
+
+    @Override
+    public Policy policy() {
+      return c.policy;
+    }
+
+    @Override
+    public Decision decide(String key, long permits) {
+      return RedisStore.this.decide(c, key, permits);
+    }
+
+    @Override
+    public long tryAcquire(String key, long permits) {
+      Decision decision = decide(key, permits);
+      return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+    }
+
+    @Override
+    public void adjust(String key, long delta) {
+      if (delta != 0) {
+        RedisStore.this.adjust(c, key, delta);
+      }
+    }
+  }
+
+  /** The versions this node published or read last, by policy. */
+  private final ConcurrentHashMap<String, Published> published = new ConcurrentHashMap<>();
+
+  /** The hash of the live versions, {@code <prefix>{live}:versions}. */
+  private List<String> versionsKey() {
+    return List.of(keys.prefix() + "{live}:versions");
+  }
+
+  @Override
+  public Published publish(String policy, long number, String limits) {
+    List<String> key = versionsKey();
+    try {
+      Object reply =
+          calls.eval(
+              calls.breaker(key),
+              Scripts.publish(),
+              key,
+              List.of(now(), Long.toString(number), NO_TTL_FLOOR, policy, limits));
+      Published held = parsePublished(reply);
+      published.put(policy, held);
+      return held;
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "cannot publish version " + number + " of policy '" + policy + "' to Redis: " + e, e);
+    }
+  }
+
+  @Override
+  public Map<String, Published> read() {
+    List<String> key = versionsKey();
+    Object reply;
+    try {
+      reply = calls.eval(calls.breaker(key), Scripts.versions(), key, List.of());
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the live versions from Redis: " + e, e);
+    }
+    Map<String, Published> versions = new TreeMap<>();
+    if (reply instanceof List<?> flat) {
+      for (int i = 0; i + 1 < flat.size(); i += 2) {
+        Published p = parsePublished(flat.get(i + 1));
+        if (p != null) {
+          versions.put(String.valueOf(flat.get(i)), p);
+        }
+      }
+    }
+    published.putAll(versions);
+    return versions;
+  }
+
+  /** "version start limits" as publish.lua writes it; null if unreadable. */
+  private static Published parsePublished(Object value) {
+    String text =
+        value instanceof byte[] bytes
+            ? new String(bytes, StandardCharsets.UTF_8)
+            : String.valueOf(value);
+    String[] parts = text.split(" ", 3);
+    try {
+      return new Published(Long.parseLong(parts[0]), parts[2], Long.parseLong(parts[1]));
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */

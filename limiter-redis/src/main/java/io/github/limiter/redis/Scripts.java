@@ -53,6 +53,8 @@ final class Scripts {
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
+  private static final Script PUBLISH;
+  private static final Script VERSIONS;
 
   /** The section of an algorithm whose permits are held while a request runs, on per-node holds. */
   private static final String RENEW_SECTION = "renew";
@@ -73,6 +75,8 @@ final class Scripts {
     String lease = resource("lease");
     String release = resource("release");
     String renew = resource("renew");
+    PUBLISH = script("publish", opening + resource("publish"));
+    VERSIONS = script("versions", resource("versions"));
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
@@ -104,6 +108,16 @@ final class Scripts {
   }
 
   private Scripts() {}
+
+  /** Publishes a policy's live version, unless a newer one is there: see publish.lua. */
+  static Script publish() {
+    return PUBLISH;
+  }
+
+  /** Reads every policy's live version: see versions.lua. */
+  static Script versions() {
+    return VERSIONS;
+  }
 
   static Script decide(Algorithm algorithm) {
     return DECIDE.get(algorithm);

@@ -91,6 +91,25 @@ public abstract class LiveLimitsContract {
     assertThat(admitted(v3, "k", 10)).as("capped at the new capacity 3").isEqualTo(3);
   }
 
+  @ParameterizedTest
+  @MethodSource("origins")
+  void aTokenBucketKeepsItsTokensNotItsTimeWhenTheRateChanges(Supplier<ManualClock> origin) {
+    // Given a bucket of 10 at 1/s with 6 tokens left
+    ManualClock clock = origin.get();
+    RateLimitStore store = store(clock);
+    PolicyStore v1 = store.bind(policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 10)));
+    assertThat(admitted(v1, "fast", 4)).isEqualTo(4);
+    assertThat(admitted(v1, "slow", 4)).isEqualTo(4);
+
+    // When the rate doubles, then the 6 tokens are still 6, not the 12 that 6 s would refill now
+    PolicyStore v2 = store.rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(2, sec(1), 10)));
+    assertThat(admitted(v2, "fast", 10)).isEqualTo(6);
+
+    // When it halves instead, then they are still 6, not 3
+    PolicyStore v3 = store.rebind(v2, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(2), 10)));
+    assertThat(admitted(v3, "slow", 10)).isEqualTo(6);
+  }
+
   @Test
   void aLowerCapacityAppliesAtOnceToAFullBucket() {
     ManualClock clock = ManualClock.random(3);
@@ -155,6 +174,7 @@ public abstract class LiveLimitsContract {
     ManualClock clock = ManualClock.random(11);
     RateLimitStore store = store(clock);
     PolicyStore v1 = store.bind(policy(algorithm, Limit.of(10, Duration.ofMinutes(1))));
+    clock.advance(Duration.ofSeconds(7 * 60 + 30)); // the old window's index is 7, the new one's 1
     assertThat(admitted(v1, "k", 6)).isEqualTo(6);
 
     PolicyStore v2 = store.rebind(v1, policy(algorithm, Limit.of(8, Duration.ofMinutes(5))));

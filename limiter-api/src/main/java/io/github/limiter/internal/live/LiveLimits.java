@@ -134,9 +134,20 @@ public final class LiveLimits implements RateLimitStore {
             LivePolicy created =
                 new LivePolicy(new LivePolicy.Current(new Version(0, policy), store.bind(policy)));
             if (board != null) {
-              VersionBoard.Published published = board.read().get(name);
-              if (published != null) {
-                apply(created, published);
+              try {
+                VersionBoard.Published published = board.read().get(name);
+                if (published != null) {
+                  apply(created, published);
+                }
+              } catch (RuntimeException e) {
+                // The store is down at start-up: the deployed limits decide until a refresh.
+                LOG.log(
+                    Level.WARNING,
+                    "limiter: "
+                        + e.getMessage()
+                        + "; policy '"
+                        + name
+                        + "' starts with its deployed limits until the store answers");
               }
             }
             return created;
@@ -180,7 +191,7 @@ public final class LiveLimits implements RateLimitStore {
     long number = live.current().version().number() + 1;
     if (board != null) {
       VersionBoard.Published published = board.publish(name, number, text(next));
-      if (published.number() != number) {
+      if (published.number() != number || !published.limits().equals(text(next))) {
         apply(live, published); // another node's change won: this one is refused
         throw new IllegalStateException(
             "policy '" + name + "' was changed meanwhile to version " + published.number());
