@@ -12,7 +12,9 @@ import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientKeys;
+import io.github.limiter.internal.live.ConfigRefresh;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
@@ -65,6 +67,9 @@ class LimiterRuntime {
 
   private final Limiter liveLimiter;
 
+  /** limiter.config.refresh, when on; else null. */
+  private final ConfigRefresh refresh;
+
   private final SiteRules siteRules;
   private final ShapingPause pause;
   private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
@@ -105,6 +110,13 @@ class LimiterRuntime {
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
     this.live = LiveLimits.open(store);
     this.liveLimiter = Limiter.of(live);
+    this.refresh =
+        LimiterConfig.refreshPeriod(setup.lookup())
+            .map(
+                period ->
+                    ConfigRefresh.start(
+                        live, setup.config(), () -> LimiterConfig.from(setup.lookup()), period))
+            .orElse(null);
     this.siteRules = new SiteRules(setup.config(), new Resolvers(beans, setup.loader()), admission);
     this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
@@ -138,6 +150,9 @@ class LimiterRuntime {
 
   @PreDestroy
   void close() {
+    if (refresh != null) {
+      refresh.close();
+    }
     live.close();
     openStore.close();
   }

@@ -13,6 +13,7 @@ import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.live.ConfigRefresh;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.OpenStores;
@@ -48,6 +49,9 @@ final class FilterRuntime {
 
   /** The policies' live limits, which operators can change while the application runs. */
   private final LiveLimits live;
+
+  /** limiter.config.refresh, when on. */
+  private volatile ConfigRefresh refresh;
 
   private final Admission admission;
   private final ResponseRenderer renderer;
@@ -132,7 +136,18 @@ final class FilterRuntime {
     return counters;
   }
 
+  /**
+   * Re-reads the configuration every {@code period}, applying changed limits: see {@link
+   * ConfigRefresh}.
+   */
+  void refreshEvery(Duration period, LimiterConfig deployed, Supplier<LimiterConfig> reread) {
+    this.refresh = ConfigRefresh.start(live, deployed, reread, period);
+  }
+
   void close() {
+    if (refresh != null) {
+      refresh.close();
+    }
     live.close();
     openStore.close();
     if (shaper != null) {

@@ -1,8 +1,10 @@
 package io.github.limiter.internal.config;
 
+import io.github.limiter.Limit;
 import io.github.limiter.internal.http.Cidr;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.internal.http.HttpSettings.ForwardedHeader;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -158,6 +160,18 @@ final class CoreKeys {
 
   static final List<Setting<?>> EVENTS = List.of(NEAR_LIMIT);
 
+  /** Off unless set: a deployment's limits stay as deployed but for operators' changes. */
+  static final Setting<Duration> CONFIG_REFRESH =
+      Setting.<Duration>of(LimiterConfig.CONFIG_PREFIX + "refresh", CoreKeys::period, null)
+          .doc(
+              "duration",
+              "off",
+              "30s",
+              "re-read the policies' limits from the configuration sources this often, validated"
+                  + " as at deployment; a bad value is refused and the limits stay");
+
+  static final List<Setting<?>> CONFIG = List.of(CONFIG_REFRESH);
+
   static final Setting<Boolean> METRICS_ENABLED =
       metrics(
           "enabled",
@@ -182,6 +196,14 @@ final class CoreKeys {
     Set<String> names = new TreeSet<>();
     settings.forEach(setting -> names.add(setting.name().substring(prefix.length())));
     return Set.copyOf(names);
+  }
+
+  private static Duration period(String text) {
+    Duration period = Limit.parseDuration(text);
+    if (period.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException("expected a period of at least 1s, was '" + text + "'");
+    }
+    return period;
   }
 
   private static String pattern(String pattern) {

@@ -4,6 +4,7 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.spi.ConfigLookup;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -56,10 +57,11 @@ public record LimiterConfig(
   public static final String HTTP_PREFIX = "limiter.http.";
   public static final String EVENTS_PREFIX = "limiter.events.";
   public static final String METRICS_PREFIX = "limiter.metrics.";
+  public static final String CONFIG_PREFIX = "limiter.config.";
 
   /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
   public static final List<String> CORE_SECTIONS =
-      List.of("policy", "route", "http", "events", "metrics");
+      List.of("policy", "route", "http", "events", "metrics", "config");
 
   public static final String STORE_KEY = "limiter.store";
 
@@ -96,6 +98,20 @@ public record LimiterConfig(
   public LimiterConfig(
       String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http) {
     this(store, policies, routes, http, EventSettings.DEFAULTS);
+  }
+
+  /**
+   * How often {@code limiter.config.refresh} asks to re-read the policies' limits; empty when off.
+   *
+   * @throws ConfigException naming the key and its bad value
+   */
+  public static Optional<Duration> refreshPeriod(ConfigLookup config) {
+    List<ConfigException> problems = new ArrayList<>();
+    SettingValues values = SettingValues.read(new ConfigReader(config), CoreKeys.CONFIG, problems);
+    if (!problems.isEmpty()) {
+      throw ConfigException.all(problems);
+    }
+    return Optional.ofNullable(values.get(CoreKeys.CONFIG_REFRESH));
   }
 
   /** The policy called {@code name}, if configured. */
@@ -159,6 +175,8 @@ public record LimiterConfig(
     checkKeys(reader, HTTP_PREFIX, CoreKeys.HTTP, problems);
     checkKeys(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
     checkKeys(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
+    checkKeys(reader, CONFIG_PREFIX, CoreKeys.CONFIG, problems);
+    SettingValues.read(reader, CoreKeys.CONFIG, problems);
     return new LimiterConfig(
         reader.text(STORE_KEY).orElse(CoreKeys.STORE.fallback()),
         policies,
@@ -241,6 +259,7 @@ public record LimiterConfig(
     checkSectionForms(reader, HTTP_PREFIX, CoreKeys.HTTP, problems);
     checkSectionForms(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
     checkSectionForms(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
+    checkSectionForms(reader, CONFIG_PREFIX, CoreKeys.CONFIG, problems);
   }
 
   private static void checkSectionForms(

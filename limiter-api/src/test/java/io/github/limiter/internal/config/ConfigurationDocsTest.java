@@ -27,7 +27,13 @@ class ConfigurationDocsTest {
   void everySettingHasItsLineOfDocumentation() {
     List<Setting<?>> all = new ArrayList<>(PolicyKeys.TABLE);
     for (List<Setting<?>> table :
-        List.of(CoreKeys.TOP, CoreKeys.ROUTE, CoreKeys.HTTP, CoreKeys.EVENTS, CoreKeys.METRICS)) {
+        List.of(
+            CoreKeys.TOP,
+            CoreKeys.ROUTE,
+            CoreKeys.HTTP,
+            CoreKeys.EVENTS,
+            CoreKeys.METRICS,
+            CoreKeys.CONFIG)) {
       all.addAll(table);
     }
     all.addAll(new InMemoryStoreFactory().settings());
