@@ -9,16 +9,14 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
-import io.github.limiter.internal.live.VersionBoard;
+import io.github.limiter.internal.live.LiveBoard;
 import io.github.limiter.memory.InMemoryStore;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import redis.clients.jedis.UnifiedJedis;
@@ -50,7 +48,7 @@ import redis.clients.jedis.UnifiedJedis;
  *     .build();
  * }</pre>
  */
-public final class RedisStore implements RateLimitStore, VersionBoard {
+public final class RedisStore implements RateLimitStore, LiveBoard {
 
   /** The origin of server time in the scripts: 2025-01-01T00:00:00Z, in Unix seconds. */
   public static final long EPOCH_SECONDS = 1_735_689_600L;
@@ -80,6 +78,9 @@ public final class RedisStore implements RateLimitStore, VersionBoard {
   /** The concurrency permits this node holds, renewed until they are released. */
   private final Holdings holdings;
 
+  /** The policies' live versions and the keys' overrides, shared by every node. */
+  private final RedisBoard board;
+
   RedisStore(RedisStoreBuilder b, Transport transport) {
     this.calls =
         new GuardedCalls(
@@ -97,6 +98,7 @@ public final class RedisStore implements RateLimitStore, VersionBoard {
     this.node = newNodeId();
     this.holdNanos = b.concurrencyHold.toNanos();
     this.holdings = new Holdings(holdNanos, this::renew);
+    this.board = new RedisBoard(calls, keys.prefix(), this::now);
     this.local =
         InMemoryStore.builder()
             .clock(callerClock == null ? NanoClock.system() : callerClock)
@@ -308,7 +310,7 @@ public final class RedisStore implements RateLimitStore, VersionBoard {
     if (!replaced.add(bound)) {
       throw new IllegalArgumentException("already replaced: " + old);
     }
-    Published published = this.published.get(next.name());
+    Published published = board.published(next.name());
     String since =
         published != null && Limit.parseAll(published.limits()).equals(next.limits())
             ? Long.toString(published.sinceMicros())
@@ -351,67 +353,29 @@ public final class RedisStore implements RateLimitStore, VersionBoard {
     }
   }
 
-  /** The versions this node published or read last, by policy. */
-  private final ConcurrentHashMap<String, Published> published = new ConcurrentHashMap<>();
-
-  /** The hash of the live versions, {@code <prefix>{live}:versions}. */
-  private List<String> versionsKey() {
-    return List.of(keys.prefix() + "{live}:versions");
-  }
-
   @Override
   public Published publish(String policy, long number, String limits) {
-    List<String> key = versionsKey();
-    try {
-      Object reply =
-          calls.eval(
-              calls.breaker(key),
-              Scripts.publish(),
-              key,
-              List.of(now(), Long.toString(number), NO_TTL_FLOOR, policy, limits));
-      Published held = parsePublished(reply);
-      published.put(policy, held);
-      return held;
-    } catch (Exception e) {
-      throw new IllegalStateException(
-          "cannot publish version " + number + " of policy '" + policy + "' to Redis: " + e, e);
-    }
+    return board.publish(policy, number, limits);
   }
 
   @Override
   public Map<String, Published> read() {
-    List<String> key = versionsKey();
-    Object reply;
-    try {
-      reply = calls.eval(calls.breaker(key), Scripts.versions(), key, List.of());
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot read the live versions from Redis: " + e, e);
-    }
-    Map<String, Published> versions = new TreeMap<>();
-    if (reply instanceof List<?> flat) {
-      for (int i = 0; i + 1 < flat.size(); i += 2) {
-        Published p = parsePublished(flat.get(i + 1));
-        if (p != null) {
-          versions.put(String.valueOf(flat.get(i)), p);
-        }
-      }
-    }
-    published.putAll(versions);
-    return versions;
+    return board.read();
   }
 
-  /** "version start limits" as publish.lua writes it; null if unreadable. */
-  private static Published parsePublished(Object value) {
-    String text =
-        value instanceof byte[] bytes
-            ? new String(bytes, StandardCharsets.UTF_8)
-            : String.valueOf(value);
-    String[] parts = text.split(" ", 3);
-    try {
-      return new Published(Long.parseLong(parts[0]), parts[2], Long.parseLong(parts[1]));
-    } catch (RuntimeException e) {
-      return null;
-    }
+  @Override
+  public void putOverride(String policy, String key, String kind, String limits, long ttlMicros) {
+    board.putOverride(policy, key, kind, limits, ttlMicros);
+  }
+
+  @Override
+  public boolean removeOverride(String policy, String key) {
+    return board.removeOverride(policy, key);
+  }
+
+  @Override
+  public Map<String, Map<String, SharedOverride>> readOverrides() {
+    return board.readOverrides();
   }
 
   /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */

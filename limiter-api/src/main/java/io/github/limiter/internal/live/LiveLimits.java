@@ -4,6 +4,8 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
+import io.github.limiter.Limiter;
+import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -33,10 +36,10 @@ import java.util.logging.Logger;
  * #bind} returns a handle that always decides under the policy's current version. Everything else
  * goes to the store it wraps, which it does not own: closing this closes nothing but its own.
  *
- * <p>Over a store that is a {@link VersionBoard} (Redis), a change is published there first, with
- * its version number, and {@link #refresh} applies what other nodes published: every node, and a
- * node that starts later, decides under the newest version. Over another store, a change is for
- * this node only.
+ * <p>Over a store that is a {@link LiveBoard} (Redis), a change is published there first, with its
+ * version number, and {@link #refresh} applies what other nodes published: every node, and a node
+ * that starts later, decides under the newest version. Over another store, a change is for this
+ * node only.
  */
 public final class LiveLimits implements RateLimitStore {
 
@@ -57,14 +60,21 @@ public final class LiveLimits implements RateLimitStore {
   private static final Set<LiveLimits> OPEN = new CopyOnWriteArraySet<>();
 
   private final RateLimitStore store;
-  private final VersionBoard board;
+  private final LiveBoard board;
   private final Map<String, LivePolicy> policies = new ConcurrentHashMap<>();
+  private final NanoClock clock;
   private ScheduledExecutorService refresher;
 
-  /** Live limits over {@code store}, shared through it if it is a {@link VersionBoard}. */
+  /** Live limits over {@code store}, shared through it if it is a {@link LiveBoard}. */
   public LiveLimits(RateLimitStore store) {
+    this(store, NanoClock.system());
+  }
+
+  /** As {@link #LiveLimits(RateLimitStore)}, with {@code clock} timing the overrides' expiry. */
+  public LiveLimits(RateLimitStore store, NanoClock clock) {
     this.store = Objects.requireNonNull(store, "store");
-    this.board = store instanceof VersionBoard b ? b : null;
+    this.board = store instanceof LiveBoard b ? b : null;
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   /**
@@ -132,13 +142,27 @@ public final class LiveLimits implements RateLimitStore {
           policy.name(),
           name -> {
             LivePolicy created =
-                new LivePolicy(new LivePolicy.Current(new Version(0, policy), store.bind(policy)));
+                new LivePolicy(
+                    new LivePolicy.Current(new Version(0, policy), store.bind(policy)), clock);
             if (board != null) {
               try {
-                VersionBoard.Published published = board.read().get(name);
+                LiveBoard.Published published = board.read().get(name);
                 if (published != null) {
                   apply(created, published);
                 }
+                Map<String, KeyOverride> overrides = new TreeMap<>();
+                long now = clock.nanos();
+                board
+                    .readOverrides()
+                    .getOrDefault(name, Map.of())
+                    .forEach(
+                        (key, o) -> {
+                          KeyOverride override = fromBoard(created, null, o, now);
+                          if (override != null) {
+                            overrides.put(key, override);
+                          }
+                        });
+                created.overrides(overrides);
               } catch (RuntimeException e) {
                 // The store is down at start-up: the deployed limits decide until a refresh.
                 LOG.log(
@@ -180,17 +204,13 @@ public final class LiveLimits implements RateLimitStore {
    * @throws UnsupportedOperationException if the store cannot change limits while it runs
    */
   public synchronized Version change(String name, String limits) {
-    LivePolicy live = policies.get(name);
-    if (live == null) {
-      throw new IllegalArgumentException(
-          "no policy named '" + name + "'; the policies are " + new TreeSet<>(policies.keySet()));
-    }
+    LivePolicy live = live(name);
     Policy now = live.current().version().policy();
     List<Limit> parsed = Limit.parseAll(limits);
     Policy next = new Policy(name, now.algorithm(), parsed, now.failureMode());
     long number = live.current().version().number() + 1;
     if (board != null) {
-      VersionBoard.Published published = board.publish(name, number, text(next));
+      LiveBoard.Published published = board.publish(name, number, text(next));
       if (published.number() != number || !published.limits().equals(text(next))) {
         apply(live, published); // another node's change won: this one is refused
         throw new IllegalStateException(
@@ -202,6 +222,103 @@ public final class LiveLimits implements RateLimitStore {
   }
 
   /**
+   * Overrides the limits of policy {@code name} for one key: blocks it, exempts it, or gives it
+   * {@code limits} of its own (as in configuration), for {@code ttl} or, if null, until removed. It
+   * replaces the key's override if it has one. Over a shared store it is set there first, and every
+   * node applies it at its next refresh.
+   *
+   * @throws IllegalArgumentException naming what is wrong: an unknown policy, an empty or too long
+   *     key, limits given or missing for the kind, bad limits, or a ttl that is not positive
+   */
+  public synchronized KeyOverride override(
+      String name, String key, KeyOverride.Kind kind, String limits, Duration ttl) {
+    LivePolicy live = live(name);
+    if (key == null || key.isEmpty() || key.length() > Limiter.MAX_KEY_LENGTH) {
+      throw new IllegalArgumentException(
+          "key: expected 1 to " + Limiter.MAX_KEY_LENGTH + " characters, was '" + key + "'");
+    }
+    if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
+      throw new IllegalArgumentException("ttl: expected a positive duration, was " + ttl);
+    }
+    Policy policy = live.current().version().policy();
+    KeyOverride override;
+    long expiresAt = ttl == null ? Long.MAX_VALUE : clock.nanos() + ttl.toNanos();
+    if (kind == KeyOverride.Kind.LIMITS) {
+      if (limits == null || limits.isBlank()) {
+        throw new IllegalArgumentException(
+            "limits: a 'limits' override needs limits such as 100/s");
+      }
+      Policy own =
+          new Policy(name, policy.algorithm(), Limit.parseAll(limits), policy.failureMode());
+      override = new KeyOverride(kind, own, store.bind(own), expiresAt);
+    } else {
+      if (limits != null && !limits.isBlank()) {
+        throw new IllegalArgumentException(
+            "limits: only a 'limits' override has limits, was '"
+                + limits
+                + "' for "
+                + kind.configName());
+      }
+      override = new KeyOverride(kind, policy, null, expiresAt);
+    }
+    if (board != null) {
+      board.putOverride(
+          name,
+          key,
+          kind.configName(),
+          kind == KeyOverride.Kind.LIMITS ? text(override.policy()) : "",
+          ttl == null ? 0 : Math.max(1, ttl.toNanos() / 1000));
+    }
+    Map<String, KeyOverride> next = liveOverrides(live);
+    next.put(key, override);
+    live.overrides(next);
+    return override;
+  }
+
+  /** Removes the override of {@code key} under policy {@code name}; false if it had none. */
+  public synchronized boolean removeOverride(String name, String key) {
+    LivePolicy live = live(name);
+    boolean shared = board != null && board.removeOverride(name, key);
+    Map<String, KeyOverride> next = liveOverrides(live);
+    boolean removed = next.remove(key) != null;
+    live.overrides(next);
+    return removed || shared;
+  }
+
+  /** The overrides of policy {@code name} that apply now, by key. */
+  public synchronized Map<String, KeyOverride> overrides(String name) {
+    return Map.copyOf(liveOverrides(live(name)));
+  }
+
+  /** The clock of the overrides' expiry. */
+  public NanoClock clock() {
+    return clock;
+  }
+
+  /** {@code live}'s overrides that have not ended, in a map of one's own. */
+  private Map<String, KeyOverride> liveOverrides(LivePolicy live) {
+    long now = clock.nanos();
+    Map<String, KeyOverride> next = new TreeMap<>();
+    live.overrides()
+        .forEach(
+            (k, o) -> {
+              if (o.appliesAt(now)) {
+                next.put(k, o);
+              }
+            });
+    return next;
+  }
+
+  private LivePolicy live(String name) {
+    LivePolicy live = policies.get(name);
+    if (live == null) {
+      throw new IllegalArgumentException(
+          "no policy named '" + name + "'; the policies are " + new TreeSet<>(policies.keySet()));
+    }
+    return live;
+  }
+
+  /**
    * Applies the versions the store's board publishes that are newer than this node's: run on a
    * period, so that every node follows a change within that period. Nothing to do over a store that
    * is not shared.
@@ -210,17 +327,59 @@ public final class LiveLimits implements RateLimitStore {
     if (board == null) {
       return;
     }
-    Map<String, VersionBoard.Published> published = board.read();
-    for (Map.Entry<String, VersionBoard.Published> entry : published.entrySet()) {
+    Map<String, LiveBoard.Published> published = board.read();
+    for (Map.Entry<String, LiveBoard.Published> entry : published.entrySet()) {
       LivePolicy live = policies.get(entry.getKey());
       if (live != null) {
         apply(live, entry.getValue());
       }
     }
+    Map<String, Map<String, LiveBoard.SharedOverride>> shared = board.readOverrides();
+    long now = clock.nanos();
+    for (Map.Entry<String, LivePolicy> entry : policies.entrySet()) {
+      Map<String, KeyOverride> before = entry.getValue().overrides();
+      Map<String, KeyOverride> next = new TreeMap<>();
+      shared
+          .getOrDefault(entry.getKey(), Map.of())
+          .forEach(
+              (key, o) -> {
+                KeyOverride override = fromBoard(entry.getValue(), before.get(key), o, now);
+                if (override != null) {
+                  next.put(key, override);
+                }
+              });
+      entry.getValue().overrides(next);
+    }
+  }
+
+  /** A board's override as this node applies it; null if unreadable (logged). */
+  private KeyOverride fromBoard(
+      LivePolicy live, KeyOverride before, LiveBoard.SharedOverride shared, long now) {
+    long expiresAt =
+        shared.remainingMicros() < 0 ? Long.MAX_VALUE : now + shared.remainingMicros() * 1000;
+    Policy policy = live.current().version().policy();
+    try {
+      KeyOverride.Kind kind = KeyOverride.Kind.fromConfigName(shared.kind());
+      if (kind != KeyOverride.Kind.LIMITS) {
+        return new KeyOverride(kind, policy, null, expiresAt);
+      }
+      List<Limit> limits = Limit.parseAll(shared.limits());
+      if (before != null && before.bound() != null && before.policy().limits().equals(limits)) {
+        return new KeyOverride(kind, before.policy(), before.bound(), expiresAt);
+      }
+      Policy own = new Policy(policy.name(), policy.algorithm(), limits, policy.failureMode());
+      return new KeyOverride(kind, own, store.bind(own), expiresAt);
+    } catch (IllegalArgumentException e) {
+      LOG.log(
+          Level.WARNING,
+          "limiter: an override of policy ''{0}'' in the store is unreadable: {1}",
+          new Object[] {policy.name(), e.getMessage()});
+      return null;
+    }
   }
 
   /** Replaces {@code live}'s version with {@code published}, if that is newer. */
-  private void apply(LivePolicy live, VersionBoard.Published published) {
+  private void apply(LivePolicy live, LiveBoard.Published published) {
     Version current = live.current().version();
     if (published.number() <= current.number()) {
       return;
