@@ -174,7 +174,7 @@ public final class InMemoryStore implements RateLimitStore {
               + ", was "
               + next);
     }
-    synchronized (previous) {
+    synchronized (previous.chain) {
       if (previous.successor != null) {
         throw new IllegalArgumentException("already replaced: " + old);
       }
@@ -224,11 +224,18 @@ public final class InMemoryStore implements RateLimitStore {
     /** The table of the policy's next version, once there is one. */
     volatile Table successor;
 
+    /**
+     * The lock of this table's versions, one for all of them: a key moves from version to version
+     * under it, and no version is added meanwhile, so that no two versions take one key at once.
+     */
+    final Object chain;
+
     Table(Policy policy, Table predecessor) {
       this.policy = policy;
       this.function = PolicyFunction.of(policy);
       this.single = function.single();
       this.predecessor = predecessor;
+      this.chain = predecessor != null ? predecessor.chain : new Object();
       this.since = now();
     }
 
@@ -338,6 +345,8 @@ public final class InMemoryStore implements RateLimitStore {
       evictor.added();
       if (successor != null) {
         // Replaced meanwhile: the successor may have looked for this key already, so it moves on.
+        // (A request that found this entry in the instant before, a key's very first, is charged
+        // here alone.)
         kill(fresh);
         return MOVED_ENTRY;
       }
@@ -360,14 +369,19 @@ public final class InMemoryStore implements RateLimitStore {
       if (!predecessor.holds(key) && !evictor.roomForNewKey()) {
         return null;
       }
-      return entries.computeIfAbsent(
-          key,
-          k -> {
-            long[] old = predecessor.take(k);
-            evictor.added();
-            return entry(
-                old != null ? function.carry(predecessor.function, old, since) : null, now());
-          });
+      synchronized (chain) {
+        if (successor != null) {
+          return MOVED_ENTRY; // replaced meanwhile: the key moves on to the newest version
+        }
+        return entries.computeIfAbsent(
+            key,
+            k -> {
+              long[] old = predecessor.take(k);
+              evictor.added();
+              return entry(
+                  old != null ? function.carry(predecessor.function, old, since) : null, now());
+            });
+      }
     }
 
     /** Whether this table or one it replaced has an entry for {@code key}. */

@@ -51,7 +51,7 @@ class RebindUnderLoadTest {
       value = Algorithm.class,
       names = {"FIXED_WINDOW", "TOKEN_BUCKET", "SLIDING_WINDOW_COUNTER", "SLIDING_WINDOW_LOG"})
   void everyChargeSurvivesTheChanges(Algorithm algorithm) throws Exception {
-    for (int run = 0; run < 10; run++) {
+    for (int run = 0; run < 30; run++) {
       InMemoryStore store = InMemoryStore.builder().clock(ManualClock.random(run)).build();
       AtomicReference<PolicyStore> current =
           new AtomicReference<>(store.bind(version(algorithm, 0)));
