@@ -202,7 +202,7 @@ public class RateLimitFilter implements Filter {
   }
 
   /** Init-params, layered over MicroProfile Config when the application has it. */
-  private static ConfigLookup lookup(Map<String, String> params, ClassLoader loader) {
+  static ConfigLookup lookup(Map<String, String> params, ClassLoader loader) {
     ConfigLookup initParams = ConfigLookup.of(params);
     if (!MicroProfileConfigLookup.isAvailable(loader)) {
       return initParams;

@@ -172,6 +172,32 @@ final class CoreKeys {
 
   static final List<Setting<?>> CONFIG = List.of(CONFIG_REFRESH);
 
+  static final Setting<Boolean> ADMIN_ENABLED =
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "enabled", ConfigReader::parseBoolean, false)
+          .doc(
+              "boolean",
+              "`false`",
+              "true",
+              "serve the admin API, which changes limits and overrides; needs a role or a token");
+
+  static final Setting<String> ADMIN_PATH =
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "path", CoreKeys::adminPath, "/limiter/admin")
+          .doc("path", "`/limiter/admin`", "/ops/limits", "where the admin API is served");
+
+  static final Setting<String> ADMIN_ROLE =
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "role", Function.identity(), null)
+          .doc("role", "none", "limiter-admin", "a container role that may use the admin API");
+
+  static final Setting<String> ADMIN_TOKEN =
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "token", CoreKeys::token, null)
+          .doc(
+              "secret",
+              "none",
+              "${LIMITER_ADMIN_TOKEN}",
+              "a bearer token that may use the admin API, at least 16 characters; never logged");
+
+  static final List<Setting<?>> ADMIN = List.of(ADMIN_ENABLED, ADMIN_PATH, ADMIN_ROLE, ADMIN_TOKEN);
+
   static final Setting<Boolean> METRICS_ENABLED =
       metrics(
           "enabled",
@@ -196,6 +222,23 @@ final class CoreKeys {
     Set<String> names = new TreeSet<>();
     settings.forEach(setting -> names.add(setting.name().substring(prefix.length())));
     return Set.copyOf(names);
+  }
+
+  private static String adminPath(String text) {
+    if (!text.matches("(/[A-Za-z0-9._~-]+)+")) {
+      throw new IllegalArgumentException(
+          "expected a path such as '/limiter/admin', without a trailing '/', was '" + text + "'");
+    }
+    return text;
+  }
+
+  /** A secret: its value is never shown, even in the message that refuses it. */
+  private static String token(String text) {
+    if (text.strip().length() < 16) {
+      throw new IllegalArgumentException(
+          "expected at least 16 characters (the value is not shown)");
+    }
+    return text.strip();
   }
 
   private static Duration period(String text) {

@@ -58,10 +58,11 @@ public record LimiterConfig(
   public static final String EVENTS_PREFIX = "limiter.events.";
   public static final String METRICS_PREFIX = "limiter.metrics.";
   public static final String CONFIG_PREFIX = "limiter.config.";
+  public static final String ADMIN_PREFIX = "limiter.admin.";
 
   /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
   public static final List<String> CORE_SECTIONS =
-      List.of("policy", "route", "http", "events", "metrics", "config");
+      List.of("policy", "route", "http", "events", "metrics", "config", "admin");
 
   public static final String STORE_KEY = "limiter.store";
 
@@ -177,6 +178,8 @@ public record LimiterConfig(
     checkKeys(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
     checkKeys(reader, CONFIG_PREFIX, CoreKeys.CONFIG, problems);
     SettingValues.read(reader, CoreKeys.CONFIG, problems);
+    checkKeys(reader, ADMIN_PREFIX, CoreKeys.ADMIN, problems);
+    collect(problems, () -> AdminSettings.read(reader), null);
     return new LimiterConfig(
         reader.text(STORE_KEY).orElse(CoreKeys.STORE.fallback()),
         policies,
@@ -260,6 +263,7 @@ public record LimiterConfig(
     checkSectionForms(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
     checkSectionForms(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
     checkSectionForms(reader, CONFIG_PREFIX, CoreKeys.CONFIG, problems);
+    checkSectionForms(reader, ADMIN_PREFIX, CoreKeys.ADMIN, problems);
   }
 
   private static void checkSectionForms(

@@ -205,9 +205,7 @@ public final class LiveLimits implements RateLimitStore {
    */
   public synchronized Version change(String name, String limits) {
     LivePolicy live = live(name);
-    Policy now = live.current().version().policy();
-    List<Limit> parsed = Limit.parseAll(limits);
-    Policy next = new Policy(name, now.algorithm(), parsed, now.failureMode());
+    Policy next = validate(name, limits);
     long number = live.current().version().number() + 1;
     if (board != null) {
       LiveBoard.Published published = board.publish(name, number, text(next));
@@ -248,8 +246,7 @@ public final class LiveLimits implements RateLimitStore {
         throw new IllegalArgumentException(
             "limits: a 'limits' override needs limits such as 100/s");
       }
-      Policy own =
-          new Policy(name, policy.algorithm(), Limit.parseAll(limits), policy.failureMode());
+      Policy own = validate(name, limits);
       override = new KeyOverride(kind, own, store.bind(own), expiresAt);
     } else {
       if (limits != null && !limits.isBlank()) {
@@ -316,6 +313,20 @@ public final class LiveLimits implements RateLimitStore {
           "no policy named '" + name + "'; the policies are " + new TreeSet<>(policies.keySet()));
     }
     return live;
+  }
+
+  /**
+   * The next version of policy {@code name} with {@code limits}, checked but not applied.
+   *
+   * @throws IllegalArgumentException naming what is wrong: an unknown policy, or bad limits
+   */
+  public Policy validate(String name, String limits) {
+    Policy now = live(name).current().version().policy();
+    try {
+      return new Policy(name, now.algorithm(), Limit.parseAll(limits), now.failureMode());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("limits: " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -408,7 +419,7 @@ public final class LiveLimits implements RateLimitStore {
   /**
    * The limits of {@code policy} as configuration writes them, e.g. {@code 10/s burst=20, 1000/h}.
    */
-  static String text(Policy policy) {
+  public static String text(Policy policy) {
     return String.join(", ", policy.limits().stream().map(Limit::toString).toList());
   }
 

@@ -33,7 +33,8 @@ class ConfigurationDocsTest {
             CoreKeys.HTTP,
             CoreKeys.EVENTS,
             CoreKeys.METRICS,
-            CoreKeys.CONFIG)) {
+            CoreKeys.CONFIG,
+            CoreKeys.ADMIN)) {
       all.addAll(table);
     }
     all.addAll(new InMemoryStoreFactory().settings());
