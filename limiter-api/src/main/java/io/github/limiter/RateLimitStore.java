@@ -49,6 +49,25 @@ public interface RateLimitStore extends AutoCloseable {
   }
 
   /**
+   * This store's decisions for {@code next}, a new version of the policy that {@code bound}
+   * decides: the same name and algorithm with other limits, replacing it while the application
+   * runs. Every key keeps its state as of this call, carried over by its algorithm's rule
+   * (documented on each algorithm of the core), so that nothing resets and no key gets a fresh
+   * burst, and the time after it runs under the new limits alone; a request that still decides
+   * through {@code bound} decides under one version or the other, never a mix. This default
+   * refuses, because a store that cannot carry state must not reset it.
+   *
+   * @param bound what {@link #bind} or an earlier {@code rebind} of this store returned
+   * @throws UnsupportedOperationException if this store cannot change limits while it runs
+   * @throws IllegalArgumentException if {@code next} is not a version of {@code bound}'s policy, or
+   *     {@code bound} was replaced already
+   */
+  default PolicyStore rebind(PolicyStore bound, Policy next) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " cannot change a policy's limits while it runs");
+  }
+
+  /**
    * Charges {@code delta} more permits to {@code key} under every limit of {@code policy}, or gives
    * back {@code -delta}, in one atomic step: a request's cost settled after {@link #decide} charged
    * it (its actual cost, or a refund when it does not count). A charge beyond what is left is kept

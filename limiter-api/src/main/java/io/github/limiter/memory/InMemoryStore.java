@@ -1,5 +1,13 @@
 package io.github.limiter.memory;
 
+import static io.github.limiter.memory.KeyOps.ALIVE;
+import static io.github.limiter.memory.KeyOps.CHARGE;
+import static io.github.limiter.memory.KeyOps.DECIDE;
+import static io.github.limiter.memory.KeyOps.KILL;
+import static io.github.limiter.memory.KeyOps.RECLAIM;
+import static io.github.limiter.memory.KeyOps.REFUND;
+import static io.github.limiter.memory.KeyOps.TRY_ACQUIRE;
+
 import io.github.limiter.Decision;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
@@ -8,6 +16,8 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.algorithm.LimitFunction;
 import io.github.limiter.internal.algorithm.LongStateFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
+import io.github.limiter.memory.KeyOps.Decide;
+import io.github.limiter.memory.KeyOps.Op;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -29,6 +39,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * reset a limit, one's own or another policy's. A concurrency key that holds permits is never
  * evicted: forgetting it would admit more than its limit, and such keys are bounded by the requests
  * in flight.
+ *
+ * <p><b>Live limits.</b> {@link #rebind} gives a policy's next version a table of its own that
+ * takes each key from the table it replaces at the key's first use, carrying its state over (see
+ * {@link PolicyFunction#carry}); the replaced table forwards whatever still reaches it to its
+ * successor, so that every decision is made under one version.
  */
 public final class InMemoryStore implements RateLimitStore {
 
@@ -59,15 +74,21 @@ public final class InMemoryStore implements RateLimitStore {
   /** A safe default: about 10 MB of state for single-long algorithms with short keys. */
   public static final int DEFAULT_MAX_KEYS = 100_000;
 
-  private static final long TOMBSTONE = Long.MIN_VALUE;
-  private static final long[] DEAD_STATE = new long[0];
+  static final long TOMBSTONE = Long.MIN_VALUE;
+  static final long[] DEAD_STATE = new long[0];
 
   // What an attempt of the loop answers besides an operation's own answer, which is never negative.
   /** Another thread changed the state first: try again. */
-  private static final long LOST = -1;
+  static final long LOST = -1;
 
   /** The entry is dead (reclaimed or evicted): find the key's live one, or stop. */
-  private static final long DEAD = -2;
+  static final long DEAD = -2;
+
+  /** The table was replaced by a new version of its policy: ask that one. */
+  private static final long MOVED = -3;
+
+  /** What a replaced table hands out instead of a fresh entry: dead, so that the key moves on. */
+  private static final Entry MOVED_ENTRY = new SnapshotEntry(DEAD_STATE);
 
   /** How long a full store tells new keys to wait. */
   static final long FULL_RETRY_NANOS = 1_000_000_000L;
@@ -75,7 +96,10 @@ public final class InMemoryStore implements RateLimitStore {
   private final NanoClock clock;
   private final long epoch;
   private final int maxKeys;
-  private final ConcurrentHashMap<Policy, Table> tables = new ConcurrentHashMap<>();
+
+  /** By policy, and by an identity of their own for the tables of {@link #rebind}. */
+  private final ConcurrentHashMap<Object, Table> tables = new ConcurrentHashMap<>();
+
   private final Evictor evictor;
 
   private InMemoryStore(Builder builder) {
@@ -121,13 +145,44 @@ public final class InMemoryStore implements RateLimitStore {
 
   private Table table(Policy policy) {
     Table table = tables.get(policy);
-    return table != null ? table : tables.computeIfAbsent(policy, Table::new);
+    return table != null ? table : tables.computeIfAbsent(policy, p -> new Table(policy, null));
   }
 
   /** The policy's keys, found once: its decisions skip the lookup of the policy. */
   @Override
   public PolicyStore bind(Policy policy) {
     return table(Objects.requireNonNull(policy, "policy"));
+  }
+
+  /**
+   * A table for {@code next} that takes over the keys of {@code bound}: each at its first use, with
+   * its state carried over by {@link PolicyFunction#carry}.
+   */
+  @Override
+  public PolicyStore rebind(PolicyStore bound, Policy next) {
+    Objects.requireNonNull(next, "next");
+    if (!(bound instanceof Table previous) || previous.store() != this) {
+      throw new IllegalArgumentException("not a policy bound by this store: " + bound);
+    }
+    Policy old = previous.policy;
+    if (!old.name().equals(next.name()) || old.algorithm() != next.algorithm()) {
+      throw new IllegalArgumentException(
+          "a new version of policy '"
+              + old.name()
+              + "' keeps its name and algorithm "
+              + old.algorithm()
+              + ", was "
+              + next);
+    }
+    synchronized (previous.chain) {
+      if (previous.successor != null) {
+        throw new IllegalArgumentException("already replaced: " + old);
+      }
+      Table table = new Table(next, previous);
+      tables.put(new Object(), table);
+      previous.successor = table;
+      return table;
+    }
   }
 
   @Override
@@ -160,10 +215,32 @@ public final class InMemoryStore implements RateLimitStore {
     final LongStateFunction single;
     final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
 
-    Table(Policy policy) {
+    /** The table of the policy's version before, whose keys this one takes over; or null. */
+    private final Table predecessor;
+
+    /** Store time when this version replaced its predecessor: when the keys' states carry over. */
+    private final long since;
+
+    /** The table of the policy's next version, once there is one. */
+    volatile Table successor;
+
+    /**
+     * The lock of this table's versions, one for all of them: a key moves from version to version
+     * under it, and no version is added meanwhile, so that no two versions take one key at once.
+     */
+    final Object chain;
+
+    Table(Policy policy, Table predecessor) {
       this.policy = policy;
       this.function = PolicyFunction.of(policy);
       this.single = function.single();
+      this.predecessor = predecessor;
+      this.chain = predecessor != null ? predecessor.chain : new Object();
+      this.since = now();
+    }
+
+    InMemoryStore store() {
+      return InMemoryStore.this;
     }
 
     @Override
@@ -183,22 +260,30 @@ public final class InMemoryStore implements RateLimitStore {
       // call would be removed by escape analysis only while the loop is inlined here, which a
       // busy application's profile does not promise.
       Decide decide = DECIDE.get();
-      decide.made = Decide.NOTHING;
-      run(key, liveEntry(key), decide, permits);
-      return decide.decision(this);
+      for (Table t = this; ; t = t.successor) {
+        decide.made = Decide.NOTHING;
+        if (t.run(key, t.liveEntry(key), decide, permits) != MOVED) {
+          return decide.decision(t);
+        }
+      }
     }
 
     @Override
     public long tryAcquire(String key, long permits) {
-      return run(key, liveEntry(key), TRY_ACQUIRE, permits);
+      long answer = run(key, liveEntry(key), TRY_ACQUIRE, permits);
+      return answer != MOVED ? answer : successor.tryAcquire(key, permits);
     }
 
     @Override
     public void adjust(String key, long delta) {
+      long answer = 0;
       if (delta > 0) {
-        run(key, liveEntry(key), CHARGE, delta); // debt on a new key too
+        answer = run(key, liveEntry(key), CHARGE, delta); // debt on a new key too
       } else if (delta < 0) {
-        run(key, entries.get(key), REFUND, -delta); // an unknown key is fresh already
+        answer = run(key, entries.get(key), REFUND, -delta); // an unknown key is fresh already
+      }
+      if (answer == MOVED) {
+        successor.adjust(key, delta);
       }
     }
 
@@ -206,15 +291,19 @@ public final class InMemoryStore implements RateLimitStore {
      * The one compare-and-set loop: tries {@code op} on the key's state until no other thread
      * changed it in between, and answers what {@code op} answered. A dead entry is replaced by a
      * live one when {@code op} creates keys, and ends the loop otherwise; so does a missing entry
-     * (null: the key is unknown, or the store is full).
+     * (null: the key is unknown, or the store is full). In a replaced table, a dead or missing
+     * entry of a key answers {@link #MOVED}: the key lives on in the successor.
      */
     long run(String key, Entry entry, Op op, long permits) {
       for (; ; ) {
         if (entry == null) {
-          return op.absent();
+          return key != null && successor != null ? MOVED : op.absent();
         }
         long answer = op.attempt(this, entry, permits);
         if (answer == DEAD) {
+          if (key != null && successor != null) {
+            return MOVED;
+          }
           if (!op.createsKeys()) {
             return op.absent();
           }
@@ -235,26 +324,114 @@ public final class InMemoryStore implements RateLimitStore {
     }
 
     /**
-     * Adds a fresh entry for {@code key}, or returns the one a racing thread added; null if full.
+     * Adds a fresh entry for {@code key}, or returns the one a racing thread added; null if full. A
+     * table that replaced another takes the key's state from there, if it has one.
      */
     private Entry insert(String key) {
+      if (successor != null) {
+        return MOVED_ENTRY;
+      }
+      if (predecessor != null) {
+        return takeOver(key);
+      }
       if (!evictor.roomForNewKey()) {
         return null;
       }
-      long now = now();
-      Entry fresh =
-          single != null
-              ? new LongEntry(single.fresh(now))
-              : new SnapshotEntry(function.fresh(now));
+      Entry fresh = entry(null, now());
       Entry raced = entries.putIfAbsent(key, fresh);
       if (raced != null) {
         return raced;
       }
       evictor.added();
+      if (successor != null) {
+        // Replaced meanwhile: the successor may have looked for this key already, so it moves on.
+        // (A request that found this entry in the instant before, a key's very first, is charged
+        // here alone.)
+        kill(fresh);
+        return MOVED_ENTRY;
+      }
       return fresh;
     }
 
-    private Decision full() {
+    /** A live entry with {@code state} (in this table's layout), or a fresh one if null. */
+    private Entry entry(long[] state, long now) {
+      if (single != null) {
+        return new LongEntry(state != null ? state[0] : single.fresh(now));
+      }
+      return new SnapshotEntry(state != null ? state : function.fresh(now));
+    }
+
+    /**
+     * The key's entry, with the state it had in the tables this one replaced: one thread per key
+     * takes it, so that no racing thread starts the key fresh meanwhile.
+     */
+    private Entry takeOver(String key) {
+      if (!predecessor.holds(key) && !evictor.roomForNewKey()) {
+        return null;
+      }
+      synchronized (chain) {
+        if (successor != null) {
+          return MOVED_ENTRY; // replaced meanwhile: the key moves on to the newest version
+        }
+        return entries.computeIfAbsent(
+            key,
+            k -> {
+              long[] old = predecessor.take(k);
+              evictor.added();
+              return entry(
+                  old != null ? function.carry(predecessor.function, old, since) : null, now());
+            });
+      }
+    }
+
+    /** Whether this table or one it replaced has an entry for {@code key}. */
+    private boolean holds(String key) {
+      return entries.containsKey(key) || predecessor != null && predecessor.holds(key);
+    }
+
+    /**
+     * Removes the key from this table (or the tables it replaced) and returns its state in this
+     * table's layout; null if none has it. Each step carries the state as of the instant of that
+     * change, so that the old limits never judge the time that passed under the new ones.
+     */
+    private long[] take(String key) {
+      Entry entry = entries.get(key);
+      long[] state = entry != null ? capture(entry) : null;
+      if (entry != null && entries.remove(key, entry)) {
+        evictor.removed();
+      }
+      if (state == null && predecessor != null) {
+        long[] old = predecessor.take(key);
+        return old != null ? function.carry(predecessor.function, old, since) : null;
+      }
+      return state;
+    }
+
+    /** Kills the entry and returns the state it had; null if it was dead. */
+    private long[] capture(Entry entry) {
+      for (; ; ) {
+        if (entry instanceof LongEntry e) {
+          long state = e.state;
+          if (state == TOMBSTONE) {
+            return null;
+          }
+          if (e.compareAndSet(state, TOMBSTONE)) {
+            return new long[] {state};
+          }
+        } else {
+          SnapshotEntry e = (SnapshotEntry) entry;
+          long[] state = e.state;
+          if (state == DEAD_STATE) {
+            return null;
+          }
+          if (e.compareAndSet(state, DEAD_STATE)) {
+            return state;
+          }
+        }
+      }
+    }
+
+    Decision full() {
       LimitFunction first = PolicyFunction.function(policy.algorithm(), policy.limits().get(0));
       return Decision.unavailable(policy.name(), first.limit(), FULL_RETRY_NANOS);
     }
@@ -294,219 +471,6 @@ public final class InMemoryStore implements RateLimitStore {
       return state == DEAD_STATE ? 0 : function.resetAfter(state, now());
     }
   }
-
-  /**
-   * One operation on a key's state, one attempt at a time: from the state read and the clock read
-   * after it, an answer (never negative), after publishing the next state by compare-and-set if it
-   * changes; or {@link #LOST} if that compare-and-set failed.
-   */
-  abstract static class Op {
-    /** One attempt on the entry: the answer, {@link #LOST}, or {@link #DEAD}. */
-    final long attempt(Table table, Entry entry, long permits) {
-      if (entry instanceof LongEntry e) {
-        long state = e.state;
-        return state == TOMBSTONE ? DEAD : onLong(table, e, state, permits);
-      }
-      SnapshotEntry e = (SnapshotEntry) entry;
-      long[] state = e.state;
-      return state == DEAD_STATE ? DEAD : onSnapshot(table, e, state, permits);
-    }
-
-    abstract long onLong(Table table, LongEntry entry, long state, long permits);
-
-    abstract long onSnapshot(Table table, SnapshotEntry entry, long[] state, long permits);
-
-    /** The answer when the key has no live entry. */
-    abstract long absent();
-
-    /** Whether a missing or dead entry is replaced by a fresh one (deciding), or ends the loop. */
-    boolean createsKeys() {
-      return false;
-    }
-  }
-
-  /**
-   * Admits or rejects, answering 0 or the nanoseconds to wait: the primitive form of a decision.
-   * One that keeps decisions also leaves the whole decision for its caller to take.
-   */
-  private static final class Decide extends Op {
-    static final int NOTHING = 0;
-    static final int ONE_LONG = 1;
-    static final int SNAPSHOT = 2;
-
-    final boolean keepsDecision;
-
-    // What the last attempt of a deciding admission judged. The one-long path leaves primitives and
-    // the Decision is built after the loop: storing a new object into this long-lived carrier
-    // would cost a garbage-collector write barrier on every decision.
-    int made;
-    long state;
-    long now;
-    long retry;
-    Decision snapshotDecision;
-
-    Decide(boolean keepsDecision) {
-      this.keepsDecision = keepsDecision;
-    }
-
-    @Override
-    long onLong(Table t, LongEntry entry, long state, long permits) {
-      long now = t.now();
-      long retry = t.single.retryAfter(state, now, permits);
-      long next = retry != 0 ? state : t.single.admit(state, now, permits);
-      if (retry == 0 && !entry.compareAndSet(state, next)) {
-        return LOST;
-      }
-      if (keepsDecision) {
-        this.made = ONE_LONG;
-        this.state = next;
-        this.now = now;
-        this.retry = retry;
-      }
-      return retry;
-    }
-
-    @Override
-    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-      long now = t.now();
-      long retry = t.function.retryAfter(state, now, permits);
-      if (retry != 0) {
-        if (keepsDecision) {
-          made = SNAPSHOT;
-          snapshotDecision = t.function.reject(state, now, permits, retry);
-        }
-        return retry;
-      }
-      long[] next = state.clone();
-      Decision admitted = t.function.admit(next, now, permits);
-      if (!entry.compareAndSet(state, next)) {
-        return LOST;
-      }
-      if (keepsDecision) {
-        made = SNAPSHOT;
-        snapshotDecision = admitted;
-      }
-      return 0;
-    }
-
-    /** The decision the loop made through this admission; the store is full if it made none. */
-    Decision decision(Table t) {
-      switch (made) {
-        case ONE_LONG:
-          return retry == 0
-              ? t.function.admitted(t.single, state, now)
-              : t.function.rejected(t.single, state, now, retry);
-        case SNAPSHOT:
-          Decision decision = snapshotDecision;
-          snapshotDecision = null;
-          return decision;
-        default:
-          return t.full();
-      }
-    }
-
-    @Override
-    long absent() {
-      return FULL_RETRY_NANOS;
-    }
-
-    @Override
-    boolean createsKeys() {
-      return true;
-    }
-  }
-
-  /** tryAcquire's admission, shared: it keeps no decision, so it holds no state of a call. */
-  private static final Decide TRY_ACQUIRE = new Decide(false);
-
-  /** Each thread's deciding admission: a decision is made on one thread, and calls nothing out. */
-  private static final ThreadLocal<Decide> DECIDE = ThreadLocal.withInitial(() -> new Decide(true));
-
-  /** Charges permits, admissible or not (debt), creating the key if it has none. */
-  private static final Op CHARGE = new Adjust(1);
-
-  /** Gives permits back to a live key; an unknown or dead key is fresh already. */
-  private static final Op REFUND = new Adjust(-1);
-
-  /** Adds {@code sign * permits} to a key's charge: {@link PolicyFunction#adjust}. */
-  private static final class Adjust extends Op {
-    final long sign;
-
-    Adjust(long sign) {
-      this.sign = sign;
-    }
-
-    @Override
-    long onLong(Table t, LongEntry entry, long state, long permits) {
-      return entry.compareAndSet(state, t.single.adjust(state, t.now(), sign * permits)) ? 0 : LOST;
-    }
-
-    @Override
-    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-      long[] next = state.clone();
-      t.function.adjust(next, t.now(), sign * permits);
-      return entry.compareAndSet(state, next) ? 0 : LOST;
-    }
-
-    @Override
-    long absent() {
-      return 0; // a refund: fresh already; a charge: the store is full, and it is lost
-    }
-
-    @Override
-    boolean createsKeys() {
-      return sign > 0;
-    }
-  }
-
-  /** What {@link #RECLAIM} answers for a key that is not fresh. */
-  private static final long ALIVE = 1;
-
-  /**
-   * Kills a fresh key, answering 0 (dead now, or already); {@link #ALIVE} leaves a key that is not.
-   */
-  private static final Op RECLAIM =
-      new Op() {
-        @Override
-        long onLong(Table t, LongEntry entry, long state, long permits) {
-          if (t.single.resetAfter(state, t.now()) != 0) {
-            return ALIVE;
-          }
-          return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
-        }
-
-        @Override
-        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-          if (t.function.resetAfter(state, t.now()) != 0) {
-            return ALIVE;
-          }
-          return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
-        }
-
-        @Override
-        long absent() {
-          return 0;
-        }
-      };
-
-  /** Kills a key whatever its state (eviction). */
-  private static final Op KILL =
-      new Op() {
-        @Override
-        long onLong(Table t, LongEntry entry, long state, long permits) {
-          return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
-        }
-
-        @Override
-        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
-          return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
-        }
-
-        @Override
-        long absent() {
-          return ALIVE; // dead already: killed by another thread
-        }
-      };
 
   /** A key's state, replaced whole by compare-and-set; dead once reclaimed or evicted. */
   abstract static class Entry {}

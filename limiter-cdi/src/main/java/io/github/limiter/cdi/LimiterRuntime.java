@@ -13,8 +13,11 @@ import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientKeys;
+import io.github.limiter.internal.live.ConfigRefresh;
 import io.github.limiter.internal.live.Insight;
+import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
@@ -61,6 +64,14 @@ class LimiterRuntime {
   /** Shows the store to the readiness check until shutdown. */
   private final OpenStores.Handle openStore;
 
+  /** The policies' live limits, which operators can change while the application runs. */
+  private final LiveLimits live;
+
+  private final Limiter liveLimiter;
+
+  /** limiter.config.refresh, when on; else null. */
+  private final ConfigRefresh refresh;
+
   private final SiteRules siteRules;
   private final ShapingPause pause;
   private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
@@ -100,6 +111,15 @@ class LimiterRuntime {
             renderer::headers,
             new Insight(setup.config().topKeys(), NanoClock.system()));
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
+    this.live = LiveLimits.open(store);
+    this.liveLimiter = Limiter.of(live);
+    this.refresh =
+        LimiterConfig.refreshPeriod(setup.lookup())
+            .map(
+                period ->
+                    ConfigRefresh.start(
+                        live, setup.config(), () -> LimiterConfig.from(setup.lookup()), period))
+            .orElse(null);
     this.siteRules = new SiteRules(setup.config(), new Resolvers(beans, setup.loader()), admission);
     this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
@@ -133,11 +153,15 @@ class LimiterRuntime {
       throw new IllegalStateException(String.join("; ", problems));
     }
     return PolicySet.of(
-        rules, policy -> bound.computeIfAbsent(policy.name(), name -> limiter.bind(policy)));
+        rules, policy -> bound.computeIfAbsent(policy.name(), name -> liveLimiter.bind(policy)));
   }
 
   @PreDestroy
   void close() {
+    if (refresh != null) {
+      refresh.close();
+    }
+    live.close();
     openStore.close();
   }
 

@@ -31,14 +31,16 @@ final class CompiledPolicy {
 
   /** A policy of an algorithm that holds no permits per node (any but concurrency). */
   CompiledPolicy(Policy policy, KeyScheme keys) {
-    this(policy, keys, "", 0);
+    this(policy, keys, "", 0, "");
   }
 
   /**
    * @param node this store's node id, under which it holds concurrency permits
    * @param holdNanos how long a node's hold on concurrency permits lives without renewal
+   * @param since when this version of the policy took effect, in the scripts' microseconds: a key
+   *     stored under other limits carries over as of then; '' for as of its next decision
    */
-  CompiledPolicy(Policy policy, KeyScheme keys, String node, long holdNanos) {
+  CompiledPolicy(Policy policy, KeyScheme keys, String node, long holdNanos, String since) {
     this.policy = policy;
     Algorithm algorithm = policy.algorithm();
     this.decide = Scripts.decide(algorithm);
@@ -57,13 +59,21 @@ final class CompiledPolicy {
           p.add(Long.toString(ceilDiv(period, limit.permits())));
           p.add(Long.toString(limit.burst()));
           p.add(Long.toString(limit.initial().orElse(limit.burst())));
+          p.add(since);
         }
         case LEAKY_BUCKET -> {
           p.add(Long.toString(ceilDiv(period, limit.permits())));
           p.add(Long.toString(limit.burst()));
           p.add(Long.toString(limit.initial().orElse(0)));
+          p.add(since);
         }
-        case FIXED_WINDOW, SLIDING_WINDOW_COUNTER, SLIDING_WINDOW_LOG -> {
+        case FIXED_WINDOW, SLIDING_WINDOW_COUNTER -> {
+          p.add(Long.toString(period));
+          p.add(Long.toString(limit.permits()));
+          p.add(since);
+        }
+        case SLIDING_WINDOW_LOG -> {
+          // The log's timestamps hold under any limit: the new N and W apply to them as they are.
           p.add(Long.toString(period));
           p.add(Long.toString(limit.permits()));
         }

@@ -3,10 +3,13 @@ package io.github.limiter.redis;
 import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
+import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.internal.live.LiveBoard;
 import io.github.limiter.memory.InMemoryStore;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -45,7 +48,7 @@ import redis.clients.jedis.UnifiedJedis;
  *     .build();
  * }</pre>
  */
-public final class RedisStore implements RateLimitStore {
+public final class RedisStore implements RateLimitStore, LiveBoard {
 
   /** The origin of server time in the scripts: 2025-01-01T00:00:00Z, in Unix seconds. */
   public static final long EPOCH_SECONDS = 1_735_689_600L;
@@ -75,6 +78,9 @@ public final class RedisStore implements RateLimitStore {
   /** The concurrency permits this node holds, renewed until they are released. */
   private final Holdings holdings;
 
+  /** The policies' live versions and the keys' overrides, shared by every node. */
+  private final RedisBoard board;
+
   RedisStore(RedisStoreBuilder b, Transport transport) {
     this.calls =
         new GuardedCalls(
@@ -92,6 +98,7 @@ public final class RedisStore implements RateLimitStore {
     this.node = newNodeId();
     this.holdNanos = b.concurrencyHold.toNanos();
     this.holdings = new Holdings(holdNanos, this::renew);
+    this.board = new RedisBoard(calls, keys.prefix(), this::now);
     this.local =
         InMemoryStore.builder()
             .clock(callerClock == null ? NanoClock.system() : callerClock)
@@ -144,7 +151,11 @@ public final class RedisStore implements RateLimitStore {
         return leased;
       }
     }
-    CompiledPolicy c = compile(policy);
+    return decide(compile(policy), key, permits);
+  }
+
+  private Decision decide(CompiledPolicy c, String key, long permits) {
+    Policy policy = c.policy;
     List<String> redisKeys = c.keys(key);
     CircuitBreaker breaker = calls.breaker(redisKeys);
     if (!breaker.tryAcquire()) {
@@ -173,7 +184,11 @@ public final class RedisStore implements RateLimitStore {
       // not.
       return;
     }
-    CompiledPolicy c = compile(policy);
+    adjust(compile(policy), key, delta);
+  }
+
+  private void adjust(CompiledPolicy c, String key, long delta) {
+    Policy policy = c.policy;
     List<String> redisKeys = c.keys(key);
     long toRedis = delta;
     if (c.renew != null && delta < 0) {
@@ -265,7 +280,102 @@ public final class RedisStore implements RateLimitStore {
     CompiledPolicy c = compiled.get(policy);
     return c != null
         ? c
-        : compiled.computeIfAbsent(policy, p -> new CompiledPolicy(p, keys, node, holdNanos));
+        : compiled.computeIfAbsent(policy, p -> new CompiledPolicy(p, keys, node, holdNanos, ""));
+  }
+
+  // ---------------------------------------------------------------------------- live limits
+
+  /**
+   * A handle of {@code next} whose scripts carry each key's state over from the limits it was
+   * stored under, as of the instant {@code next} was published on this store's board (or now, in
+   * caller time, or at the key's next decision when it was not published); see each algorithm's
+   * script. A policy in lease mode keeps its limits.
+   */
+  @Override
+  public PolicyStore rebind(PolicyStore bound, Policy next) {
+    Policy old = bound.policy();
+    if (!old.name().equals(next.name()) || old.algorithm() != next.algorithm()) {
+      throw new IllegalArgumentException(
+          "a new version of policy '"
+              + old.name()
+              + "' keeps its name and algorithm "
+              + old.algorithm()
+              + ", was "
+              + next);
+    }
+    if (leases != null && leases.isLeased(old)) {
+      throw new UnsupportedOperationException(
+          "policy '" + old.name() + "' is in lease mode, whose slices keep the limits they have");
+    }
+    if (!replaced.add(bound)) {
+      throw new IllegalArgumentException("already replaced: " + old);
+    }
+    Published published = board.published(next.name());
+    String since =
+        published != null && Limit.parseAll(published.limits()).equals(next.limits())
+            ? Long.toString(published.sinceMicros())
+            : now();
+    return new Version(new CompiledPolicy(next, keys, node, holdNanos, since));
+  }
+
+  /** The handles that {@link #rebind} replaced: each version is replaced once. */
+  private final Set<PolicyStore> replaced = ConcurrentHashMap.newKeySet();
+
+  /** One version of a policy after {@link #rebind}: decisions with its own compiled scripts. */
+  private final class Version implements PolicyStore {
+    final CompiledPolicy c;
+
+    Version(CompiledPolicy c) {
+      this.c = c;
+    }
+
+    @Override
+    public Policy policy() {
+      return c.policy;
+    }
+
+    @Override
+    public Decision decide(String key, long permits) {
+      return RedisStore.this.decide(c, key, permits);
+    }
+
+    @Override
+    public long tryAcquire(String key, long permits) {
+      Decision decision = decide(key, permits);
+      return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+    }
+
+    @Override
+    public void adjust(String key, long delta) {
+      if (delta != 0) {
+        RedisStore.this.adjust(c, key, delta);
+      }
+    }
+  }
+
+  @Override
+  public Published publish(String policy, long number, String limits) {
+    return board.publish(policy, number, limits);
+  }
+
+  @Override
+  public Map<String, Published> read() {
+    return board.read();
+  }
+
+  @Override
+  public void putOverride(String policy, String key, String kind, String limits, long ttlMicros) {
+    board.putOverride(policy, key, kind, limits, ttlMicros);
+  }
+
+  @Override
+  public boolean removeOverride(String policy, String key) {
+    return board.removeOverride(policy, key);
+  }
+
+  @Override
+  public Map<String, Map<String, SharedOverride>> readOverrides() {
+    return board.readOverrides();
   }
 
   /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */

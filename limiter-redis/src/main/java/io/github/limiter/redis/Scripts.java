@@ -53,6 +53,10 @@ final class Scripts {
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
+  private static final Script PUBLISH;
+  private static final Script VERSIONS;
+  private static final Script OVERRIDE;
+  private static final Script OVERRIDES;
 
   /** The section of an algorithm whose permits are held while a request runs, on per-node holds. */
   private static final String RENEW_SECTION = "renew";
@@ -73,6 +77,10 @@ final class Scripts {
     String lease = resource("lease");
     String release = resource("release");
     String renew = resource("renew");
+    PUBLISH = script("publish", opening + resource("publish"));
+    VERSIONS = script("versions", resource("versions"));
+    OVERRIDE = script("override", opening + resource("override"));
+    OVERRIDES = script("overrides", opening + resource("overrides"));
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
@@ -104,6 +112,26 @@ final class Scripts {
   }
 
   private Scripts() {}
+
+  /** Publishes a policy's live version, unless a newer one is there: see publish.lua. */
+  static Script publish() {
+    return PUBLISH;
+  }
+
+  /** Reads every policy's live version: see versions.lua. */
+  static Script versions() {
+    return VERSIONS;
+  }
+
+  /** Sets or removes a key's override: see override.lua. */
+  static Script override() {
+    return OVERRIDE;
+  }
+
+  /** Reads the overrides that apply now: see overrides.lua. */
+  static Script overrides() {
+    return OVERRIDES;
+  }
 
   static Script decide(Algorithm algorithm) {
     return DECIDE.get(algorithm);

@@ -104,7 +104,8 @@ class KeySchemeTest {
     CompiledPolicy c =
         new CompiledPolicy(
             Policy.leakyBucket("p", Limit.bucket(3, Duration.ofSeconds(1), 5)), new KeyScheme(""));
-    assertThat(c.args("", 1, "0")).containsExactly("", "1", "0", "333334", "5", "0");
+    // ... then the version's start, '' when it has none
+    assertThat(c.args("", 1, "0")).containsExactly("", "1", "0", "333334", "5", "0", "");
     CompiledPolicy w =
         new CompiledPolicy(
             Policy.slidingWindowLog("w", Limit.of(7, Duration.ofNanos(1_500_001))),

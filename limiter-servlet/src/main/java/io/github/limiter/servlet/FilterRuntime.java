@@ -12,9 +12,10 @@ import io.github.limiter.internal.admission.Routes;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.live.ConfigRefresh;
 import io.github.limiter.internal.live.Insight;
+import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
@@ -27,9 +28,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -46,6 +45,12 @@ final class FilterRuntime {
 
   /** Shows the store to the readiness check until the runtime closes. */
   private final OpenStores.Handle openStore;
+
+  /** The policies' live limits, which operators can change while the application runs. */
+  private final LiveLimits live;
+
+  /** limiter.config.refresh, when on. */
+  private volatile ConfigRefresh refresh;
 
   private final Admission admission;
   private final ResponseRenderer renderer;
@@ -86,11 +91,14 @@ final class FilterRuntime {
             null,
             new Insight(config.topKeys(), NanoClock.system()));
     Map<String, Rule> rules =
-        rules(config, new RuleCompiler(admission, ResolverDiscovery.atStart(loader)));
+        ResolverDiscovery.routedRules(
+            config, new RuleCompiler(admission, ResolverDiscovery.atStart(loader)));
     Limiter limiter = openLimiter.get();
     this.limiter = limiter;
     this.ownsLimiter = ownsLimiter;
     this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
+    this.live = LiveLimits.open(limiter.store());
+    Limiter liveLimiter = Limiter.of(live);
     this.renderer = new ResponseRenderer(config.http());
     Map<String, PolicyLimiter> bound = new HashMap<>();
     this.routes =
@@ -100,7 +108,7 @@ final class FilterRuntime {
             list ->
                 PolicySet.of(
                     list,
-                    policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy))));
+                    policy -> bound.computeIfAbsent(policy.name(), n -> liveLimiter.bind(policy))));
     this.shaper =
         rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
             ? new Shaper(scheduler.get())
@@ -109,21 +117,6 @@ final class FilterRuntime {
     this.name = name;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
     this.asyncLog = new RateLimitedLog(logger, RateLimitFilter.class, Duration.ofSeconds(60));
-  }
-
-  /**
-   * One rule per routed policy. On no route, the filter never keys a policy: its resolvers are the
-   * other adapters' business.
-   */
-  private static Map<String, Rule> rules(LimiterConfig config, RuleCompiler compiler) {
-    Set<String> routed = ResolverDiscovery.routedPolicies(config);
-    Map<String, Rule> rules = new LinkedHashMap<>();
-    for (PolicyConfig policy : config.policies().values()) {
-      if (routed.contains(policy.name())) {
-        rules.put(policy.name(), compiler.compile(policy));
-      }
-    }
-    return rules;
   }
 
   Counters counters() {
@@ -135,7 +128,19 @@ final class FilterRuntime {
     return admission.insight();
   }
 
+  /**
+   * Re-reads the configuration every {@code period}, applying changed limits: see {@link
+   * ConfigRefresh}.
+   */
+  void refreshEvery(Duration period, LimiterConfig deployed, Supplier<LimiterConfig> reread) {
+    this.refresh = ConfigRefresh.start(live, deployed, reread, period);
+  }
+
   void close() {
+    if (refresh != null) {
+      refresh.close();
+    }
+    live.close();
     openStore.close();
     if (shaper != null) {
       shaper.shutdown();
@@ -175,21 +180,7 @@ final class FilterRuntime {
         }
         return;
       }
-      String passes =
-          "RateLimitFilter '"
-              + name
-              + "' lets a leaky-bucket request on "
-              + request.getRequestURI()
-              + " pass without its shaping wait: ";
-      asyncLog.log(
-          Level.WARNING,
-          "doFilter",
-          request.isAsyncStarted()
-              ? passes + "the request is async already"
-              : passes
-                  + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
-                  + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
-                  + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)");
+      asyncLog.log(Level.WARNING, "doFilter", Shaper.whyUnheld(name, request));
     }
     pass(frame, request, response, chain);
   }

@@ -18,6 +18,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -134,15 +135,20 @@ public class RateLimitFilter implements Filter {
       ConfigLookup lookup, ClassLoader loader, String name, Supplier<Shaper.Scheduler> shaping) {
     LimiterConfig config = LimiterConfig.from(lookup);
     warnIfNoRoutes(config, name);
+    Optional<Duration> refresh = LimiterConfig.refreshPeriod(lookup);
     // The runtime opens the store last, so that a configuration error leaves nothing to close.
-    return new FilterRuntime(
-        config,
-        loader,
-        name,
-        LOG,
-        shaping,
-        () -> Limiter.of(Stores.create(config, lookup, loader)),
-        true);
+    FilterRuntime runtime =
+        new FilterRuntime(
+            config,
+            loader,
+            name,
+            LOG,
+            shaping,
+            () -> Limiter.of(Stores.create(config, lookup, loader)),
+            true);
+    refresh.ifPresent(
+        period -> runtime.refreshEvery(period, config, () -> LimiterConfig.from(lookup)));
+    return runtime;
   }
 
   private static void warnIfNoRoutes(LimiterConfig config, String name) {
@@ -197,7 +203,7 @@ public class RateLimitFilter implements Filter {
   }
 
   /** Init-params, layered over MicroProfile Config when the application has it. */
-  private static ConfigLookup lookup(Map<String, String> params, ClassLoader loader) {
+  static ConfigLookup lookup(Map<String, String> params, ClassLoader loader) {
     ConfigLookup initParams = ConfigLookup.of(params);
     if (!MicroProfileConfigLookup.isAvailable(loader)) {
       return initParams;

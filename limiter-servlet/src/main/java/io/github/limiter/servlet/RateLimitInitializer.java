@@ -1,14 +1,19 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.ConfigException;
+import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.live.LiveLimits;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.annotation.WebFilter;
 import java.io.InputStream;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -29,6 +34,7 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
   @Override
   public void onStartup(Set<Class<?>> classes, ServletContext context) throws ServletException {
     ClassLoader loader = context.getClassLoader();
+    registerAdmin(context, loader);
     for (FilterRegistration registration : context.getFilterRegistrations().values()) {
       Class<?> type = rateLimitFilterClass(registration.getClassName(), loader);
       if (type != null) {
@@ -39,6 +45,25 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
           requireNoShaping(name, config);
         }
       }
+    }
+  }
+
+  /**
+   * Serves the admin API at {@code limiter.admin.path} if {@code limiter.admin.enabled}; a bad
+   * admin setting fails the deployment.
+   */
+  private static void registerAdmin(ServletContext context, ClassLoader loader)
+      throws ServletException {
+    AdminSettings settings;
+    try {
+      settings = AdminSettings.from(RateLimitFilter.lookup(Map.of(), loader));
+    } catch (ConfigException e) {
+      throw new ServletException("Limiter admin API: invalid configuration: " + e.getMessage(), e);
+    }
+    if (settings.enabled()) {
+      ServletRegistration.Dynamic admin =
+          context.addServlet("limiter-admin", new AdminServlet(settings, LiveLimits::open));
+      admin.addMapping(settings.path() + "/*");
     }
   }
 

@@ -2,11 +2,14 @@ package io.github.limiter.servlet;
 
 import io.github.limiter.KeyResolver;
 import io.github.limiter.internal.admission.KeyResolvers;
+import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -65,6 +68,21 @@ final class ResolverDiscovery {
     Set<String> routed = new HashSet<>();
     config.routes().forEach(route -> routed.addAll(route.policies()));
     return routed;
+  }
+
+  /**
+   * One rule per routed policy. On no route, the filter never keys a policy: its resolvers are the
+   * other adapters' business.
+   */
+  static Map<String, Rule> routedRules(LimiterConfig config, RuleCompiler compiler) {
+    Set<String> routed = routedPolicies(config);
+    Map<String, Rule> rules = new LinkedHashMap<>();
+    for (PolicyConfig policy : config.policies().values()) {
+      if (routed.contains(policy.name())) {
+        rules.put(policy.name(), compiler.compile(policy));
+      }
+    }
+    return rules;
   }
 
   static boolean hasCdi(ClassLoader loader) {

@@ -100,4 +100,20 @@ final class Shaper {
       }
     }
   }
+
+  /** Why a leaky-bucket request passes without its shaping wait, for the filter's warning. */
+  static String whyUnheld(String name, HttpServletRequest request) {
+    String passes =
+        "RateLimitFilter '"
+            + name
+            + "' lets a leaky-bucket request on "
+            + request.getRequestURI()
+            + " pass without its shaping wait: ";
+    return request.isAsyncStarted()
+        ? passes + "the request is async already"
+        : passes
+            + "the request is not async-supported. The filter itself, a filter mapped before it, or on some"
+            + " servers the servlet is not (<async-supported>true</async-supported> in web.xml, asyncSupported ="
+            + " true on @WebFilter and @WebServlet, setAsyncSupported(true) for one added by code)";
+  }
 }

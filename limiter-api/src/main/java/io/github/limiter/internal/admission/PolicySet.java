@@ -123,6 +123,16 @@ public final class PolicySet {
     return settles;
   }
 
+  /** Whether every policy is still in the version it was deployed in: no limit changed live. */
+  boolean asDeployed() {
+    for (int i = 0; i < rules.length; i++) {
+      if (limiters.get(i).policy() != policies.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public int size() {
     return rules.length;
   }

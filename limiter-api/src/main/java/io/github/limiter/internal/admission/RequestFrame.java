@@ -150,20 +150,21 @@ public final class RequestFrame {
 
   /**
    * The policy that applied at {@code index}: the policy itself, or its plan's policy for this
-   * request's plan. Headers and rejections show its limits.
+   * request's plan, in its live version. Headers and rejections show its limits.
    */
   public Policy policy(int index) {
-    return planned == null ? set.rules[index].policy() : planned[index].policy();
+    return limiter(index).policy();
   }
 
   /** {@link #policy(int)} of every index, as the renderer takes them. */
   public List<Policy> appliedPolicies() {
-    if (planned == null) {
+    if (planned == null && set.asDeployed()) {
       return set.policies;
     }
-    List<Policy> policies = new ArrayList<>(planned.length);
-    for (PolicyLimiter limiter : planned) {
-      policies.add(limiter.policy());
+    int size = set.size();
+    List<Policy> policies = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      policies.add(policy(i));
     }
     return policies;
   }

@@ -9,6 +9,9 @@ import io.github.limiter.Limit;
  *
  * <p>A store cannot know when a request in flight ends, so a rejection's retry-after is the limit's
  * period, a configured hint.
+ *
+ * <p>Carried to a new limit, a key keeps the permits it holds: above a lowered limit, new requests
+ * wait until enough of them end.
  */
 public final class Concurrency extends LongStateFunction {
 
@@ -57,6 +60,11 @@ public final class Concurrency extends LongStateFunction {
   @Override
   public long refund(long held, long now, long permits) {
     return Math.max(0, held - permits);
+  }
+
+  @Override
+  public long carry(LongStateFunction from, long held, long now) {
+    return held;
   }
 
   @Override

@@ -11,6 +11,10 @@ import io.github.limiter.Limit;
  * which the same encoding carries into the next window: there the position reads as count - N. That
  * needs N &le; W in nanoseconds, which {@link Limit} guarantees, for the position to stay within
  * the range of {@code now}.
+ *
+ * <p>Carried to a new limit, a key keeps the count of its window, counted against the new N in the
+ * new limit's current window (up to 2N, as debt): a window never starts over because its limit
+ * changed.
  */
 public final class FixedWindow extends LongStateFunction {
 
@@ -82,6 +86,12 @@ public final class FixedWindow extends LongStateFunction {
   @Override
   public long refund(long position, long now, long permits) {
     return base(now) + Math.max(0, count(position, now) - permits);
+  }
+
+  @Override
+  public long carry(LongStateFunction from, long position, long now) {
+    long count = ((FixedWindow) from).count(position, now);
+    return base(now) + Math.min(2 * max, count);
   }
 
   @Override

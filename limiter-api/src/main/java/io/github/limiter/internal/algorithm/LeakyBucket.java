@@ -10,6 +10,10 @@ import io.github.limiter.Limit;
  * <p>The state is the theoretical arrival time {@code tat}: the instant the queue empties, so that
  * {@code level(now) = max(0, tat - now) / T} and the departure of the last admission is {@code
  * tat}.
+ *
+ * <p>Carried to a new limit, a key keeps its level in permits, which leaks at the new rate: a level
+ * above the new capacity keeps requests out until it has leaked below it (up to twice the capacity,
+ * as debt).
  */
 public final class LeakyBucket extends LongStateFunction {
 
@@ -66,6 +70,13 @@ public final class LeakyBucket extends LongStateFunction {
   @Override
   public long refund(long tat, long now, long permits) {
     return now + Math.max(0, backlog(tat, now) - permits * interval);
+  }
+
+  @Override
+  public long carry(LongStateFunction from, long tat, long now) {
+    LeakyBucket old = (LeakyBucket) from;
+    long backlog = rescale(backlog(tat, now), old.interval, interval);
+    return now + Math.min(2 * capacity * interval, backlog);
   }
 
   @Override

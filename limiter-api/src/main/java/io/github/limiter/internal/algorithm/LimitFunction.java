@@ -47,6 +47,14 @@ public interface LimitFunction {
    */
   void refund(long[] state, int at, long now, long permits);
 
+  /**
+   * Writes into {@code state[at ..]} the state that a key had in {@code fromState[fromAt ..]} under
+   * {@code from}, the limit of the same algorithm that this one replaces while the application
+   * runs: the key keeps what it has used, counted against this limit as of {@code now}. Nothing
+   * resets and no key gains: each algorithm's class says its rule.
+   */
+  void carry(LimitFunction from, long[] fromState, int fromAt, long[] state, int at, long now);
+
   /** Permits that could be admitted at {@code now}. */
   long remaining(long[] state, int at, long now);
 

@@ -29,6 +29,26 @@ public abstract class LongStateFunction implements LimitFunction {
     return delta > 0 ? charge(state, now, delta) : delta < 0 ? refund(state, now, -delta) : state;
   }
 
+  /**
+   * The state under this limit of a key whose state was {@code state} under {@code from}, a limit
+   * of the same algorithm: see {@link LimitFunction#carry}.
+   */
+  public abstract long carry(LongStateFunction from, long state, long now);
+
+  /**
+   * {@code nanos} of work at one interval, in nanoseconds at another: the same number of permits
+   * (and fraction of one), rounded toward zero and kept within about ±2^62.
+   */
+  static long rescale(long nanos, long fromInterval, long toInterval) {
+    long whole = nanos / fromInterval;
+    long fraction = (long) ((double) (nanos % fromInterval) * toInterval / fromInterval);
+    long bound = 1L << 62;
+    if (Math.abs(whole) >= bound / toInterval) {
+      return whole < 0 ? -bound : bound;
+    }
+    return whole * toInterval + fraction;
+  }
+
   public abstract long remaining(long state, long now);
 
   public abstract long resetAfter(long state, long now);
@@ -65,6 +85,12 @@ public abstract class LongStateFunction implements LimitFunction {
   @Override
   public final void refund(long[] state, int at, long now, long permits) {
     state[at] = refund(state[at], now, permits);
+  }
+
+  @Override
+  public final void carry(
+      LimitFunction from, long[] fromState, int fromAt, long[] state, int at, long now) {
+    state[at] = carry((LongStateFunction) from, fromState[fromAt], now);
   }
 
   @Override

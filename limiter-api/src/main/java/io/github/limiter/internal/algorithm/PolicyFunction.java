@@ -85,6 +85,38 @@ public final class PolicyFunction {
   }
 
   /**
+   * The state under these limits of a key whose state was {@code fromState} under {@code from}, the
+   * limits of the same policy and algorithm that these replace while the application runs. Each
+   * limit takes its state from the old limit of the same period, else from the old limit at the
+   * same position, by its algorithm's rule ({@link LimitFunction#carry}); a limit that has neither
+   * is new, and starts fresh.
+   */
+  public long[] carry(PolicyFunction from, long[] fromState, long now) {
+    long[] state = new long[stateSize];
+    for (int i = 0; i < limits.length; i++) {
+      int old = from.predecessor(limits[i], i);
+      if (old < 0) {
+        limits[i].fresh(state, offsets[i], now);
+      } else {
+        limits[i].carry(from.limits[old], fromState, from.offsets[old], state, offsets[i], now);
+      }
+    }
+    return state;
+  }
+
+  /**
+   * The index of the limit of {@code limit}'s period here, else {@code position}; -1 if neither.
+   */
+  private int predecessor(LimitFunction limit, int position) {
+    for (int i = 0; i < limits.length; i++) {
+      if (limits[i].limit().period().equals(limit.limit().period())) {
+        return i;
+      }
+    }
+    return position < limits.length ? position : -1;
+  }
+
+  /**
    * 0 if every limit admits {@code permits} at {@code now}; otherwise the nanoseconds until all
    * would, or {@link LimitFunction#NEVER}. Reads only.
    */

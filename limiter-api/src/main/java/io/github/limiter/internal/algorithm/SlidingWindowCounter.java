@@ -10,6 +10,10 @@ import java.math.BigInteger;
  *
  * <p>All comparisons are exact: they are scaled by W and done in integers, in {@code long} when N·W
  * fits and in {@link BigInteger} otherwise. State: {@code [window, current count, previous count]}.
+ *
+ * <p>Carried to a new limit of the same window W, a key keeps both counts, counted against the new
+ * N. Carried to another W, the old estimate (rounded up) becomes the count of the new current
+ * window: stricter than the old window would have been, never looser. Counts stay within 2N.
  */
 public final class SlidingWindowCounter implements LimitFunction {
 
@@ -146,6 +150,30 @@ public final class SlidingWindowCounter implements LimitFunction {
     if (state[at + WINDOW] == currentWindow(now)) {
       state[at + CURRENT] = Math.max(0, state[at + CURRENT] - permits);
     }
+  }
+
+  @Override
+  public void carry(
+      LimitFunction from, long[] fromState, int fromAt, long[] state, int at, long now) {
+    SlidingWindowCounter old = (SlidingWindowCounter) from;
+    long prev = old.previous(fromState, fromAt, now);
+    long curr = old.current(fromState, fromAt, now);
+    state[at + WINDOW] = currentWindow(now);
+    if (old.window == window) {
+      state[at + CURRENT] = Math.min(2 * max, curr);
+      state[at + PREVIOUS] = Math.min(2 * max, prev);
+      return;
+    }
+    long weighted = old.window - Math.floorMod(now, old.window);
+    long estimate =
+        curr
+            + BigInteger.valueOf(prev)
+                .multiply(BigInteger.valueOf(weighted))
+                .add(BigInteger.valueOf(old.window - 1))
+                .divide(BigInteger.valueOf(old.window))
+                .longValueExact();
+    state[at + CURRENT] = Math.min(2 * max, estimate);
+    state[at + PREVIOUS] = 0;
   }
 
   @Override

@@ -8,6 +8,10 @@ import io.github.limiter.Limit;
  *
  * <p>State: {@code [head, size, t_0 .. t_{N-1}]}, a ring of the admission times of the last N
  * permits, oldest at {@code head}. Memory is O(N) per key, which is the price of exactness.
+ *
+ * <p>Carried to a new limit, a key keeps its newest admission times that fall within the new
+ * window, at most the new N of them: the count against the new limit is exact whenever it is below
+ * N, and at N the key waits for the oldest kept entry to drop out.
  */
 public final class SlidingWindowLog implements LimitFunction {
 
@@ -114,6 +118,23 @@ public final class SlidingWindowLog implements LimitFunction {
   @Override
   public void refund(long[] state, int at, long now, long permits) {
     state[at + SIZE] = Math.max(0, state[at + SIZE] - permits);
+  }
+
+  @Override
+  public void carry(
+      LimitFunction from, long[] fromState, int fromAt, long[] state, int at, long now) {
+    SlidingWindowLog old = (SlidingWindowLog) from;
+    int size = (int) fromState[fromAt + SIZE];
+    int first = old.expired(fromState, fromAt, now);
+    while (first < size && now - old.entry(fromState, fromAt, first) >= window) {
+      first++;
+    }
+    first = Math.max(first, size - max);
+    state[at + HEAD] = 0;
+    state[at + SIZE] = size - first;
+    for (int i = first; i < size; i++) {
+      state[at + RING + i - first] = old.entry(fromState, fromAt, i);
+    }
   }
 
   @Override

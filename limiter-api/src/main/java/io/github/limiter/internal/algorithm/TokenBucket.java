@@ -7,6 +7,10 @@ import io.github.limiter.Limit;
  *
  * <p>The state is the instant {@code z} at which the bucket would have held zero tokens, so that
  * {@code tokens(now) = min(b, (now - z) / T)}. Fractional tokens are exact: they are nanoseconds.
+ *
+ * <p>Carried to a new limit, a key keeps its tokens (or its debt), capped at the new capacity: a
+ * client that used part of its burst does not get a fresh one, and a lower capacity applies at
+ * once.
  */
 public final class TokenBucket extends LongStateFunction {
 
@@ -62,6 +66,13 @@ public final class TokenBucket extends LongStateFunction {
   @Override
   public long refund(long zero, long now, long permits) {
     return now - Math.min(full, saved(zero, now) + permits * interval);
+  }
+
+  @Override
+  public long carry(LongStateFunction from, long zero, long now) {
+    TokenBucket old = (TokenBucket) from;
+    long saved = rescale(old.saved(zero, now), old.interval, interval);
+    return now - Math.max(-full, Math.min(full, saved));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.github.limiter.internal.config;
 
+import io.github.limiter.Limit;
 import io.github.limiter.internal.http.Cidr;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.internal.http.HttpSettings.ForwardedHeader;
@@ -161,6 +162,44 @@ final class CoreKeys {
 
   static final List<Setting<?>> EVENTS = List.of(NEAR_LIMIT);
 
+  /** Off unless set: a deployment's limits stay as deployed but for operators' changes. */
+  static final Setting<Duration> CONFIG_REFRESH =
+      Setting.<Duration>of(LimiterConfig.CONFIG_PREFIX + "refresh", CoreKeys::period, null)
+          .doc(
+              "duration",
+              "off",
+              "30s",
+              "re-read the policies' limits from the configuration sources this often, validated"
+                  + " as at deployment; a bad value is refused and the limits stay");
+
+  static final List<Setting<?>> CONFIG = List.of(CONFIG_REFRESH);
+
+  static final Setting<Boolean> ADMIN_ENABLED =
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "enabled", ConfigReader::parseBoolean, false)
+          .doc(
+              "boolean",
+              "`false`",
+              "true",
+              "serve the admin API, which changes limits and overrides; needs a role or a token");
+
+  static final Setting<String> ADMIN_PATH =
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "path", CoreKeys::adminPath, "/limiter/admin")
+          .doc("path", "`/limiter/admin`", "/ops/limits", "where the admin API is served");
+
+  static final Setting<String> ADMIN_ROLE =
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "role", Function.identity(), null)
+          .doc("role", "none", "limiter-admin", "a container role that may use the admin API");
+
+  static final Setting<String> ADMIN_TOKEN =
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "token", CoreKeys::token, null)
+          .doc(
+              "secret",
+              "none",
+              "${LIMITER_ADMIN_TOKEN}",
+              "a bearer token that may use the admin API, at least 16 characters; never logged");
+
+  static final List<Setting<?>> ADMIN = List.of(ADMIN_ENABLED, ADMIN_PATH, ADMIN_ROLE, ADMIN_TOKEN);
+
   static final Setting<Boolean> METRICS_ENABLED =
       metrics(
           "enabled",
@@ -220,6 +259,31 @@ final class CoreKeys {
     Set<String> names = new TreeSet<>();
     settings.forEach(setting -> names.add(setting.name().substring(prefix.length())));
     return Set.copyOf(names);
+  }
+
+  private static String adminPath(String text) {
+    if (!text.matches("(/[A-Za-z0-9._~-]+)+")) {
+      throw new IllegalArgumentException(
+          "expected a path such as '/limiter/admin', without a trailing '/', was '" + text + "'");
+    }
+    return text;
+  }
+
+  /** A secret: its value is never shown, even in the message that refuses it. */
+  private static String token(String text) {
+    if (text.strip().length() < 16) {
+      throw new IllegalArgumentException(
+          "expected at least 16 characters (the value is not shown)");
+    }
+    return text.strip();
+  }
+
+  private static Duration period(String text) {
+    Duration period = Limit.parseDuration(text);
+    if (period.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException("expected a period of at least 1s, was '" + text + "'");
+    }
+    return period;
   }
 
   private static String pattern(String pattern) {

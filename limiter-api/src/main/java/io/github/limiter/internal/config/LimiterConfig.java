@@ -4,6 +4,7 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.spi.ConfigLookup;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -59,10 +60,12 @@ public record LimiterConfig(
   public static final String EVENTS_PREFIX = "limiter.events.";
   public static final String METRICS_PREFIX = "limiter.metrics.";
   public static final String TOP_KEYS_PREFIX = "limiter.top-keys.";
+  public static final String CONFIG_PREFIX = "limiter.config.";
+  public static final String ADMIN_PREFIX = "limiter.admin.";
 
   /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
   public static final List<String> CORE_SECTIONS =
-      List.of("policy", "route", "http", "events", "metrics", "top-keys");
+      List.of("policy", "route", "http", "events", "metrics", "top-keys", "config", "admin");
 
   public static final String STORE_KEY = "limiter.store";
 
@@ -111,6 +114,20 @@ public record LimiterConfig(
   public LimiterConfig(
       String store, Map<String, PolicyConfig> policies, List<Route> routes, HttpSettings http) {
     this(store, policies, routes, http, EventSettings.DEFAULTS);
+  }
+
+  /**
+   * How often {@code limiter.config.refresh} asks to re-read the policies' limits; empty when off.
+   *
+   * @throws ConfigException naming the key and its bad value
+   */
+  public static Optional<Duration> refreshPeriod(ConfigLookup config) {
+    List<ConfigException> problems = new ArrayList<>();
+    SettingValues values = SettingValues.read(new ConfigReader(config), CoreKeys.CONFIG, problems);
+    if (!problems.isEmpty()) {
+      throw ConfigException.all(problems);
+    }
+    return Optional.ofNullable(values.get(CoreKeys.CONFIG_REFRESH));
   }
 
   /** The policy called {@code name}, if configured. */
@@ -175,6 +192,10 @@ public record LimiterConfig(
     checkKeys(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
     checkKeys(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
     checkKeys(reader, TOP_KEYS_PREFIX, CoreKeys.TOP_KEYS, problems);
+    checkKeys(reader, CONFIG_PREFIX, CoreKeys.CONFIG, problems);
+    SettingValues.read(reader, CoreKeys.CONFIG, problems);
+    checkKeys(reader, ADMIN_PREFIX, CoreKeys.ADMIN, problems);
+    collect(problems, () -> AdminSettings.read(reader), null);
     return new LimiterConfig(
         reader.text(STORE_KEY).orElse(CoreKeys.STORE.fallback()),
         policies,
@@ -259,6 +280,8 @@ public record LimiterConfig(
     checkSectionForms(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
     checkSectionForms(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
     checkSectionForms(reader, TOP_KEYS_PREFIX, CoreKeys.TOP_KEYS, problems);
+    checkSectionForms(reader, CONFIG_PREFIX, CoreKeys.CONFIG, problems);
+    checkSectionForms(reader, ADMIN_PREFIX, CoreKeys.ADMIN, problems);
   }
 
   private static void checkSectionForms(

@@ -30,7 +30,9 @@ class ConfigurationDocsTest {
             CoreKeys.HTTP,
             CoreKeys.EVENTS,
             CoreKeys.METRICS,
-            CoreKeys.TOP_KEYS)) {
+            CoreKeys.TOP_KEYS,
+            CoreKeys.CONFIG,
+            CoreKeys.ADMIN)) {
       all.addAll(table);
     }
     all.addAll(new InMemoryStoreFactory().settings());

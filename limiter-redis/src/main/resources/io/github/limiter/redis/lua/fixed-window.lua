@@ -1,20 +1,38 @@
 -- Fixed window, as io.github.limiter.internal.algorithm.FixedWindow: the state is the window index
 -- w and its count, stored as "w count"; the count as of now is max(0, (w - now/W) * N + count),
 -- which is the count in the same window and 0 in a later one (but for debt: see the debt section).
--- Params: W, N. Sections of straight-line code, spliced by Scripts into decide.lua and adjust.lua:
+-- Stored as "w count W N", the limit it was written under: a state of another limit carries over
+-- to this one keeping its count, in this limit's window of the carry, as FixedWindow.carry.
+-- Params: W, N, the version's start. Sections of straight-line code, spliced by Scripts into decide.lua and adjust.lua:
 -- see there for the names each one is given (i, a, raw) and must define.
 
 --@ head
-local PARAMS = 2
+local PARAMS = 3
 
 --@ fetch
 -- Decoded once, into the reply's free slots: raw[n + 2i - 1] and raw[n + 2i] hold key i's window
--- and count (nil when it is missing or unreadable), so that each pass reads two numbers.
+-- and count under this limit (nil when it is missing or unreadable), so that each pass reads two
+-- numbers. A bare "w count" is a state of this limit.
 local raw = redis.call('MGET', unpack(KEYS, 1, n))
 for i = 1, n do
   if raw[i] then
-    local sw, sc = string.match(raw[i], '^(%-?%d+) (%-?%d+)$')
-    if sw then raw[n + 2 * i - 1], raw[n + 2 * i] = tonumber(sw), tonumber(sc) end
+    local sw, sc, oW, oN = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%d+) (%d+)$')
+    if not sw then sw, sc = string.match(raw[i], '^(%-?%d+) (%-?%d+)$') end
+    sw, sc, oW, oN = tonumber(sw), tonumber(sc), tonumber(oW), tonumber(oN)
+    local a, k = 4 + (i - 1) * PARAMS, 2
+    local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+    if sw and oW and (oW ~= W or oN ~= N) then
+      --+ carry
+      local oe = fmod(c, oW)
+      if oe < 0 then oe = oe + oW end
+      local count = (sw - (c - oe) / oW) * oN + sc
+      if count < 0 or count > 2 * oN then count = 0 end
+      if count > 2 * N then count = 2 * N end
+      local e = fmod(c, W)
+      if e < 0 then e = e + W end
+      sw, sc = (c - e) / W, count
+    end
+    if sw then raw[n + 2 * i - 1], raw[n + 2 * i] = sw, sc end
   end
 end
 
@@ -63,7 +81,7 @@ if count > N then reset = W - e + W elseif count > 0 then reset = W - e end
 local delay = 0
 
 --@ write
-redis.call('SET', KEYS[i], format('%d %d', w, count), 'PX', px)
+redis.call('SET', KEYS[i], format('%d %d %d %d', w, count, W, N), 'PX', px)
 
 --@ lent
 -- Lease mode: a window does not refill, so what the nodes hold is simply counted in it.

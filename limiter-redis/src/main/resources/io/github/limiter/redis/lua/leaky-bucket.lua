@@ -1,18 +1,40 @@
 -- Leaky bucket (GCRA), as io.github.limiter.internal.algorithm.LeakyBucket: the state is the
 -- theoretical arrival time tat; the backlog max(0, tat - now) is the bucket's level times T.
--- Params: T, capacity b, initial level. Sections of straight-line code, spliced by Scripts into
+-- Stored as "tat T b", the limits it was written under: a state of other limits carries over to
+-- these keeping its level, which leaks at the new rate (up to twice the capacity), as
+-- LeakyBucket.carry. Params: T, capacity b, initial level, the version's start. Sections of straight-line code, spliced by Scripts into
 -- decide.lua and adjust.lua: see there for the names each one is given (i, a, raw) and must define.
 
 --@ head
-local PARAMS = 3
+local PARAMS = 4
 
 --@ fetch
+-- Decoded once, into the reply's free slots: raw[n + i] holds key i's tat under these limits (nil
+-- when it is missing or unreadable). A bare "tat" is a state of these limits.
 local raw = redis.call('MGET', unpack(KEYS))
+for i = 1, n do
+  if raw[i] then
+    local a, k = 4 + (i - 1) * PARAMS, 3
+    local tat, oT, ob = string.match(raw[i], '^(%-?%d+) (%d+) (%d+)$')
+    if not tat then tat = string.match(raw[i], '^(%-?%d+)$') end
+    tat, oT, ob = tonumber(tat), tonumber(oT), tonumber(ob)
+    local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+    if tat and oT and (oT ~= T or ob ~= b) then
+      --+ carry
+      local backlog = tat - c
+      if backlog < 0 then backlog = 0 end
+      backlog = math.floor(backlog * T / oT)
+      if backlog > 2 * b * T then backlog = 2 * b * T end
+      tat = c + backlog
+    end
+    raw[n + i] = tat
+  end
+end
 
 --@ load
 local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
 local fresh = not raw[i]
-local tat = tonumber(raw[i]) or (now + tonumber(ARGV[a + 2]) * T)
+local tat = raw[n + i] or (now + tonumber(ARGV[a + 2]) * T)
 
 --@ wait
 local wait = NEVER
@@ -59,4 +81,4 @@ if reset < 0 then reset = 0 end
 local delay = reset
 
 --@ write
-redis.call('SET', KEYS[i], format('%d', tat), 'PX', px)
+redis.call('SET', KEYS[i], format('%d %d %d', tat, T, b), 'PX', px)

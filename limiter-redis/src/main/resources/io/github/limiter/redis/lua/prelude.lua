@@ -26,6 +26,12 @@ local NEVER = math.huge
 local px = ceil(reset / 1000) + 1
 if px < ttl_floor then px = ttl_floor end
 px = format('%d', px)
+--@ carry
+-- A stored state written under other limits of the policy (another version) carries over to
+-- these as of the instant c: this version's start (the limit's parameter at offset k), or now if
+-- it gives none; never later than now.
+local c = tonumber(ARGV[a + k]) or now
+if c > now then c = now end
 --@ window
 -- The window algorithms' parameters W and N, and the aligned window of now: e, the time elapsed
 -- in it (floor modulo, exact on integers), and w, its index.

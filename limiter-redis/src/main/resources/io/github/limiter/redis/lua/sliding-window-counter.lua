@@ -1,11 +1,13 @@
 -- Sliding window counter, as io.github.limiter.internal.algorithm.SlidingWindowCounter: the
 -- previous and the current aligned window's counts, est = prev * (1 - e/W) + curr, compared
--- exactly in integers scaled by W. Stored as "w c q": window index, its count, the count before.
--- Params: W, N. Sections of straight-line code, spliced by Scripts into decide.lua and
+-- exactly in integers scaled by W. Stored as "w c q W N": window index, its count, the count
+-- before, and the limit they were written under. A state of another limit carries over as
+-- SlidingWindowCounter.carry: both counts if W is the same, else the estimate (rounded up) as the
+-- count of the window of the carry; counts within 2N. Params: W, N, the version's start. Sections of straight-line code, spliced by Scripts into decide.lua and
 -- adjust.lua: see there for the names each one is given (i, a, raw) and must define.
 
 --@ head
-local PARAMS = 2
+local PARAMS = 3
 local EXACT = 4503599627370496 -- 2^52: below it, products of counts and W are exact doubles
 local LIMB = 16777216 -- 2^24
 
@@ -53,13 +55,35 @@ end
 
 --@ fetch
 -- Decoded once, into the reply's free slots: raw[n + 3i - 2 .. n + 3i] hold key i's w, c and q
--- (nil when it is missing or unreadable), so that each pass reads three numbers.
+-- under this limit (nil when it is missing or unreadable), so that each pass reads three numbers.
+-- A bare "w c q" is a state of this limit.
 local raw = redis.call('MGET', unpack(KEYS))
 for i = 1, n do
   if raw[i] then
-    local sw, sc, sq = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+)$')
+    local sw, sc, sq, oW, oN = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+) (%d+) (%d+)$')
+    if not sw then sw, sc, sq = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+)$') end
+    sw, sc, sq, oW, oN = tonumber(sw), tonumber(sc), tonumber(sq), tonumber(oW), tonumber(oN)
+    local a, k = 4 + (i - 1) * PARAMS, 2
+    local W, N = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+    if sw and oW and (oW ~= W or oN ~= N) then
+      --+ carry
+      local oe = fmod(c, oW)
+      if oe < 0 then oe = oe + oW end
+      local lag, curr, prev = (c - oe) / oW - sw, 0, 0
+      if lag == 0 then curr, prev = sc, sq elseif lag == 1 then prev = sc end
+      if oW == W then
+        sw, sc, sq = (c - oe) / W, curr, prev
+      else
+        -- The old estimate, rounded up (in doubles: off by at most one where prev * W > 2^53).
+        local e = fmod(c, W)
+        if e < 0 then e = e + W end
+        sw, sc, sq = (c - e) / W, curr + ceil(prev * (oW - oe) / oW), 0
+      end
+      if sc > 2 * N then sc = 2 * N end
+      if sq > 2 * N then sq = 2 * N end
+    end
     if sw then
-      raw[n + 3 * i - 2], raw[n + 3 * i - 1], raw[n + 3 * i] = tonumber(sw), tonumber(sc), tonumber(sq)
+      raw[n + 3 * i - 2], raw[n + 3 * i - 1], raw[n + 3 * i] = sw, sc, sq
     end
   end
 end
@@ -134,4 +158,4 @@ if curr > 0 then reset = W - e + W elseif prev > 0 then reset = W - e end
 local delay = 0
 
 --@ write
-redis.call('SET', KEYS[i], format('%d %d %d', sw, sc, sq), 'PX', px)
+redis.call('SET', KEYS[i], format('%d %d %d %d %d', sw, sc, sq, W, N), 'PX', px)

@@ -1,19 +1,42 @@
 -- Token bucket, as io.github.limiter.internal.algorithm.TokenBucket: the state is the instant z at
--- which the bucket held zero tokens; tokens(now) = min(b, (now - z) / T). Params: T, b, initial
--- tokens. Sections of straight-line code, spliced by Scripts into decide.lua and adjust.lua: see
+-- which the bucket held zero tokens; tokens(now) = min(b, (now - z) / T). Stored as "z T b", the
+-- limits it was written under: a state of other limits carries over to these keeping its tokens
+-- (or debt), capped at the new capacity, as TokenBucket.carry. Params: T, b, initial tokens, the
+-- version's start. Sections of straight-line code, spliced by Scripts into decide.lua and adjust.lua: see
 -- there for the names each one is given (i, a, raw) and must define.
 
 --@ head
-local PARAMS = 3
+local PARAMS = 4
 
 --@ fetch
+-- Decoded once, into the reply's free slots: raw[n + i] holds key i's z under these limits (nil
+-- when it is missing or unreadable). A bare "z" is a state of these limits.
 local raw = redis.call('MGET', unpack(KEYS, 1, n))
+for i = 1, n do
+  if raw[i] then
+    local a, k = 4 + (i - 1) * PARAMS, 3
+    local z, oT, ob = string.match(raw[i], '^(%-?%d+) (%d+) (%d+)$')
+    if not z then z = string.match(raw[i], '^(%-?%d+)$') end
+    z, oT, ob = tonumber(z), tonumber(oT), tonumber(ob)
+    local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+    if z and oT and (oT ~= T or ob ~= b) then
+      --+ carry
+      local saved = c - z
+      if saved > ob * oT then saved = ob * oT end
+      saved = saved * T / oT
+      if saved >= 0 then saved = math.floor(saved) else saved = math.ceil(saved) end
+      if saved > b * T then saved = b * T elseif saved < -b * T then saved = -b * T end
+      z = c - saved
+    end
+    raw[n + i] = z
+  end
+end
 
 --@ load
 local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
 local full = b * T
 local fresh = not raw[i]
-local z = tonumber(raw[i]) or (now - tonumber(ARGV[a + 2]) * T)
+local z = raw[n + i] or (now - tonumber(ARGV[a + 2]) * T)
 
 --@ wait
 local wait = NEVER
@@ -60,7 +83,7 @@ if reset < 0 then reset = 0 end
 local delay = 0
 
 --@ write
-redis.call('SET', KEYS[i], format('%d', z), 'PX', px)
+redis.call('SET', KEYS[i], format('%d %d %d', z, T, b), 'PX', px)
 
 --@ lent
 -- Lease mode: what the nodes hold (lent) counts against the capacity. The bucket holds at most

@@ -1,0 +1,144 @@
+package io.github.limiter.internal.live;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+
+import io.github.limiter.ConfigException;
+import io.github.limiter.Policy;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * {@code limiter.config.refresh}: re-reads the configuration on a period and changes the live
+ * limits of every policy whose configured limits changed since the last reading. The whole
+ * configuration is validated as at deployment: a bad value anywhere is refused with the
+ * deployment's message, and every limit stays. Only limits change this way; a policy's algorithm,
+ * key or routes change with a redeploy. A limit that an operator changed stays until the configured
+ * value itself changes.
+ */
+public final class ConfigRefresh implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(ConfigRefresh.class.getName());
+
+  private final LiveLimits live;
+  private final Supplier<LimiterConfig> reread;
+
+  /** The configured limits as last read, by policy (plans' policies included). */
+  private final Map<String, Policy> configured = new HashMap<>();
+
+  private ScheduledExecutorService scheduler;
+
+  /**
+   * @param deployed the configuration the application deployed with
+   * @param reread reads and validates the configuration again, throwing {@link ConfigException}
+   */
+  public ConfigRefresh(LiveLimits live, LimiterConfig deployed, Supplier<LimiterConfig> reread) {
+    this.live = live;
+    this.reread = reread;
+    this.configured.putAll(policies(deployed));
+  }
+
+  /** A refresh that runs every {@code period} on a daemon thread of its own until closed. */
+  public static ConfigRefresh start(
+      LiveLimits live, LimiterConfig deployed, Supplier<LimiterConfig> reread, Duration period) {
+    ConfigRefresh refresh = new ConfigRefresh(live, deployed, reread);
+    refresh.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "limiter-config-refresh");
+              thread.setDaemon(true);
+              return thread;
+            });
+    long millis = period.toMillis();
+    refresh.scheduler.scheduleWithFixedDelay(refresh::runQuietly, millis, millis, MILLISECONDS);
+    return refresh;
+  }
+
+  /**
+   * Reads the configuration once and applies the limits that changed in it.
+   *
+   * @return the number of policies whose limits changed
+   */
+  public synchronized int run() {
+    LimiterConfig config;
+    try {
+      config = reread.get();
+    } catch (ConfigException e) {
+      LOG.log(
+          Level.WARNING,
+          "limiter.config.refresh: the configuration is refused, every limit stays: {0}",
+          e.getMessage());
+      return 0;
+    }
+    int changed = 0;
+    for (Map.Entry<String, Policy> entry : policies(config).entrySet()) {
+      String name = entry.getKey();
+      Policy now = entry.getValue();
+      Policy before = configured.get(name);
+      if (before == null || before.limits().equals(now.limits()) || live.version(name).isEmpty()) {
+        continue;
+      }
+      Policy running = live.version(name).get().policy();
+      if (running.limits().equals(now.limits())) {
+        configured.put(name, now); // another node of a shared store applied it first
+        continue;
+      }
+      if (running.algorithm() != now.algorithm()) {
+        LOG.log(
+            Level.WARNING,
+            "limiter.config.refresh: policy ''{0}'' changes its algorithm from {1} to {2}, which"
+                + " needs a redeploy; its limits stay",
+            new Object[] {name, running.algorithm(), now.algorithm()});
+        continue;
+      }
+      try {
+        LiveLimits.Version version = live.change(name, LiveLimits.text(now));
+        configured.put(name, now);
+        changed++;
+        LOG.log(
+            Level.INFO,
+            "limiter.config.refresh: policy ''{0}'' is version {1}: {2}",
+            new Object[] {name, version.number(), LiveLimits.text(now)});
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.WARNING,
+            "limiter.config.refresh: policy ''{0}'' keeps its limits: {1}",
+            new Object[] {name, e.getMessage()});
+      }
+    }
+    return changed;
+  }
+
+  private void runQuietly() {
+    try {
+      run();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "limiter.config.refresh failed", e);
+    }
+  }
+
+  private static Map<String, Policy> policies(LimiterConfig config) {
+    Map<String, Policy> policies = new HashMap<>();
+    for (PolicyConfig policy : config.policies().values()) {
+      policies.put(policy.name(), policy.policy());
+      for (Policy plan : policy.plans().byName().values()) {
+        policies.put(plan.name(), plan);
+      }
+    }
+    return policies;
+  }
+
+  @Override
+  public void close() {
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package io.github.limiter.internal.live;
+
+import io.github.limiter.Decision;
+import io.github.limiter.NanoClock;
+import io.github.limiter.Policy;
+import io.github.limiter.PolicyStore;
+import java.util.Map;
+
+/**
+ * One policy as the adapters bind it: every call goes to the store's handle of its current version,
+ * read once per call, so that a decision is made under one version, old or new, never a mix.
+ */
+final class LivePolicy implements PolicyStore {
+
+  /** A version and the store's handle of it. */
+  record Current(LiveLimits.Version version, PolicyStore bound) {}
+
+  private volatile Current current;
+
+  /** The keys' overrides, replaced whole; empty (the usual case) costs one read per decision. */
+  private volatile Map<String, KeyOverride> overrides = Map.of();
+
+  private final NanoClock clock;
+
+  LivePolicy(Current first, NanoClock clock) {
+    this.current = first;
+    this.clock = clock;
+  }
+
+  Map<String, KeyOverride> overrides() {
+    return overrides;
+  }
+
+  /** Called under the registry's lock only. */
+  void overrides(Map<String, KeyOverride> next) {
+    this.overrides = Map.copyOf(next);
+  }
+
+  /** The override of {@code key} that applies now, or null. */
+  private KeyOverride override(String key, long[] now) {
+    Map<String, KeyOverride> all = overrides;
+    if (all.isEmpty()) {
+      return null;
+    }
+    KeyOverride found = all.get(key);
+    if (found == null) {
+      return null;
+    }
+    now[0] = clock.nanos();
+    return found.appliesAt(now[0]) ? found : null;
+  }
+
+  Current current() {
+    return current;
+  }
+
+  /** Called under the registry's lock only, so that versions never go back. */
+  void replace(Current next) {
+    this.current = next;
+  }
+
+  @Override
+  public Policy policy() {
+    return current.version().policy();
+  }
+
+  @Override
+  public Decision decide(String key, long permits) {
+    if (!overrides.isEmpty()) {
+      long[] now = new long[1];
+      KeyOverride override = override(key, now);
+      if (override != null) {
+        return override.decide(key, permits, now[0]);
+      }
+    }
+    return current.bound().decide(key, permits);
+  }
+
+  @Override
+  public long tryAcquire(String key, long permits) {
+    if (!overrides.isEmpty()) {
+      long[] now = new long[1];
+      KeyOverride override = override(key, now);
+      if (override != null) {
+        Decision decision = override.decide(key, permits, now[0]);
+        return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+      }
+    }
+    return current.bound().tryAcquire(key, permits);
+  }
+
+  /** A key under an override settles there: its own limits, or nothing for block and exempt. */
+  @Override
+  public void adjust(String key, long delta) {
+    if (!overrides.isEmpty()) {
+      KeyOverride override = override(key, new long[1]);
+      if (override != null) {
+        if (override.bound() != null) {
+          override.bound().adjust(key, delta);
+        }
+        return;
+      }
+    }
+    current.bound().adjust(key, delta);
+  }
+}

@@ -1,0 +1,115 @@
+package io.github.limiter.internal.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.Limiter;
+import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
+import io.github.limiter.internal.live.KeyOverride.Kind;
+import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.tck.ManualClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Per-key overrides: block, exempt and limits of its own, each until it expires or is removed. */
+class KeyOverrideTest {
+
+  final ManualClock clock = ManualClock.nearMaxValue();
+  final LiveLimits live = new LiveLimits(InMemoryStore.builder().clock(clock).build(), clock);
+  final PolicyLimiter api =
+      Limiter.of(live).bind(Policy.fixedWindow("api", Limit.of(3, Duration.ofHours(1))));
+
+  int admitted(String key, int tries) {
+    int admitted = 0;
+    for (int i = 0; i < tries; i++) {
+      if (api.decide(key).isAllowed()) {
+        admitted++;
+      }
+    }
+    return admitted;
+  }
+
+  @Test
+  void aBlockedKeyIsRefusedUntilItsBlockExpiresOnTime() {
+    live.override("api", "abuser", Kind.BLOCK, null, Duration.ofMinutes(10));
+
+    Decision refused = api.decide("abuser");
+    assertThat(refused.isAllowed()).isFalse();
+    assertThat(refused.retryAfterNanos()).isEqualTo(Duration.ofMinutes(10).toNanos());
+    assertThat(admitted("other", 5)).as("other keys keep their limit").isEqualTo(3);
+
+    clock.advance(Duration.ofMinutes(10).minusNanos(1));
+    assertThat(admitted("abuser", 1)).isZero();
+    clock.advance(Duration.ofNanos(1));
+    assertThat(admitted("abuser", 5)).as("its own limit again, nothing charged").isEqualTo(3);
+    assertThat(live.overrides("api")).isEmpty();
+  }
+
+  @Test
+  void aBlockWithoutExpiryNeverPassesUntilRemoved() {
+    live.override("api", "abuser", Kind.BLOCK, null, null);
+    clock.advance(Duration.ofDays(400));
+
+    Decision refused = api.decide("abuser");
+    assertThat(refused.outcome()).isEqualTo(Decision.Outcome.EXCEEDS_CAPACITY);
+    assertThat(api.tryAcquire("abuser", 1)).isPositive();
+
+    assertThat(live.removeOverride("api", "abuser")).isTrue();
+    assertThat(live.removeOverride("api", "abuser")).isFalse();
+    assertThat(admitted("abuser", 1)).isEqualTo(1);
+  }
+
+  @Test
+  void anExemptKeyIsNeverLimitedNorCharged() {
+    assertThat(admitted("partner", 2)).isEqualTo(2);
+    live.override("api", "partner", Kind.EXEMPT, null, Duration.ofMinutes(1));
+
+    assertThat(admitted("partner", 100)).isEqualTo(100);
+    assertThat(api.tryAcquire("partner", 1)).isZero();
+
+    clock.advance(Duration.ofMinutes(1));
+    assertThat(admitted("partner", 5)).as("the 2 it used before, and nothing since").isEqualTo(1);
+  }
+
+  @Test
+  void aKeyWithLimitsOfItsOwnDecidesUnderThem() {
+    live.override("api", "big", Kind.LIMITS, "10/1h", null);
+
+    assertThat(admitted("big", 20)).isEqualTo(10);
+    assertThat(admitted("small", 20)).isEqualTo(3);
+    assertThat(live.overrides("api").get("big").policy().limits())
+        .containsExactly(Limit.of(10, Duration.ofHours(1)));
+  }
+
+  @Test
+  void anOverrideReplacesTheKeysOverride() {
+    live.override("api", "k", Kind.BLOCK, null, null);
+    live.override("api", "k", Kind.EXEMPT, null, null);
+
+    assertThat(admitted("k", 10)).isEqualTo(10);
+    assertThat(live.overrides("api")).containsOnlyKeys("k");
+  }
+
+  @Test
+  void badOverridesAreRefusedNamingWhatIsWrongAndNothingChanges() {
+    assertThatThrownBy(() -> live.override("nope", "k", Kind.BLOCK, null, null))
+        .hasMessageContaining("no policy named 'nope'");
+    assertThatThrownBy(() -> live.override("api", "", Kind.BLOCK, null, null))
+        .hasMessageContaining("key: expected 1 to 128 characters");
+    assertThatThrownBy(() -> live.override("api", "k", Kind.LIMITS, "lots", null))
+        .hasMessageContaining("lots");
+    assertThatThrownBy(() -> live.override("api", "k", Kind.LIMITS, null, null))
+        .hasMessageContaining("limits: a 'limits' override needs limits");
+    assertThatThrownBy(() -> live.override("api", "k", Kind.BLOCK, "5/s", null))
+        .hasMessageContaining("only a 'limits' override has limits, was '5/s'");
+    assertThatThrownBy(() -> live.override("api", "k", Kind.BLOCK, null, Duration.ZERO))
+        .hasMessageContaining("ttl: expected a positive duration");
+    assertThatThrownBy(() -> Kind.fromConfigName("ban"))
+        .hasMessageContaining("[block, exempt, limits]")
+        .hasMessageContaining("'ban'");
+    assertThat(live.overrides("api")).isEmpty();
+  }
+}

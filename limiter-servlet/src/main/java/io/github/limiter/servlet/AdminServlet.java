@@ -1,0 +1,304 @@
+package io.github.limiter.servlet;
+
+import io.github.limiter.internal.config.AdminSettings;
+import io.github.limiter.internal.live.KeyOverride;
+import io.github.limiter.internal.live.LiveLimits;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+
+/**
+ * The admin API, at {@code limiter.admin.path} when {@code limiter.admin.enabled}: JSON over the
+ * live limits of the application's policies. Every call needs the container role {@code
+ * limiter.admin.role} or the bearer token {@code limiter.admin.token} (compared in constant time,
+ * never logged nor echoed); without either it is 401, with a wrong one 403. Every change is logged
+ * with who made it, what changed and when.
+ *
+ * <pre>
+ * GET    /policies                          each policy: name, algorithm, version, limits
+ * PUT    /policies/NAME/limits              {"limits": "10/s burst=20"}: its next version
+ * GET    /policies/NAME/overrides           the keys' overrides
+ * PUT    /policies/NAME/overrides/KEY       {"kind": "block|exempt|limits", "limits": .., "ttl": "10m"}
+ * DELETE /policies/NAME/overrides/KEY       removes the key's override
+ * </pre>
+ *
+ * A bad value is a 400 whose {@code error} names it, and nothing changes.
+ */
+final class AdminServlet extends HttpServlet {
+
+  private static final long serialVersionUID = 1L;
+
+  private static final Logger LOG = Logger.getLogger(AdminServlet.class.getName());
+
+  private final transient AdminSettings settings;
+  private final transient Supplier<List<LiveLimits>> lives;
+  private final byte[] tokenDigest;
+
+  AdminServlet(AdminSettings settings, Supplier<List<LiveLimits>> lives) {
+    this.settings = settings;
+    this.lives = lives;
+    this.tokenDigest = settings.token().map(AdminServlet::digest).orElse(null);
+  }
+
+  @Override
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    response.setHeader("Cache-Control", "no-store");
+    String who = who(request);
+    if (who == null) {
+      boolean bearer = bearer(request) != null;
+      if (!bearer) {
+        response.setHeader("WWW-Authenticate", "Bearer realm=\"limiter\"");
+      }
+      send(response, bearer ? 403 : 401, Map.of("error", bearer ? "forbidden" : "unauthorized"));
+      return;
+    }
+    List<String> path = segments(request);
+    String method = request.getMethod();
+    try {
+      if (path.equals(List.of("policies")) && method.equals("GET")) {
+        send(response, 200, Map.of("policies", policies()));
+      } else if (path.size() == 3
+          && path.get(0).equals("policies")
+          && path.get(2).equals("limits")
+          && method.equals("PUT")) {
+        changeLimits(request, response, who, path.get(1));
+      } else if (path.size() == 3
+          && path.get(0).equals("policies")
+          && path.get(2).equals("overrides")
+          && method.equals("GET")) {
+        send(response, 200, Map.of("overrides", overrides(path.get(1))));
+      } else if (path.size() == 4
+          && path.get(0).equals("policies")
+          && path.get(2).equals("overrides")) {
+        if (method.equals("PUT")) {
+          putOverride(request, response, who, path.get(1), path.get(3));
+        } else if (method.equals("DELETE")) {
+          removeOverride(response, who, path.get(1), path.get(3));
+        } else {
+          send(response, 405, Map.of("error", "method " + method + " not allowed here"));
+        }
+      } else {
+        send(response, 404, Map.of("error", "no such admin resource"));
+      }
+    } catch (UnknownPolicy e) {
+      send(response, 404, Map.of("error", e.getMessage()));
+    } catch (IllegalArgumentException e) {
+      send(response, 400, Map.of("error", e.getMessage()));
+    } catch (RuntimeException e) {
+      send(response, 503, Map.of("error", "cannot change the limits now: " + e.getMessage()));
+    }
+  }
+
+  /** Who calls: the principal in the role, "token" for the token; null if neither. */
+  private String who(HttpServletRequest request) {
+    if (settings.role().isPresent() && request.isUserInRole(settings.role().get())) {
+      return request.getUserPrincipal() != null ? request.getUserPrincipal().getName() : "role";
+    }
+    String bearer = bearer(request);
+    if (bearer != null
+        && tokenDigest != null
+        && MessageDigest.isEqual(digest(bearer), tokenDigest)) {
+      return "token";
+    }
+    return null;
+  }
+
+  private static String bearer(HttpServletRequest request) {
+    String authorization = request.getHeader("Authorization");
+    return authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+        ? authorization.substring(7).strip()
+        : null;
+  }
+
+  private List<Map<String, Object>> policies() {
+    Map<String, Map<String, Object>> byName = new java.util.TreeMap<>();
+    for (LiveLimits live : lives.get()) {
+      for (LiveLimits.Version version : live.versions()) {
+        Map<String, Object> policy = new LinkedHashMap<>();
+        policy.put("name", version.policy().name());
+        policy.put("algorithm", version.policy().algorithm().configName());
+        policy.put("version", version.number());
+        policy.put("limits", LiveLimits.text(version.policy()));
+        policy.put("shared", live.shared());
+        byName.putIfAbsent(version.policy().name(), policy);
+      }
+    }
+    return new ArrayList<>(byName.values());
+  }
+
+  private void changeLimits(
+      HttpServletRequest request, HttpServletResponse response, String who, String name)
+      throws IOException {
+    String limits = body(request).get("limits");
+    if (limits == null) {
+      throw new IllegalArgumentException("limits: required, such as {\"limits\": \"10/s\"}");
+    }
+    List<LiveLimits> owners = owners(name);
+    for (LiveLimits live : owners) {
+      live.validate(name, limits);
+    }
+    LiveLimits.Version version = null;
+    for (LiveLimits live : owners) {
+      version = live.change(name, limits);
+    }
+    log(
+        who,
+        "changed the limits of policy '"
+            + name
+            + "' to "
+            + limits
+            + ", version "
+            + version.number());
+    send(response, 200, Map.of("name", name, "version", version.number(), "limits", limits));
+  }
+
+  private List<Map<String, Object>> overrides(String name) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    LiveLimits live = owners(name).get(0);
+    long now = live.clock().nanos();
+    live.overrides(name)
+        .forEach(
+            (key, o) -> {
+              Map<String, Object> override = new LinkedHashMap<>();
+              override.put("key", key);
+              override.put("kind", o.kind().configName());
+              override.put(
+                  "limits", o.kind() == KeyOverride.Kind.LIMITS ? LiveLimits.text(o.policy()) : "");
+              long left = o.remainingAt(now);
+              override.put(
+                  "expiresInSeconds",
+                  left == Long.MAX_VALUE ? null : (left + 999_999_999) / 1_000_000_000);
+              list.add(override);
+            });
+    return list;
+  }
+
+  private void putOverride(
+      HttpServletRequest request, HttpServletResponse response, String who, String name, String key)
+      throws IOException {
+    Map<String, String> body = body(request);
+    String kindText = body.get("kind");
+    KeyOverride.Kind kind;
+    try {
+      kind = KeyOverride.Kind.fromConfigName(kindText);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("kind: " + e.getMessage());
+    }
+    Duration ttl = null;
+    String ttlText = body.get("ttl");
+    if (ttlText != null && !ttlText.isBlank()) {
+      try {
+        ttl = io.github.limiter.Limit.parseDuration(ttlText);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("ttl: " + e.getMessage());
+      }
+    }
+    List<LiveLimits> owners = owners(name);
+    for (LiveLimits live : owners) {
+      live.override(name, key, kind, body.get("limits"), ttl);
+    }
+    log(
+        who,
+        "set the override of key '"
+            + key
+            + "' of policy '"
+            + name
+            + "' to "
+            + kindText
+            + (body.get("limits") != null ? " " + body.get("limits") : "")
+            + (ttl != null ? " for " + ttl : ""));
+    send(response, 200, Map.of("name", name, "key", key, "kind", kind.configName()));
+  }
+
+  private void removeOverride(HttpServletResponse response, String who, String name, String key)
+      throws IOException {
+    boolean removed = false;
+    for (LiveLimits live : owners(name)) {
+      removed |= live.removeOverride(name, key);
+    }
+    if (!removed) {
+      send(
+          response,
+          404,
+          Map.of("error", "key '" + key + "' of policy '" + name + "' has no override"));
+      return;
+    }
+    log(who, "removed the override of key '" + key + "' of policy '" + name + "'");
+    response.setStatus(204);
+  }
+
+  /** The live limits that hold policy {@code name}: every adapter's, so that all change alike. */
+  private List<LiveLimits> owners(String name) {
+    List<LiveLimits> owners =
+        lives.get().stream().filter(live -> live.version(name).isPresent()).toList();
+    if (owners.isEmpty()) {
+      throw new UnknownPolicy("no policy named '" + name + "'");
+    }
+    return owners;
+  }
+
+  private static Map<String, String> body(HttpServletRequest request) throws IOException {
+    byte[] bytes = request.getInputStream().readNBytes(8193);
+    if (bytes.length > 8192) {
+      throw new IllegalArgumentException("body: at most 8192 bytes");
+    }
+    return Json.readObject(new String(bytes, StandardCharsets.UTF_8));
+  }
+
+  private static void log(String who, String what) {
+    LOG.info("limiter admin: " + who + " " + what + " at " + Instant.now());
+  }
+
+  /** The path after the admin path, in decoded segments: a key may hold an encoded '/'. */
+  private static List<String> segments(HttpServletRequest request) {
+    String base = request.getContextPath() + request.getServletPath();
+    String uri = request.getRequestURI();
+    String rest = uri.length() > base.length() ? uri.substring(base.length()) : "";
+    List<String> segments = new ArrayList<>();
+    for (String segment : rest.split("/")) {
+      if (!segment.isEmpty()) {
+        segments.add(URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8));
+      }
+    }
+    return segments;
+  }
+
+  private static void send(HttpServletResponse response, int status, Object body)
+      throws IOException {
+    response.setStatus(status);
+    response.setContentType("application/json");
+    response.setCharacterEncoding("UTF-8");
+    response.getWriter().write(Json.write(body));
+  }
+
+  private static byte[] digest(String token) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
+  /** A policy that no adapter holds: 404. */
+  private static final class UnknownPolicy extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UnknownPolicy(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package io.github.limiter.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.internal.config.AdminSettings;
+import io.github.limiter.internal.live.LiveLimits;
+import jakarta.servlet.ServletContext;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The admin API over real HTTP: its routes, its token, and what a change does to requests. */
+class AdminApiTest {
+
+  static final String TOKEN = "s3cret-token-of-the-ops-team";
+
+  TestServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    Consumer<ServletContext> filter =
+        TestServer.filter(
+            Props.of(
+                "limiter.policy.api.algorithm", "fixed-window",
+                "limiter.policy.api.limits", "5/1h",
+                "limiter.policy.api.key", "header:X-Api-Key",
+                "limiter.route.api.pattern", "/api/*",
+                "limiter.route.api.policies", "api"));
+    AdminSettings settings =
+        new AdminSettings(true, "/limiter/admin", Optional.empty(), Optional.of(TOKEN));
+    server =
+        TestServer.start(
+            TestServer.context(
+                filter.andThen(
+                    ctx ->
+                        ctx.addServlet(
+                                "limiter-admin", new AdminServlet(settings, LiveLimits::open))
+                            .addMapping("/limiter/admin/*"))));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  HttpResponse<String> admin(String method, String path, String body, String token)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(server.uri("/limiter/admin" + path))
+            .timeout(Duration.ofSeconds(20))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return Http.CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  int api(String key) throws Exception {
+    URI uri = server.uri("/api/x");
+    return Http.get(uri, "X-Api-Key", key).statusCode();
+  }
+
+  @Test
+  void everyRouteNeedsTheTokenAndABadTokenIsNeverEchoed() throws Exception {
+    List<String[]> routes =
+        List.of(
+            new String[] {"GET", "/policies", null},
+            new String[] {"PUT", "/policies/api/limits", "{\"limits\":\"1/s\"}"},
+            new String[] {"GET", "/policies/api/overrides", null},
+            new String[] {"PUT", "/policies/api/overrides/k", "{\"kind\":\"block\"}"},
+            new String[] {"DELETE", "/policies/api/overrides/k", null});
+    for (String[] route : routes) {
+      HttpResponse<String> none = admin(route[0], route[1], route[2], null);
+      assertThat(none.statusCode()).as(route[0] + " " + route[1]).isEqualTo(401);
+      assertThat(none.headers().firstValue("WWW-Authenticate"))
+          .hasValue("Bearer realm=\"limiter\"");
+      HttpResponse<String> wrong = admin(route[0], route[1], route[2], "guessed-token-1234567");
+      assertThat(wrong.statusCode()).as(route[0] + " " + route[1]).isEqualTo(403);
+      assertThat(wrong.body()).doesNotContain("guessed");
+    }
+    assertThat(admin("GET", "/policies/api/overrides", null, null).body()).doesNotContain(TOKEN);
+    assertThat(api("k")).as("nothing changed").isEqualTo(200);
+    assertThat(admin("GET", "/policies", null, TOKEN).body()).contains("\"version\":0");
+  }
+
+  @Test
+  void aLoweredLimitAppliesAtOnceAndTheKeyKeepsItsCount() throws Exception {
+    HttpResponse<String> policies = admin("GET", "/policies", null, TOKEN);
+    assertThat(policies.statusCode()).isEqualTo(200);
+    assertThat(policies.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("application/json");
+    assertThat(policies.body())
+        .isEqualTo(
+            "{\"policies\":[{\"name\":\"api\",\"algorithm\":\"fixed-window\",\"version\":0,"
+                + "\"limits\":\"5/h\",\"shared\":false}]}");
+    for (int i = 0; i < 3; i++) {
+      assertThat(api("k")).isEqualTo(200);
+    }
+
+    HttpResponse<String> changed =
+        admin("PUT", "/policies/api/limits", "{\"limits\": \"4/1h\"}", TOKEN);
+
+    assertThat(changed.statusCode()).isEqualTo(200);
+    assertThat(changed.body()).contains("\"version\":1");
+    assertThat(api("k")).isEqualTo(200);
+    assertThat(api("k")).isEqualTo(429);
+  }
+
+  @Test
+  void aBadLimitIsA400NamingItAndNothingChanges() throws Exception {
+    HttpResponse<String> bad =
+        admin("PUT", "/policies/api/limits", "{\"limits\": \"4 per hour\"}", TOKEN);
+
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.body()).contains("limits: ").contains("4 per hour");
+    assertThat(admin("PUT", "/policies/api/limits", "not json", TOKEN).statusCode()).isEqualTo(400);
+    assertThat(admin("PUT", "/policies/api/limits", "{}", TOKEN).body())
+        .contains("limits: required");
+    assertThat(admin("PUT", "/policies/nope/limits", "{\"limits\":\"1/s\"}", TOKEN).statusCode())
+        .isEqualTo(404);
+    assertThat(admin("GET", "/policies", null, TOKEN).body()).contains("\"version\":0");
+  }
+
+  /** Keys are named as Limiter writes them: h:VALUE for a header's value. */
+  @Test
+  void aKeyIsBlockedOrExemptedUntilItsOverrideIsRemoved() throws Exception {
+    assertThat(
+            admin(
+                    "PUT",
+                    "/policies/api/overrides/h:bad",
+                    "{\"kind\":\"block\",\"ttl\":\"1h\"}",
+                    TOKEN)
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(
+            admin("PUT", "/policies/api/overrides/h:vip", "{\"kind\":\"exempt\"}", TOKEN)
+                .statusCode())
+        .isEqualTo(200);
+
+    assertThat(api("bad")).isEqualTo(429);
+    for (int i = 0; i < 10; i++) {
+      assertThat(api("vip")).isEqualTo(200);
+    }
+    String listed = admin("GET", "/policies/api/overrides", null, TOKEN).body();
+    assertThat(listed)
+        .contains(
+            "{\"key\":\"h:bad\",\"kind\":\"block\",\"limits\":\"\",\"expiresInSeconds\":3600}")
+        .contains(
+            "{\"key\":\"h:vip\",\"kind\":\"exempt\",\"limits\":\"\",\"expiresInSeconds\":null}");
+
+    assertThat(admin("DELETE", "/policies/api/overrides/h:bad", null, TOKEN).statusCode())
+        .isEqualTo(204);
+    assertThat(admin("DELETE", "/policies/api/overrides/h:bad", null, TOKEN).statusCode())
+        .isEqualTo(404);
+    assertThat(api("bad")).isEqualTo(200);
+    HttpResponse<String> badKind =
+        admin("PUT", "/policies/api/overrides/x", "{\"kind\":\"ban\"}", TOKEN);
+    assertThat(badKind.statusCode()).isEqualTo(400);
+    assertThat(badKind.body()).contains("kind: ").contains("ban");
+  }
+}
