@@ -61,12 +61,10 @@ public final class InMemoryStore implements RateLimitStore {
 
   private static final long TOMBSTONE = Long.MIN_VALUE;
   private static final long[] DEAD_STATE = new long[0];
-
-  // What an attempt of the loop answers besides an operation's own answer, which is never negative.
-  /** Another thread changed the state first: try again. */
+  // What an attempt of the loop answers besides an operation's own answer, which is never negative:
+  // another thread changed the state first, try again (LOST); the entry is dead (reclaimed or
+  // evicted), find the key's live one, or stop (DEAD).
   private static final long LOST = -1;
-
-  /** The entry is dead (reclaimed or evicted): find the key's live one, or stop. */
   private static final long DEAD = -2;
 
   /** How long a full store tells new keys to wait. */
@@ -77,12 +75,14 @@ public final class InMemoryStore implements RateLimitStore {
   private final int maxKeys;
   private final ConcurrentHashMap<Policy, Table> tables = new ConcurrentHashMap<>();
   private final Evictor evictor;
+  private final BlockTable blocks;
 
   private InMemoryStore(Builder builder) {
     this.clock = builder.clock;
     this.epoch = clock.nanos();
     this.maxKeys = builder.maxKeys;
     this.evictor = new Evictor(builder.maxKeys, builder.overflow, tables.values());
+    this.blocks = new BlockTable(builder.maxKeys);
   }
 
   public static Builder builder() {
@@ -144,6 +144,11 @@ public final class InMemoryStore implements RateLimitStore {
   @Override
   public void adjust(Policy policy, String key, long delta) {
     table(policy).adjust(key, delta);
+  }
+
+  @Override
+  public long block(Policy policy, String key, long nanos) {
+    return blocks.block(policy.name() + '\n' + key, clock.nanos(), nanos);
   }
 
   /**

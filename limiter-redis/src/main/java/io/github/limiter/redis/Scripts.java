@@ -54,6 +54,11 @@ final class Scripts {
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
 
+  /**
+   * An upstream's block, {@code block.lua}: of no algorithm, so spliced from the shared sections.
+   */
+  private static final Script BLOCK;
+
   /** The section of an algorithm whose permits are held while a request runs, on per-node holds. */
   private static final String RENEW_SECTION = "renew";
 
@@ -73,6 +78,7 @@ final class Scripts {
     String lease = resource("lease");
     String release = resource("release");
     String renew = resource("renew");
+    BLOCK = script("block", opening + splice(resource("block"), common, "block", new HashSet<>()));
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
@@ -111,6 +117,10 @@ final class Scripts {
 
   static Script adjust(Algorithm algorithm) {
     return ADJUST.get(algorithm);
+  }
+
+  static Script block() {
+    return BLOCK;
   }
 
   /** Whether lease mode is proven for {@code algorithm}: its source has the lease sections. */
