@@ -59,7 +59,7 @@ public record LimiterConfig(
 
   /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
   public static final List<String> CORE_SECTIONS =
-      List.of("policy", "route", "http", "events", "metrics");
+      List.of("policy", "route", "http", "events", "metrics", "outbound");
 
   public static final String STORE_KEY = "limiter.store";
 
