@@ -11,6 +11,7 @@ import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
 import io.github.limiter.internal.store.Stores;
+import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.ConfigLookup;
 import java.net.URI;
@@ -97,7 +98,9 @@ public final class Outbound implements AutoCloseable {
           }
         });
     Recorder recorder = RecorderFactory.load(core.metrics(), loader);
-    RateLimitStore store = Stores.create(core, config, loader);
+    // Without outbound policies, no connection to a store that nothing would use
+    RateLimitStore store =
+        configs.isEmpty() ? InMemoryStore.create() : Stores.create(core, config, loader);
     return of(
         configs.values(),
         store,
@@ -149,6 +152,16 @@ public final class Outbound implements AutoCloseable {
         shared = fromConfig(config, loader);
       }
       return shared;
+    }
+  }
+
+  /** Closes the store of {@link #shared()}, if it was read; the next call reads it again. */
+  static void closeShared() {
+    synchronized (SHARED_LOCK) {
+      if (shared != null) {
+        shared.close();
+        shared = null;
+      }
     }
   }
 

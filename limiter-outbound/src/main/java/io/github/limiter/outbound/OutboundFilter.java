@@ -27,8 +27,9 @@ import java.util.function.Supplier;
  *
  * <p>With MicroProfile Rest Client: {@code @RegisterProvider(OutboundFilter.class)} on the client
  * interface; the call's upstream picks the outbound policy among those of {@link Outbound#shared()}
- * ({@code limiter.outbound.NAME.upstreams}), or the request property {@value #POLICY_PROPERTY}
- * names it. A plain client registers {@code new OutboundFilter(limiter)} for one policy.
+ * ({@code limiter.outbound.NAME.upstreams}), or the request's or the client's property {@value
+ * #POLICY_PROPERTY} names it ({@code RestClientBuilder.property}). A plain client registers {@code
+ * new OutboundFilter(limiter)} for one policy.
  */
 @Priority(Priorities.USER - 100) // before the application's own filters, so they see a real call
 public final class OutboundFilter implements ClientRequestFilter, ClientResponseFilter {
@@ -161,7 +162,10 @@ public final class OutboundFilter implements ClientRequestFilter, ClientResponse
       return only;
     }
     Outbound policies = outbound.get();
-    Object named = request.getProperty(POLICY_PROPERTY);
+    Object property = request.getProperty(POLICY_PROPERTY);
+    // else the client's own, as RestClientBuilder.property sets it
+    Object named =
+        property != null ? property : request.getConfiguration().getProperty(POLICY_PROPERTY);
     if (named != null) {
       return policies
           .policy(named.toString())

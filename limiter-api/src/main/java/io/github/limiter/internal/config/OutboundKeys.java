@@ -181,7 +181,11 @@ final class OutboundKeys {
   }
 
   private static Duration bounded(String text, Duration least, Duration most) {
-    Duration value = Limit.parseDuration(text);
+    // A duration is positive, but a wait of none is one of these settings' values
+    Duration value =
+        least.isZero() && text.trim().matches("0+(ms|s|m|h)?")
+            ? Duration.ZERO
+            : Limit.parseDuration(text);
     if (value.compareTo(least) < 0 || value.compareTo(most) > 0) {
       throw new IllegalArgumentException(
           "expected a duration from "

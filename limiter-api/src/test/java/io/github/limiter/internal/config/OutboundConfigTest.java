@@ -76,6 +76,20 @@ class OutboundConfigTest {
   }
 
   @Test
+  void aWaitOfNoneIsWrittenZero() {
+    OutboundConfig partner =
+        read(Map.of(
+                "limiter.outbound.partner.algorithm", "fixed-window",
+                "limiter.outbound.partner.limits", "100/m",
+                "limiter.outbound.partner.max-wait", "0s",
+                "limiter.outbound.partner.retry-max-time", "0"))
+            .get("partner");
+
+    assertThat(partner.maxWait()).isZero();
+    assertThat(partner.retry().maxTime()).isZero();
+  }
+
+  @Test
   void everyBadValueIsReportedAtOnceWithItsKeyAndValue() {
     assertThatThrownBy(
             () ->
