@@ -337,7 +337,7 @@ class DemoTwoNodesIT {
   @Test
   @Order(6)
   void twoNodesCallThePartnerWithinItsLimitAndHoldOnItsRetryAfter() {
-    Map<Integer, Integer> gold = callPartner("gold", Duration.ofSeconds(4));
+    Map<Integer, Integer> gold = callPartner("gold", Duration.ofSeconds(5));
     Map<Integer, Integer> basic = callPartner("basic", Duration.ofSeconds(6));
 
     List<String[]> seen =

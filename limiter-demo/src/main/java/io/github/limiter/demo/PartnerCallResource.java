@@ -14,6 +14,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.rest.client.RestClientBuilder;
 
@@ -26,17 +28,15 @@ import org.eclipse.microprofile.rest.client.RestClientBuilder;
 @Path("partner-call")
 public class PartnerCallResource {
 
+  private static final Map<URI, PartnerApi> CLIENTS = new ConcurrentHashMap<>();
+
   @Context UriInfo uri;
 
   @GET
   @Produces(MediaType.TEXT_PLAIN)
   public Response call(@QueryParam("key") @DefaultValue("gold") String key) {
     InvalidParameter.oneOf("key", key, "gold", "basic");
-    PartnerApi partner =
-        RestClientBuilder.newBuilder()
-            .baseUri(partnerUrl())
-            .property(OutboundFilter.POLICY_PROPERTY, "partner")
-            .build(PartnerApi.class);
+    PartnerApi partner = CLIENTS.computeIfAbsent(partnerUrl(), PartnerCallResource::client);
     try {
       return Response.ok(partner.quote(key)).build();
     } catch (WebApplicationException refused) {
@@ -54,6 +54,14 @@ public class PartnerCallResource {
       }
       throw e;
     }
+  }
+
+  /** A client per partner address, built once: a client is thread-safe, and costly to build. */
+  private static PartnerApi client(URI partnerUrl) {
+    return RestClientBuilder.newBuilder()
+        .baseUri(partnerUrl)
+        .property(OutboundFilter.POLICY_PROPERTY, "partner")
+        .build(PartnerApi.class);
   }
 
   private URI partnerUrl() {
