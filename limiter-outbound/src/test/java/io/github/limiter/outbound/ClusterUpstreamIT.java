@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,14 +53,15 @@ class ClusterUpstreamIT {
   /** How much later than its decision a call may reach the upstream on a loaded machine. */
   private static final Duration ARRIVAL_JITTER = Duration.ofMillis(200);
 
-  /** How long after the upstream logged a call its answer is surely back with the client. */
-  private static final Duration IN_FLIGHT = Duration.ofMillis(50);
-
   private final WireMockServer upstream =
       new WireMockServer(wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final List<Outbound> clients = new ArrayList<>();
+
+  /** When a client had ended the first answer that asked for a pause, in wall milliseconds. */
+  private final AtomicLong pauseKnownAt = new AtomicLong(Long.MAX_VALUE);
+
   private RedisServer redis;
 
   @BeforeEach
@@ -123,12 +125,14 @@ class ClusterUpstreamIT {
     }
   }
 
-  /** Each client calls as fast as its policy lets it, for {@code length}. */
+  /**
+   * Each client calls as fast as its policy lets it, for {@code length}, through {@link
+   * OutboundLimiter#begin} and {@link OutboundCall#end}: each call carries the wall time at which
+   * its policy let it go, and the first answer asking for a pause is noted when its client has
+   * ended it (from then on the store holds every client).
+   */
   private List<Throwable> hammer(List<OutboundLimiter> limiters, Duration length) throws Exception {
-    HttpRequest call =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + upstream.port() + "/quote"))
-            .GET()
-            .build();
+    URI quote = URI.create("http://127.0.0.1:" + upstream.port() + "/quote");
     long end = System.nanoTime() + length.toNanos();
     ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
     ExecutorService pool = Executors.newFixedThreadPool(limiters.size());
@@ -140,7 +144,21 @@ class ClusterUpstreamIT {
                 () -> {
                   while (System.nanoTime() - end < 0) {
                     try {
-                      limiter.send(http, call, HttpResponse.BodyHandlers.discarding());
+                      OutboundCall call = limiter.begin(quote, null);
+                      HttpRequest request =
+                          HttpRequest.newBuilder(quote)
+                              .header("X-Let-Go", Long.toString(System.currentTimeMillis()))
+                              .GET()
+                              .build();
+                      HttpResponse<Void> answer =
+                          http.send(request, HttpResponse.BodyHandlers.discarding());
+                      Duration pause =
+                          call.end(
+                              answer.statusCode(),
+                              name -> answer.headers().firstValue(name).orElse(null));
+                      if (!pause.isZero()) {
+                        pauseKnownAt.accumulateAndGet(System.currentTimeMillis(), Math::min);
+                      }
                     } catch (OutboundLimitException refused) {
                       Pause.millis(5);
                     } catch (Exception e) {
@@ -160,13 +178,16 @@ class ClusterUpstreamIT {
     return List.copyOf(errors);
   }
 
-  /** When the upstream logged each call, in order. */
-  private List<Instant> calls() {
+  /** A call as the upstream saw it: when, and when its policy let it go. */
+  private record Seen(Instant at, long letGoMillis) {}
+
+  /** The calls to /quote, in the order the upstream logged them. */
+  private List<Seen> seen() {
     return upstream.getAllServeEvents().stream()
         .map(ServeEvent::getRequest)
         .filter(r -> r.getUrl().equals("/quote"))
-        .map(r -> r.getLoggedDate().toInstant())
-        .sorted(Comparator.naturalOrder())
+        .map(r -> new Seen(r.getLoggedDate().toInstant(), Long.parseLong(r.getHeader("X-Let-Go"))))
+        .sorted(Comparator.comparing(Seen::at))
         .toList();
   }
 
@@ -193,7 +214,7 @@ class ClusterUpstreamIT {
 
     assertThat(hammer(limiters, Duration.ofMillis(2500))).isEmpty();
 
-    List<Instant> calls = calls();
+    List<Instant> calls = seen().stream().map(Seen::at).toList();
     // At most 5 in any second, as the upstream logged them. A call reaches it a moment after its
     // decision, a moment that a loaded machine stretches: a window short of a second by that.
     for (int i = 5; i < calls.size(); i++) {
@@ -214,24 +235,26 @@ class ClusterUpstreamIT {
 
     assertThat(hammer(limiters, pause.plusMillis(1500))).isEmpty();
 
-    assertResumedAt(calls().get(0).plus(pause));
+    assertResumedAt(seen().get(0).at().plus(pause));
   }
 
   /**
-   * No call between the upstream's one answer asking for a pause (the first call it logged) and
-   * {@code end}, but those already on their way then; the calls resume at {@code end}, give or take
-   * the tolerance.
+   * Of the calls let go once a client had ended the answer asking for a pause, none reaches the
+   * upstream before {@code end}, and the first comes at {@code end}, give or take the tolerance.
+   * Calls let go before that were on their way, and the store could not stop them.
    */
   private void assertResumedAt(Instant end) {
-    List<Instant> calls = calls();
-    Instant answer = calls.get(0).plus(IN_FLIGHT);
-    List<Instant> onTheirWay = calls.stream().filter(t -> !t.isAfter(answer)).toList();
-    List<Instant> after = calls.stream().filter(t -> t.isAfter(answer)).toList();
-    assertThat(onTheirWay).as("calls sent before the answer came back").hasSizeLessThan(10);
+    long known = pauseKnownAt.get();
+    assertThat(known).as("an answer asked for a pause").isNotEqualTo(Long.MAX_VALUE);
+    List<Seen> calls = seen();
+    List<Seen> onTheirWay = calls.stream().filter(c -> c.letGoMillis() <= known).toList();
+    List<Seen> after = calls.stream().filter(c -> c.letGoMillis() > known).toList();
+    assertThat(onTheirWay).as("calls let go before the pause was known").hasSizeLessThan(10);
     assertThat(after).as("the clients resumed").hasSizeGreaterThan(10);
-    assertThat(Duration.between(end, after.get(0)).abs())
+    assertThat(Duration.between(end, after.get(0).at()).abs())
         .as("the first call after the pause, from its end")
         .isLessThanOrEqualTo(TOLERANCE);
+    assertThat(after).allSatisfy(c -> assertThat(c.at()).isAfterOrEqualTo(end.minus(TOLERANCE)));
   }
 
   @Test
@@ -272,7 +295,7 @@ class ClusterUpstreamIT {
 
     assertThat(hammer(limiters, Duration.ofMillis(1000))).isEmpty();
 
-    List<Instant> calls = calls();
+    List<Instant> calls = seen().stream().map(Seen::at).toList();
     assertThat(Duration.between(calls.get(0), calls.get(1))).isLessThan(TOLERANCE);
     assertThat(calls.size()).isGreaterThan(10);
   }
