@@ -13,7 +13,8 @@ module io.github.limiter {
   exports io.github.limiter.internal.admission to
       io.github.limiter.servlet,
       io.github.limiter.cdi,
-      io.github.limiter.metrics;
+      io.github.limiter.metrics,
+      io.github.limiter.outbound;
   exports io.github.limiter.internal.algorithm to
       io.github.limiter.redis,
       io.github.limiter.tck,
@@ -23,7 +24,8 @@ module io.github.limiter {
       io.github.limiter.cdi,
       io.github.limiter.microprofile,
       io.github.limiter.redis,
-      io.github.limiter.metrics;
+      io.github.limiter.metrics,
+      io.github.limiter.outbound;
   exports io.github.limiter.internal.http to
       io.github.limiter.servlet,
       io.github.limiter.cdi;
@@ -36,15 +38,18 @@ module io.github.limiter {
       io.github.limiter.redis;
   exports io.github.limiter.internal.log to
       io.github.limiter.servlet,
-      io.github.limiter.redis;
+      io.github.limiter.redis,
+      io.github.limiter.outbound;
   exports io.github.limiter.internal.metrics to
       io.github.limiter.servlet,
       io.github.limiter.cdi,
-      io.github.limiter.metrics;
+      io.github.limiter.metrics,
+      io.github.limiter.outbound;
   exports io.github.limiter.internal.store to
       io.github.limiter.servlet,
       io.github.limiter.cdi,
-      io.github.limiter.metrics;
+      io.github.limiter.metrics,
+      io.github.limiter.outbound;
 
   uses io.github.limiter.spi.StoreFactory;
   uses io.github.limiter.internal.metrics.RecorderFactory;

@@ -84,6 +84,18 @@ public interface RateLimitStore extends AutoCloseable {
     adjust(policy, key, -permits);
   }
 
+  /**
+   * An upstream's "blocked until", for outbound policies: blocks every call under {@code key} of
+   * {@code policy} for {@code nanos} from now, unless the block ends later already, and returns the
+   * nanoseconds the block still runs, 0 if none; {@code nanos} 0 only reads. A shared store shares
+   * its blocks, so that every node learns of an upstream's refusal from one of them; the time is
+   * the store's own clock. Best effort, never throws. This default shares nothing and answers
+   * {@code max(nanos, 0)}: the caller then blocks on its own.
+   */
+  default long block(Policy policy, String key, long nanos) {
+    return Math.max(nanos, 0);
+  }
+
   /** Which clock this store's decisions use. */
   TimeSource timeSource();
 

@@ -74,7 +74,10 @@ class DemoTwoNodesIT {
     // Booting four JVMs at once takes about as long as two after another on two cores, and half as
     // long as four.
     redisA = PayaraNode.start("redis-a", war, "/demo", redisStore);
-    redisB = PayaraNode.start("redis-b", war, "/demo", redisStore);
+    // Both Redis nodes call one stand-in partner: node a's own.
+    Map<String, String> callingA = new java.util.HashMap<>(redisStore);
+    callingA.put("DEMO_PARTNER_URL", redisA.base().resolve("api/cdi/partner").toString());
+    redisB = PayaraNode.start("redis-b", war, "/demo", callingA);
     memoryA = PayaraNode.start("memory-a", war, "/demo", Map.of());
     memoryB = PayaraNode.start("memory-b", war, "/demo", FROM_ENVIRONMENT);
     for (PayaraNode node : nodes()) {
@@ -322,6 +325,80 @@ class DemoTwoNodesIT {
     assertThat(longOne).isNotDone();
     assertThat(Http.get(probe, "X-Api-Key", "it-export").statusCode()).isEqualTo(200);
     assertThat(longOne.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+  }
+
+  /**
+   * The demo's outbound policy over Redis: 5 calls per 2 s per partner key, shared by both nodes.
+   * The stand-in partner allows key gold 6 per 2 s window, so it never refuses gold: it sees at
+   * most its limit. It allows key basic 3, so it refuses basic with a Retry-After, and then neither
+   * node calls it with basic until that has passed. One client calls both nodes in turn, each call
+   * after the answer to the last.
+   */
+  @Test
+  @Order(6)
+  void twoNodesCallThePartnerWithinItsLimitAndHoldOnItsRetryAfter() {
+    Map<Integer, Integer> gold = callPartner("gold", Duration.ofSeconds(5));
+    Map<Integer, Integer> basic = callPartner("basic", Duration.ofSeconds(6));
+
+    List<String[]> seen =
+        Http.get(redisA.base().resolve("api/cdi/partner/calls"))
+            .body()
+            .lines()
+            .filter(line -> !line.isBlank())
+            .map(line -> line.split(" "))
+            .toList();
+    // gold: at most 6 calls in each of the partner's 2 s windows, and never a refusal
+    Map<Long, Long> goldPerWindow =
+        seen.stream()
+            .filter(call -> call[1].equals("gold"))
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    call -> Long.parseLong(call[0]) / 2000,
+                    java.util.stream.Collectors.counting()));
+    assertThat(goldPerWindow.values()).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(6));
+    assertThat(seen).noneMatch(call -> call[1].equals("gold") && call[2].equals("429"));
+    assertThat(gold.get(200)).as("gold quotes").isGreaterThan(5);
+    assertThat(gold.get(503)).as("gold calls held by the outbound policy").isPositive();
+    // basic: after each refusal, no call until its Retry-After has passed, then calls resume
+    List<String[]> basicCalls = seen.stream().filter(call -> call[1].equals("basic")).toList();
+    List<Integer> refusals = new java.util.ArrayList<>();
+    for (int i = 0; i < basicCalls.size(); i++) {
+      if (basicCalls.get(i)[2].equals("429")) {
+        refusals.add(i);
+      }
+    }
+    assertThat(refusals).as("the partner refused basic").isNotEmpty();
+    for (int i : refusals) {
+      long refused = Long.parseLong(basicCalls.get(i)[0]);
+      long retryAfter = Long.parseLong(basicCalls.get(i)[3]) * 1000;
+      if (i + 1 < basicCalls.size()) {
+        long next = Long.parseLong(basicCalls.get(i + 1)[0]);
+        assertThat(next - refused)
+            .as("ms from the refusal (Retry-After %s ms) to the next basic call", retryAfter)
+            .isGreaterThanOrEqualTo(retryAfter - 100);
+      }
+    }
+    assertThat(basicCalls.size())
+        .as("basic calls after the first refusal")
+        .isGreaterThan(refusals.get(0) + 1);
+    assertThat(basic.get(503)).as("basic calls held").isPositive();
+  }
+
+  /** Calls the partner with {@code key} through both Redis nodes in turn; the demo's statuses. */
+  private static Map<Integer, Integer> callPartner(String key, Duration length) {
+    List<URI> nodes =
+        List.of(
+            redisA.base().resolve("api/cdi/partner-call?key=" + key),
+            redisB.base().resolve("api/cdi/partner-call?key=" + key));
+    Map<Integer, Integer> statuses = new java.util.TreeMap<>(Map.of(200, 0, 429, 0, 503, 0));
+    long end = System.nanoTime() + length.toNanos();
+    for (int i = 0; System.nanoTime() - end < 0; i++) {
+      statuses.merge(Http.get(nodes.get(i % 2)).statusCode(), 1, Integer::sum);
+      Pause.millis(10);
+    }
+    System.out.printf("the partner through two nodes, key %s: %s%n", key, statuses);
+    assertThat(statuses.keySet()).containsOnly(200, 429, 503);
+    return statuses;
   }
 
   /**

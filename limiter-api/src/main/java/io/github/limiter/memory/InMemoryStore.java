@@ -101,12 +101,14 @@ public final class InMemoryStore implements RateLimitStore {
   private final ConcurrentHashMap<Object, Table> tables = new ConcurrentHashMap<>();
 
   private final Evictor evictor;
+  private final BlockTable blocks;
 
   private InMemoryStore(Builder builder) {
     this.clock = builder.clock;
     this.epoch = clock.nanos();
     this.maxKeys = builder.maxKeys;
     this.evictor = new Evictor(builder.maxKeys, builder.overflow, tables.values());
+    this.blocks = new BlockTable(builder.maxKeys);
   }
 
   public static Builder builder() {
@@ -199,6 +201,11 @@ public final class InMemoryStore implements RateLimitStore {
   @Override
   public void adjust(Policy policy, String key, long delta) {
     table(policy).adjust(key, delta);
+  }
+
+  @Override
+  public long block(Policy policy, String key, long nanos) {
+    return blocks.block(policy.name() + '\n' + key, clock.nanos(), nanos);
   }
 
   /**

@@ -39,6 +39,16 @@ public final class InvalidParameter extends RuntimeException {
     throw new InvalidParameter(name, value, "an integer from " + min + " to " + max);
   }
 
+  /** {@code value} if it is one of {@code options}. */
+  static String oneOf(String name, String value, String... options) {
+    for (String option : options) {
+      if (option.equals(value)) {
+        return value;
+      }
+    }
+    throw new InvalidParameter(name, value, "one of " + String.join(", ", options));
+  }
+
   /**
    * {@code value} as text of 1 to {@code maxLength} characters, not blank, no control characters.
    */

@@ -10,11 +10,13 @@ final class MetricNames {
   static final String CIRCUIT_STATE = "limiter.store.circuit.state";
   static final String MEMORY_KEYS = "limiter.memory.keys";
   static final String MEMORY_EVICTIONS = "limiter.memory.evictions";
+  static final String OUTBOUND = "limiter.outbound";
 
   static final String POLICY = "policy";
   static final String OUTCOME = "outcome";
   static final String VERIFIED = "verified";
   static final String STORE = "store";
+  static final String EVENT = "event";
 
   static final String DECISIONS_HELP =
       "Decisions per policy and outcome; verified=false when a failure mode"
@@ -27,6 +29,11 @@ final class MetricNames {
       "The store's circuit breaker: 0 closed, 1 half-open, 2 open";
   static final String MEMORY_KEYS_HELP = "Keys the in-memory store holds";
   static final String MEMORY_EVICTIONS_HELP = "Keys the in-memory store has evicted since start";
+
+  static final String OUTBOUND_HELP =
+      "Outbound calls per outbound policy and event: called, waited, failed (locally, after"
+          + " max-wait), refused (429 or 503 from the upstream), blocked (the upstream asked for a"
+          + " pause), retried";
 
   private MetricNames() {}
 }

@@ -4,12 +4,15 @@ import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
 import static io.github.limiter.metrics.MetricNames.DECISIONS;
 import static io.github.limiter.metrics.MetricNames.DECISIONS_HELP;
+import static io.github.limiter.metrics.MetricNames.EVENT;
 import static io.github.limiter.metrics.MetricNames.MEMORY_EVICTIONS;
 import static io.github.limiter.metrics.MetricNames.MEMORY_EVICTIONS_HELP;
 import static io.github.limiter.metrics.MetricNames.MEMORY_KEYS;
 import static io.github.limiter.metrics.MetricNames.MEMORY_KEYS_HELP;
 import static io.github.limiter.metrics.MetricNames.NEAR_LIMIT;
 import static io.github.limiter.metrics.MetricNames.NEAR_LIMIT_HELP;
+import static io.github.limiter.metrics.MetricNames.OUTBOUND;
+import static io.github.limiter.metrics.MetricNames.OUTBOUND_HELP;
 import static io.github.limiter.metrics.MetricNames.OUTCOME;
 import static io.github.limiter.metrics.MetricNames.POLICY;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY;
@@ -46,6 +49,7 @@ final class MicroProfileRecorder implements Recorder {
   private final PolicyMeters.ByName<Counter> nearLimit;
   private final PolicyMeters.ByName<Timer> shapingDelay;
   private final PolicyMeters.ByName<Timer> storeDuration;
+  private final PolicyMeters.OutboundMeters<Counter> outbound;
 
   MicroProfileRecorder(MetricRegistry registry) {
     this.registry = registry;
@@ -66,6 +70,12 @@ final class MicroProfileRecorder implements Recorder {
     storeDuration =
         new PolicyMeters.ByName<>(
             store -> registry.timer(STORE_DURATION_META, new Tag(STORE, store)));
+    Metadata outboundMeta = meta(OUTBOUND, OUTBOUND_HELP);
+    outbound =
+        new PolicyMeters.OutboundMeters<>(
+            (policy, event) ->
+                registry.counter(
+                    outboundMeta, new Tag(POLICY, policy), new Tag(EVENT, event.tag())));
   }
 
   private static Metadata meta(String name, String help) {
@@ -90,6 +100,11 @@ final class MicroProfileRecorder implements Recorder {
   @Override
   public void storeDuration(String store, long nanos) {
     storeDuration.get(store).update(Duration.ofNanos(nanos));
+  }
+
+  @Override
+  public void outbound(String policy, OutboundEvent event) {
+    outbound.get(policy, event).inc();
   }
 
   @Override

@@ -4,12 +4,15 @@ import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
 import static io.github.limiter.metrics.MetricNames.DECISIONS;
 import static io.github.limiter.metrics.MetricNames.DECISIONS_HELP;
+import static io.github.limiter.metrics.MetricNames.EVENT;
 import static io.github.limiter.metrics.MetricNames.MEMORY_EVICTIONS;
 import static io.github.limiter.metrics.MetricNames.MEMORY_EVICTIONS_HELP;
 import static io.github.limiter.metrics.MetricNames.MEMORY_KEYS;
 import static io.github.limiter.metrics.MetricNames.MEMORY_KEYS_HELP;
 import static io.github.limiter.metrics.MetricNames.NEAR_LIMIT;
 import static io.github.limiter.metrics.MetricNames.NEAR_LIMIT_HELP;
+import static io.github.limiter.metrics.MetricNames.OUTBOUND;
+import static io.github.limiter.metrics.MetricNames.OUTBOUND_HELP;
 import static io.github.limiter.metrics.MetricNames.OUTCOME;
 import static io.github.limiter.metrics.MetricNames.POLICY;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY;
@@ -62,10 +65,15 @@ final class MicrometerRecorder implements Recorder {
   private final PolicyMeters.ByName<Counter> nearLimit;
   private final PolicyMeters.ByName<Timer> shapingDelay;
   private final PolicyMeters.ByName<Timer> storeDuration;
+  private final PolicyMeters.OutboundMeters<Counter> outbound;
 
   MicrometerRecorder(MeterRegistry registry) {
     this.registry = registry;
     this.shorthandOnly = isA(registry.getClass(), WILDFLY_APPLICATION_REGISTRY);
+    outbound =
+        new PolicyMeters.OutboundMeters<>(
+            (policy, event) ->
+                counter(OUTBOUND, OUTBOUND_HELP, Tags.of(POLICY, policy, EVENT, event.tag())));
     decisions =
         new PolicyMeters.DecisionMeters<>(
             (policy, outcome, verified) ->
@@ -166,6 +174,11 @@ final class MicrometerRecorder implements Recorder {
   @Override
   public void storeDuration(String store, long nanos) {
     storeDuration.get(store).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void outbound(String policy, OutboundEvent event) {
+    outbound.get(policy, event).increment();
   }
 
   @Override

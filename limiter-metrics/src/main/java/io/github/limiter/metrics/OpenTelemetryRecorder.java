@@ -4,12 +4,15 @@ import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
 import static io.github.limiter.metrics.MetricNames.DECISIONS;
 import static io.github.limiter.metrics.MetricNames.DECISIONS_HELP;
+import static io.github.limiter.metrics.MetricNames.EVENT;
 import static io.github.limiter.metrics.MetricNames.MEMORY_EVICTIONS;
 import static io.github.limiter.metrics.MetricNames.MEMORY_EVICTIONS_HELP;
 import static io.github.limiter.metrics.MetricNames.MEMORY_KEYS;
 import static io.github.limiter.metrics.MetricNames.MEMORY_KEYS_HELP;
 import static io.github.limiter.metrics.MetricNames.NEAR_LIMIT;
 import static io.github.limiter.metrics.MetricNames.NEAR_LIMIT_HELP;
+import static io.github.limiter.metrics.MetricNames.OUTBOUND;
+import static io.github.limiter.metrics.MetricNames.OUTBOUND_HELP;
 import static io.github.limiter.metrics.MetricNames.OUTCOME;
 import static io.github.limiter.metrics.MetricNames.POLICY;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY;
@@ -55,6 +58,11 @@ final class OpenTelemetryRecorder implements Recorder {
   private final LongCounter nearLimit;
   private final DoubleHistogram shapingDelay;
   private final DoubleHistogram storeDuration;
+  private final LongCounter outbound;
+  private final PolicyMeters.OutboundMeters<Attributes> outboundTags =
+      new PolicyMeters.OutboundMeters<>(
+          (policy, event) ->
+              Attributes.of(POLICY_KEY, policy, AttributeKey.stringKey(EVENT), event.tag()));
   private final PolicyMeters.DecisionMeters<Attributes> decisionTags =
       new PolicyMeters.DecisionMeters<>(
           (policy, outcome, verified) ->
@@ -74,6 +82,7 @@ final class OpenTelemetryRecorder implements Recorder {
     this.meter = meter;
     decisions = meter.counterBuilder(DECISIONS).setDescription(DECISIONS_HELP).build();
     nearLimit = meter.counterBuilder(NEAR_LIMIT).setDescription(NEAR_LIMIT_HELP).build();
+    outbound = meter.counterBuilder(OUTBOUND).setDescription(OUTBOUND_HELP).build();
     shapingDelay =
         meter
             .histogramBuilder(SHAPING_DELAY)
@@ -108,6 +117,11 @@ final class OpenTelemetryRecorder implements Recorder {
   @Override
   public void storeDuration(String store, long nanos) {
     storeDuration.record(nanos / 1e9, storeTags.get(store));
+  }
+
+  @Override
+  public void outbound(String policy, OutboundEvent event) {
+    outbound.add(1, outboundTags.get(policy, event));
   }
 
   @Override

@@ -1,10 +1,12 @@
 package io.github.limiter.metrics;
 
+import io.github.limiter.internal.metrics.Recorder.OutboundEvent;
 import io.github.limiter.internal.metrics.Recorder.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -42,6 +44,32 @@ final class PolicyMeters {
       for (Verdict outcome : Verdict.values()) {
         row.add(factory.create(policy, outcome, false));
         row.add(factory.create(policy, outcome, true));
+      }
+      return List.copyOf(row);
+    }
+  }
+
+  /** The meters of {@code limiter.outbound}, per policy one for each event. */
+  static final class OutboundMeters<T> {
+    private final Map<String, List<T>> byPolicy = new ConcurrentHashMap<>();
+    private final BiFunction<String, OutboundEvent, T> factory;
+
+    OutboundMeters(BiFunction<String, OutboundEvent, T> factory) {
+      this.factory = factory;
+    }
+
+    T get(String policy, OutboundEvent event) {
+      List<T> row = byPolicy.get(policy);
+      if (row == null) {
+        row = byPolicy.computeIfAbsent(policy, this::row);
+      }
+      return row.get(event.ordinal());
+    }
+
+    private List<T> row(String policy) {
+      List<T> row = new ArrayList<>();
+      for (OutboundEvent event : OutboundEvent.values()) {
+        row.add(factory.apply(policy, event));
       }
       return List.copyOf(row);
     }

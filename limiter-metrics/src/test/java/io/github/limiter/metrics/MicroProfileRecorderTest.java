@@ -56,6 +56,22 @@ class MicroProfileRecorderTest {
   }
 
   @Test
+  void countsOutboundEventsByPolicyAndEvent() {
+    recorder.outbound("partner", Recorder.OutboundEvent.FAILED);
+    recorder.outbound("partner", Recorder.OutboundEvent.FAILED);
+
+    assertThat(
+            registry
+                .getCounter(
+                    new MetricID(
+                        "limiter.outbound",
+                        new Tag("policy", "partner"),
+                        new Tag("event", "failed")))
+                .getCount())
+        .isEqualTo(2);
+  }
+
+  @Test
   void recordsNearLimitShapingAndStoreDuration() {
     recorder.nearLimit("api");
     recorder.shapingDelay("api", 250_000_000);

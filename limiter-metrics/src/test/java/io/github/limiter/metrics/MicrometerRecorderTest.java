@@ -47,6 +47,27 @@ class MicrometerRecorderTest {
   }
 
   @Test
+  void countsOutboundEventsByPolicyAndEvent() {
+    recorder.outbound("partner", Recorder.OutboundEvent.CALLED);
+    recorder.outbound("partner", Recorder.OutboundEvent.CALLED);
+    recorder.outbound("partner", Recorder.OutboundEvent.REFUSED);
+    recorder.outbound("other", Recorder.OutboundEvent.BLOCKED);
+
+    assertThat(outbound("partner", "called")).isEqualTo(2);
+    assertThat(outbound("partner", "refused")).isEqualTo(1);
+    assertThat(outbound("partner", "blocked")).isZero();
+    assertThat(outbound("other", "blocked")).isEqualTo(1);
+  }
+
+  private double outbound(String policy, String event) {
+    return registry
+        .get("limiter.outbound")
+        .tags("policy", policy, "event", event)
+        .counter()
+        .count();
+  }
+
+  @Test
   void recordsNearLimitShapingAndStoreDuration() {
     recorder.nearLimit("api");
     recorder.shapingDelay("api", TimeUnit.MILLISECONDS.toNanos(250));

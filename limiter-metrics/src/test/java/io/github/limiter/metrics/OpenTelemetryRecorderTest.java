@@ -75,6 +75,23 @@ class OpenTelemetryRecorderTest {
   }
 
   @Test
+  void countsOutboundEventsByPolicyAndEvent() {
+    recorder.outbound("partner", Recorder.OutboundEvent.WAITED);
+    recorder.outbound("partner", Recorder.OutboundEvent.WAITED);
+    recorder.outbound("partner", Recorder.OutboundEvent.RETRIED);
+
+    MetricData outbound = metric(reader.collectAllMetrics(), "limiter.outbound");
+    assertThat(sum(outbound, outbound("partner", "waited"))).isEqualTo(2);
+    assertThat(sum(outbound, outbound("partner", "retried"))).isEqualTo(1);
+    assertThat(sum(outbound, outbound("partner", "failed"))).isZero();
+  }
+
+  private static Attributes outbound(String policy, String event) {
+    return Attributes.of(
+        AttributeKey.stringKey("policy"), policy, AttributeKey.stringKey("event"), event);
+  }
+
+  @Test
   void durationsAreHistogramsInSeconds() {
     recorder.nearLimit("api");
     recorder.shapingDelay("api", 250_000_000);

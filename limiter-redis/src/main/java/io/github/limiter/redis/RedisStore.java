@@ -221,6 +221,30 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     }
   }
 
+  /**
+   * One script call, {@code block.lua}, on the key {@code <prefix>{<policy>:<key>}:block}, in the
+   * server's time; while Redis cannot answer, this node blocks on its own (in its local store).
+   */
+  @Override
+  public long block(Policy policy, String key, long nanos) {
+    List<String> redisKeys = List.of(KeyScheme.tag(keys.head(policy.name()), key) + "block");
+    // Whole microseconds, below 2^53 for Lua's doubles (up to about 31 years).
+    long micros = nanos <= 0 ? 0 : Math.min(Math.max(1, nanos / 1_000), 1_000_000_000_000_000L);
+    CircuitBreaker breaker = calls.breaker(redisKeys);
+    if (breaker.tryAcquire()) {
+      try {
+        Object reply =
+            calls.eval(breaker, Scripts.block(), redisKeys, List.of(now(), "" + micros, ttlFloor));
+        local.block(policy, key, nanos); // known here too, should Redis fail later
+        return ((Number) reply).longValue() * 1_000;
+      } catch (Exception e) {
+        // counted by the breaker; this node blocks on its own
+      }
+    }
+    breaker.onFallback();
+    return local.block(policy, key, nanos);
+  }
+
   /** Re-stamps this node's holds under one holding's keys; a failure leaves them to end. */
   private void renew(Holdings.Holding holding) {
     CircuitBreaker breaker = calls.breaker(holding.keys());

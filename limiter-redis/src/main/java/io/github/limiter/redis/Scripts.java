@@ -58,6 +58,11 @@ final class Scripts {
   private static final Script OVERRIDE;
   private static final Script OVERRIDES;
 
+  /**
+   * An upstream's block, {@code block.lua}: of no algorithm, so spliced from the shared sections.
+   */
+  private static final Script BLOCK;
+
   /** The section of an algorithm whose permits are held while a request runs, on per-node holds. */
   private static final String RENEW_SECTION = "renew";
 
@@ -81,6 +86,7 @@ final class Scripts {
     VERSIONS = script("versions", resource("versions"));
     OVERRIDE = script("override", opening + resource("override"));
     OVERRIDES = script("overrides", opening + resource("overrides"));
+    BLOCK = script("block", opening + splice(resource("block"), common, "block", new HashSet<>()));
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
@@ -139,6 +145,10 @@ final class Scripts {
 
   static Script adjust(Algorithm algorithm) {
     return ADJUST.get(algorithm);
+  }
+
+  static Script block() {
+    return BLOCK;
   }
 
   /** Whether lease mode is proven for {@code algorithm}: its source has the lease sections. */

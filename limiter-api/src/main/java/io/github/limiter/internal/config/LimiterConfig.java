@@ -65,7 +65,16 @@ public record LimiterConfig(
 
   /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
   public static final List<String> CORE_SECTIONS =
-      List.of("policy", "route", "http", "events", "metrics", "top-keys", "config", "admin");
+      List.of(
+          "policy",
+          "route",
+          "http",
+          "events",
+          "metrics",
+          "top-keys",
+          "config",
+          "admin",
+          "outbound");
 
   public static final String STORE_KEY = "limiter.store";
 

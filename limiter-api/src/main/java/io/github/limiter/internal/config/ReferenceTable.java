@@ -52,6 +52,11 @@ public final class ReferenceTable {
     return markdown("", store.settings());
   }
 
+  /** The table of an outbound policy's keys, {@code limiter.outbound.NAME.*}: docs/outbound.md. */
+  static String outbound() {
+    return markdown(OutboundConfig.PREFIX + "NAME.", OutboundKeys.TABLE);
+  }
+
   /** A table of {@code settings}, each key shown after {@code prefix}. */
   static String markdown(String prefix, List<Setting<?>> settings) {
     StringBuilder table = new StringBuilder();

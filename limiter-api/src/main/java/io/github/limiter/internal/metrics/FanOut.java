@@ -40,6 +40,13 @@ final class FanOut implements Recorder {
   }
 
   @Override
+  public void outbound(String policy, OutboundEvent event) {
+    for (Recorder r : recorders) {
+      r.outbound(policy, event);
+    }
+  }
+
+  @Override
   public void watch(StoreGauges store) {
     for (Recorder r : recorders) {
       r.watch(store);

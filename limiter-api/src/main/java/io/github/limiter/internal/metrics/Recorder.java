@@ -33,6 +33,33 @@ public interface Recorder {
     }
   }
 
+  /** What an outbound policy saw; the {@code event} tag of {@code limiter.outbound}. */
+  enum OutboundEvent {
+    /** A call went out to the upstream. */
+    CALLED("called"),
+    /** A call waited for the local budget or an upstream's block, then went on. */
+    WAITED("waited"),
+    /** A call was refused locally after {@code max-wait}: the caller got the exception. */
+    FAILED("failed"),
+    /** The upstream refused a call, 429 or 503. */
+    REFUSED("refused"),
+    /** The upstream asked for a pause (Retry-After, or nothing remaining): calls to it block. */
+    BLOCKED("blocked"),
+    /** A refused call was sent again. */
+    RETRIED("retried");
+
+    private final String tag;
+
+    OutboundEvent(String tag) {
+      this.tag = tag;
+    }
+
+    /** The tag value, e.g. {@code refused}. */
+    public String tag() {
+      return tag;
+    }
+  }
+
   /**
    * One policy's decision on one request: {@code limiter.decisions{policy,outcome,verified}}.
    *
@@ -58,6 +85,12 @@ public interface Recorder {
    * limiter.memory.evictions}. The gauges read the store when scraped, never on the hot path.
    */
   void watch(StoreGauges store);
+
+  /**
+   * What an outbound policy saw on one call: {@code limiter.outbound{policy,event}}. This default
+   * records nothing, for recorders of inbound metrics only.
+   */
+  default void outbound(String policy, OutboundEvent event) {}
 
   /** Records nothing. */
   Recorder NOOP =
