@@ -125,7 +125,9 @@ class LimiterRuntime {
       throw new IllegalStateException(String.join("; ", problems));
     }
     return PolicySet.of(
-        rules, policy -> bound.computeIfAbsent(policy.name(), name -> limiter.bind(policy)));
+        rules,
+        policy -> bound.computeIfAbsent(policy.name(), name -> limiter.bind(policy)),
+        SiteRules.criticality(site));
   }
 
   @PreDestroy

@@ -93,10 +93,11 @@ final class FilterRuntime {
         new Routes(
             config.routes(),
             rules,
-            list ->
+            (list, criticality) ->
                 PolicySet.of(
                     list,
-                    policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy))));
+                    policy -> bound.computeIfAbsent(policy.name(), n -> limiter.bind(policy)),
+                    criticality));
     this.shaper =
         rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
             ? new Shaper(scheduler.get())
