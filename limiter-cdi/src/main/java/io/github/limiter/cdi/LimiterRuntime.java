@@ -115,6 +115,7 @@ class LimiterRuntime {
         byClass.put(site.beanClass(), set);
       }
     }
+    siteRules.gates().forEach(gate -> metrics.watch(gate.gauges()));
   }
 
   private PolicySet policySet(Site site) {

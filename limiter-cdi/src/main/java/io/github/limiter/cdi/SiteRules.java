@@ -2,6 +2,7 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.KeyResolver;
+import io.github.limiter.internal.admission.AdaptiveGate;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.Counting;
 import io.github.limiter.internal.admission.RequestReader;
@@ -160,6 +161,11 @@ final class SiteRules {
       }
     }
     return problems.size() == before && config != null ? rules : null;
+  }
+
+  /** The gates of the adaptive policies the sites built so far apply. */
+  Collection<AdaptiveGate> gates() {
+    return compiler.gates();
   }
 
   /** The criticality {@code @Limited} gives its calls; null: their policies'. */

@@ -10,6 +10,10 @@ final class MetricNames {
   static final String CIRCUIT_STATE = "limiter.store.circuit.state";
   static final String MEMORY_KEYS = "limiter.memory.keys";
   static final String MEMORY_EVICTIONS = "limiter.memory.evictions";
+  static final String CONCURRENCY_LIMIT = "limiter.concurrency.limit";
+  static final String CONCURRENCY_IN_FLIGHT = "limiter.concurrency.in.flight";
+  static final String CONCURRENCY_LATENCY = "limiter.concurrency.latency";
+  static final String CONCURRENCY_BASELINE = "limiter.concurrency.latency.baseline";
 
   static final String POLICY = "policy";
   static final String OUTCOME = "outcome";
@@ -27,6 +31,15 @@ final class MetricNames {
       "The store's circuit breaker: 0 closed, 1 half-open, 2 open";
   static final String MEMORY_KEYS_HELP = "Keys the in-memory store holds";
   static final String MEMORY_EVICTIONS_HELP = "Keys the in-memory store has evicted since start";
+
+  static final String CONCURRENCY_LIMIT_HELP =
+      "The adaptive concurrency limit now: the most requests in flight on this node";
+  static final String CONCURRENCY_IN_FLIGHT_HELP =
+      "Requests in flight under an adaptive concurrency limit on this node";
+  static final String CONCURRENCY_LATENCY_HELP =
+      "The average latency of the last window of requests an adaptive limit measured, in seconds";
+  static final String CONCURRENCY_BASELINE_HELP =
+      "The latency without queueing an adaptive limit measured, in seconds";
 
   private MetricNames() {}
 }

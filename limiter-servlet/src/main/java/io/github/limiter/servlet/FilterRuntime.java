@@ -81,8 +81,9 @@ final class FilterRuntime {
             counters,
             AdmissionMetrics.of(
                 metrics, config.store(), new NearLimit(config.events().nearLimit())));
-    Map<String, Rule> rules =
-        rules(config, new RuleCompiler(admission, ResolverDiscovery.atStart(loader)));
+    RuleCompiler compiler = new RuleCompiler(admission, ResolverDiscovery.atStart(loader));
+    Map<String, Rule> rules = rules(config, compiler);
+    compiler.gates().forEach(gate -> metrics.watch(gate.gauges()));
     Limiter limiter = openLimiter.get();
     this.limiter = limiter;
     this.ownsLimiter = ownsLimiter;

@@ -9,6 +9,7 @@ import io.github.limiter.PolicyLimiter;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.algorithm.AdaptiveLimit;
 import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.metrics.ConcurrencyGauges;
 
 /**
  * The requests in flight under one adaptive concurrency policy on this node, and the {@link
@@ -99,6 +100,12 @@ public final class AdaptiveGate implements RateLimitStore {
   public synchronized void release(long permits, long latencyNanos, long now) {
     controller.sample(latencyNanos, (int) Math.min(Integer.MAX_VALUE, inFlight), now);
     inFlight = Math.max(0, inFlight - permits);
+  }
+
+  /** Its gauges: read when a metrics backend scrapes. */
+  public ConcurrencyGauges gauges() {
+    return new ConcurrencyGauges(
+        policy.name(), this::limit, this::inFlight, this::latencyNanos, this::baselineNanos);
   }
 
   @Override

@@ -4,6 +4,8 @@ import io.github.limiter.KeyResolver;
 import io.github.limiter.NanoClock;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.PolicyConfig;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -75,6 +77,11 @@ public final class RuleCompiler {
     return source == null
         ? null
         : admission.criticalityFunction(source, resolver(policy, "criticality", source));
+  }
+
+  /** Every adaptive policy's gate compiled so far, for its gauges. */
+  public Collection<AdaptiveGate> gates() {
+    return List.copyOf(gates.values());
   }
 
   /** The node's gate of an adaptive policy, the same for every place; null for another policy. */
