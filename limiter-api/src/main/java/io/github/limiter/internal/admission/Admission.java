@@ -12,6 +12,7 @@ import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -236,7 +237,14 @@ public final class Admission {
             set.enforcedAt);
     long storeNanos = timed ? System.nanoTime() - start : -1;
     if (set.sheds && decisions.allowed()) {
-      decisions = shed(set, request, decisions, keys, costs);
+      decisions =
+          shed(
+              set,
+              request,
+              decisions,
+              planned == null ? set.limiters : Arrays.asList(planned),
+              keys,
+              costs);
     }
     int tightest = -1;
     long wait = 0;
@@ -283,7 +291,12 @@ public final class Admission {
    * critical request, or one with room to spare, keeps {@code decisions}.
    */
   private static Decisions shed(
-      PolicySet set, RequestView request, Decisions decisions, String[] keys, long[] costs) {
+      PolicySet set,
+      RequestView request,
+      Decisions decisions,
+      List<PolicyLimiter> limiters,
+      String[] keys,
+      long[] costs) {
     Criticality criticality = criticality(set, request);
     if (criticality == Criticality.CRITICAL) {
       return decisions;
@@ -295,7 +308,7 @@ public final class Admission {
           || !decision.isAllowed()
           || !rules[i].releases()
           || rules[i].dryRun()
-          || decision.remaining() >= rules[i].headroom(criticality)) {
+          || decision.remaining() >= rules[i].headroom(criticality, decision)) {
         continue;
       }
       Decision[] each = new Decision[rules.length];
@@ -303,10 +316,10 @@ public final class Admission {
         Decision charged = decisions.get(j);
         each[j] = charged;
         if (charged != null && charged.isAllowed() && !rules[j].dryRun()) {
-          set.limiters.get(j).refund(keys[j], costs == null ? rules[j].permits() : costs[j]);
+          limiters.get(j).refund(keys[j], costs == null ? rules[j].permits() : costs[j]);
         }
       }
-      Limit limit = rules[i].policy().limits().get(0);
+      Limit limit = decisions.get(i).limit();
       each[i] = Decision.overloaded(rules[i].name(), limit, limit.periodNanos());
       return Decisions.of(each, i);
     }

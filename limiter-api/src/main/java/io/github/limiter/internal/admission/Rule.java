@@ -68,10 +68,11 @@ public record Rule(
 
   /**
    * The permits a request of {@code criticality} must leave free under this concurrency rule, as
-   * its limit is now: the shares kept for more critical requests.
+   * its limit is now (the limit that {@code admitted} was decided under, or the adaptive one): the
+   * shares kept for more critical requests.
    */
-  long headroom(Criticality criticality) {
-    long limit = gate != null ? gate.limit() : config.policy().limits().get(0).permits();
+  long headroom(Criticality criticality, Decision admitted) {
+    long limit = gate != null ? gate.limit() : admitted.limit().permits();
     return criticality.headroom(limit, config.overload().criticalShare());
   }
 

@@ -53,6 +53,8 @@ import java.util.function.Supplier;
  */
 final class PolicyReader {
 
+  private static final KeySource CONSTANT_KEY = KeySource.parse("constant");
+
   private final ConfigReader reader;
   private final String name;
   private final String base;
@@ -422,7 +424,7 @@ final class PolicyReader {
     }
     return new PolicyConfig(
         policy,
-        value(KEY),
+        adaptive != null ? CONSTANT_KEY : value(KEY), // one limit for every client
         value(ON_MISSING_KEY),
         permits,
         value(DRY_RUN),

@@ -168,6 +168,27 @@ class SheddingTest {
   }
 
   @Test
+  void aPlansLimitIsTheOneItsSharesAreTakenFromAndWhatIsGivenBack() {
+    // Given 10 in flight, 20 for plan pro, 10% kept for critical requests
+    Setup setup =
+        new Setup(
+            config(
+                "limiter.policy.db.algorithm", "concurrency",
+                "limiter.policy.db.limits", "10",
+                "limiter.policy.db.plan.pro.limits", "20",
+                "limiter.policy.db.plan-source", "header:X-Plan",
+                "limiter.policy.db.critical-share", "0.1",
+                "limiter.policy.db.key", "constant"));
+    AdmissionTest.View pro = from(PROXY, "X-Plan", "pro");
+    // Then sheddable pro requests leave two shares of 2 free, and the refusals gave back nothing
+    // that was not theirs: critical pro requests fill the rest of the 20
+    assertThat(fill(setup.admission, setup.set(Criticality.SHEDDABLE, "db"), pro)).isEqualTo(16);
+    assertThat(fill(setup.admission, setup.set(Criticality.CRITICAL, "db"), pro)).isEqualTo(4);
+    assertThat(fill(setup.admission, setup.set(Criticality.CRITICAL, "db"), from("192.0.2.1")))
+        .isEqualTo(10);
+  }
+
+  @Test
   void aCriticalityHeaderIsBelievedOnlyFromATrustedProxy() {
     // Given 10 in flight, criticality from the X-Criticality header
     Setup setup =
