@@ -160,6 +160,17 @@ final class SiteRules {
                 compiler.gate(policy.get())));
       }
     }
+    if (Criticality.find(limited.criticality()) != null
+        && !rules.isEmpty()
+        && rules.stream().noneMatch(Rule::releases)) {
+      problems.add(
+          declaration
+              + ": criticality: applies to concurrency limits, and none of "
+              + names
+              + " is one, was '"
+              + limited.criticality()
+              + "'");
+    }
     return problems.size() == before && config != null ? rules : null;
   }
 

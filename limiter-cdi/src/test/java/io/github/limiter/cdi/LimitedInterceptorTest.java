@@ -80,7 +80,11 @@ class LimitedInterceptorTest {
             "limiter.policy.unshaped.nodelay", "true",
             "limiter.policy.export.algorithm", "concurrency",
             "limiter.policy.export.limits", "2",
-            "limiter.policy.export.retry-after", "2s"));
+            "limiter.policy.export.retry-after", "2s",
+            "limiter.policy.pool.algorithm", "concurrency",
+            "limiter.policy.pool.limits", "4",
+            "limiter.policy.pool.key", "constant",
+            "limiter.policy.pool.critical-share", "0.25"));
   }
 
   @AfterAll
@@ -466,6 +470,33 @@ class LimitedInterceptorTest {
         .isInstanceOf(RateLimitExceededException.class);
   }
 
+  @Test
+  void aCriticalCallMayTakeTheShareOfTheLimitThatSheddableCallsLeaveFree() {
+    // Given 4 in flight, a quarter kept for critical calls: sheddable calls stop at 2
+    RateLimitExceededException refused =
+        catchThrowableOfType(
+            RateLimitExceededException.class,
+            () -> accounts.shed(() -> accounts.shed(() -> accounts.shed(() -> ""))));
+    assertThat(refused.decision().outcome()).isEqualTo(Decision.Outcome.OVERLOADED);
+    assertThat(refused.getMessage()).contains("Overloaded").contains("'pool'");
+
+    // When two sheddable calls are in flight, two critical calls still pass inside them
+    assertThat(
+            accounts.shed(
+                () -> accounts.shed(() -> accounts.vital(() -> accounts.vital(() -> "in")))))
+        .isEqualTo("in");
+    // And a fifth is over the limit itself
+    assertThatThrownBy(
+            () ->
+                accounts.shed(
+                    () ->
+                        accounts.shed(
+                            () ->
+                                accounts.vital(
+                                    () -> accounts.vital(() -> accounts.vital(() -> ""))))))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
   static class RecordedPauses implements LimiterRuntime.ShapingPause {
     static final List<Long> PAUSES = new CopyOnWriteArrayList<>();
 
@@ -554,6 +585,16 @@ class LimitedInterceptorTest {
 
     @Limited("unshaped")
     public void unshaped() {}
+
+    @Limited(value = "pool", criticality = "sheddable")
+    public String shed(Supplier<String> inside) {
+      return inside.get();
+    }
+
+    @Limited(value = "pool", criticality = "critical")
+    public String vital(Supplier<String> inside) {
+      return inside.get();
+    }
   }
 
   @ApplicationScoped
