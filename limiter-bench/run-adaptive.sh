@@ -8,16 +8,18 @@
 #   limiter-bench/run-adaptive.sh           # about 4 minutes
 #   limiter-bench/run-adaptive.sh --smoke   # every kind of run once, briefly: checks it runs
 #
-# Loopback only; every server it starts stops with the run. JAVA_OPTS adds options to its JVM.
+# Loopback only; every server it starts stops with its run, and the harness exits when done
+# (timeout is the backstop). Builds target/benchmarks.jar if it is missing. JAVA_OPTS adds JVM options.
 set -euo pipefail
-cd "$(dirname "$0")"
+here="$(cd "$(dirname "$0")" && pwd)"
 case "${1:-}" in
   ""|--smoke) ;;
   *) echo "usage: run-adaptive.sh [--smoke], was '$*'" >&2; exit 2 ;;
 esac
-(cd .. && ./mvnw -q -pl limiter-bench -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=target/adaptive.classpath)
-CP="target/test-classes:target/classes:$(cat target/adaptive.classpath)"
-# Bounded: the harness stops itself; this is the backstop.
-exec timeout 600 java -Xms256m -Xmx512m ${JAVA_OPTS:-} -cp "$CP" \
-  io.github.limiter.bench.adaptive.AdaptiveLoad ${1:-} target/adaptive-results.md
+jar="$here/target/benchmarks.jar"
+if [[ ! -f "$jar" ]]; then
+  echo "building $jar" >&2
+  (cd "$here/.." && ./mvnw -q -pl limiter-bench -am package -DskipTests)
+fi
+exec timeout 600 java -Xms256m -Xmx512m ${JAVA_OPTS:-} -cp "$jar" \
+  io.github.limiter.bench.adaptive.AdaptiveLoad ${1:-} "$here/target/adaptive-results.md"

@@ -8,9 +8,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The harness's results as Markdown: the tables, then the "Done when" ratios of issue 27. */
-final class Report {
+final class AdaptiveReport {
 
-  private Report() {}
+  private AdaptiveReport() {}
 
   static String markdown(
       boolean smoke,
