@@ -84,7 +84,10 @@ class LimitedInterceptorTest {
             "limiter.policy.pool.algorithm", "concurrency",
             "limiter.policy.pool.limits", "4",
             "limiter.policy.pool.key", "constant",
-            "limiter.policy.pool.critical-share", "0.25"));
+            "limiter.policy.pool.critical-share", "0.25",
+            "limiter.policy.found.algorithm", "concurrency",
+            "limiter.policy.found.limits", "adaptive",
+            "limiter.policy.found.critical-share", "0"));
   }
 
   @AfterAll
@@ -497,6 +500,24 @@ class LimitedInterceptorTest {
         .isInstanceOf(RateLimitExceededException.class);
   }
 
+  @Test
+  void anAdaptiveLimitRefusesACallBeyondItAsAnOverloadAndGetsItsPermitsBack() {
+    // Given an adaptive limit, at 3 in flight while it measures its baseline: 3 nested calls pass
+    assertThat(accounts.found(() -> accounts.found(() -> accounts.found(() -> "deep"))))
+        .isEqualTo("deep");
+    // When a fourth runs inside them, it is refused as an overload
+    RateLimitExceededException refused =
+        catchThrowableOfType(
+            RateLimitExceededException.class,
+            () ->
+                accounts.found(
+                    () -> accounts.found(() -> accounts.found(() -> accounts.found(() -> "")))));
+    assertThat(refused.decision().outcome()).isEqualTo(Decision.Outcome.OVERLOADED);
+    // Then every permit came back: 3 nested pass again
+    assertThat(accounts.found(() -> accounts.found(() -> accounts.found(() -> "again"))))
+        .isEqualTo("again");
+  }
+
   static class RecordedPauses implements LimiterRuntime.ShapingPause {
     static final List<Long> PAUSES = new CopyOnWriteArrayList<>();
 
@@ -585,6 +606,11 @@ class LimitedInterceptorTest {
 
     @Limited("unshaped")
     public void unshaped() {}
+
+    @Limited("found")
+    public String found(Supplier<String> inside) {
+      return inside.get();
+    }
 
     @Limited(value = "pool", criticality = "sheddable")
     public String shed(Supplier<String> inside) {
