@@ -84,6 +84,13 @@ for subject in "${memory_subjects[@]}"; do
     "$subject" "$memory_keys" "${memory_flags[@]}" >> "$raw/memory.jsonl" 2>> "$raw/memory-histogram.txt"
 done
 
+if [[ "$mode" == smoke ]]; then
+  # The adaptive concurrency load harness, briefly (run-adaptive.sh runs it in full).
+  step "adaptive concurrency harness, smoke"
+  timeout 120 "$java" -Xmx512m -cp "$jar" io.github.limiter.bench.adaptive.AdaptiveLoad --smoke \
+    "$raw/adaptive-smoke.md" > "$raw/adaptive-smoke.log" 2>&1
+fi
+
 source "$here/scripts/redis.sh"
 redis_benchmarks
 

@@ -34,7 +34,14 @@ public final class Decision {
      * on-unknown-plan=reject}. It never passes as it is, so there is no {@link #retryAfter()}; no
      * store was asked.
      */
-    UNKNOWN_PLAN
+    UNKNOWN_PLAN,
+    /**
+     * Rejected: the server is at its concurrency limit for a request of this criticality (an
+     * adaptive limit, or the share of a limit kept for more critical requests). It is about the
+     * server, not the client: rendered as the unavailable status (503) with a {@link
+     * #retryAfter()}.
+     */
+    OVERLOADED
   }
 
   private final Outcome outcome;
@@ -107,6 +114,14 @@ public final class Decision {
    */
   public static Decision unknownPlan(String policy, Limit limit) {
     return new Decision(Outcome.UNKNOWN_PLAN, policy, limit, 0, 0, 0, 0, true);
+  }
+
+  /**
+   * A rejection because the server is at its concurrency limit for this request's criticality;
+   * retry after {@code retryAfterNanos}.
+   */
+  public static Decision overloaded(String policy, Limit limit, long retryAfterNanos) {
+    return new Decision(Outcome.OVERLOADED, policy, limit, 0, 0, retryAfterNanos, 0, true);
   }
 
   /** A rejection because the store could not decide; retry after {@code retryAfterNanos}. */

@@ -135,7 +135,9 @@ class LayoutTest {
     assertThat(tests).as("the test files found").extracting(LayoutTest::relative).contains(SELF);
     for (Path file : tests) {
       String path = relative(file);
-      if (!path.startsWith("it-tests/") && SLEEP.matcher(code(file)).find()) {
+      // Integration tests (it-tests, and *IT run by failsafe) meet real servers on real time.
+      boolean integration = path.startsWith("it-tests/") || path.endsWith("IT.java");
+      if (!integration && SLEEP.matcher(code(file)).find()) {
         sleeping.add(path);
       }
     }

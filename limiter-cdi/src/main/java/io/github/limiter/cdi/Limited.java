@@ -25,6 +25,9 @@ import java.lang.annotation.Target;
  *
  * @Limited(value = "login", countOn = AuthenticationException.class)  // failed logins only
  * public Session authenticate(String user, char[] password) { ... }
+ *
+ * @Limited(value = "backend", criticality = "critical")  // refused last under overload
+ * public Payment pay(Order order) { ... }
  * }</pre>
  *
  * A rejected call throws {@link RateLimitExceededException}. The policies come from configuration
@@ -80,4 +83,14 @@ public @interface Limited {
    */
   @Nonbinding
   Class<? extends Throwable>[] countOn() default {};
+
+  /**
+   * How much a call matters under a concurrency limit: {@code critical}, {@code default} or {@code
+   * sheddable}. Under overload sheddable calls are refused first and critical ones last; a share of
+   * the limit ({@code limiter.policy.<name>.critical-share}) is kept for critical calls. Empty for
+   * each policy's configured {@code limiter.policy.<name>.criticality}. A policy whose criticality
+   * comes from a header or a resolver asks it first; this applies when it names none.
+   */
+  @Nonbinding
+  String criticality() default "";
 }

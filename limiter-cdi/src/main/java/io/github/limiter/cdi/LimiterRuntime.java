@@ -138,6 +138,7 @@ class LimiterRuntime {
         byClass.put(site.beanClass(), set);
       }
     }
+    siteRules.gates().forEach(gate -> metrics.watch(gate.gauges()));
   }
 
   /** What the operator sees of the {@code @Limited} calls: top keys and shadow trials. */
@@ -153,7 +154,9 @@ class LimiterRuntime {
       throw new IllegalStateException(String.join("; ", problems));
     }
     return PolicySet.of(
-        rules, policy -> bound.computeIfAbsent(policy.name(), name -> liveLimiter.bind(policy)));
+        rules,
+        policy -> bound.computeIfAbsent(policy.name(), name -> liveLimiter.bind(policy)),
+        SiteRules.criticality(site));
   }
 
   @PreDestroy

@@ -53,6 +53,12 @@ public final class RateLimitExceededException extends RuntimeException {
               + "'; retry after "
               + ResponseRenderer.retryAfterSeconds(decision.retryAfterNanos())
               + " s";
+      case OVERLOADED ->
+          "Overloaded: policy '"
+              + policy.name()
+              + "' is at its concurrency limit for calls of this criticality; retry after "
+              + ResponseRenderer.retryAfterSeconds(decision.retryAfterNanos())
+              + " s";
       case LIMITED, ALLOWED ->
           "Rate limit of policy '"
               + policy.name()

@@ -2,11 +2,13 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.KeyResolver;
+import io.github.limiter.internal.admission.AdaptiveGate;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.Counting;
 import io.github.limiter.internal.admission.RequestReader;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.admission.RuleCompiler;
+import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
@@ -93,6 +95,14 @@ final class SiteRules {
               + ": permits must be 0 (the policy's configured permits) or more, was "
               + limited.permits());
     }
+    if (!limited.criticality().isEmpty() && Criticality.find(limited.criticality()) == null) {
+      problems.add(
+          declaration
+              + ": criticality: expected critical, default or sheddable (or leave it out for the"
+              + " policy's configured criticality), was '"
+              + limited.criticality()
+              + "'");
+    }
     boolean overridden = !limited.key().isEmpty();
     RequestReader override = overridden ? override(site, problems) : null;
     boolean costed = !limited.cost().isEmpty();
@@ -130,10 +140,48 @@ final class SiteRules {
                 RuleCompiler.planResolverSource(policy.get()),
                 compiler::plan,
                 problems);
-        rules.add(new Rule(policy.get(), key, permits, costOf, counts, planOf));
+        RequestReader criticalityOf =
+            configured(
+                site,
+                policy.get(),
+                "criticality",
+                policy.get().overload().criticality(),
+                compiler::criticality,
+                problems);
+        rules.add(
+            new Rule(
+                policy.get(),
+                key,
+                permits,
+                costOf,
+                counts,
+                planOf,
+                criticalityOf,
+                compiler.gate(policy.get())));
       }
     }
+    if (Criticality.find(limited.criticality()) != null
+        && !rules.isEmpty()
+        && rules.stream().noneMatch(Rule::releases)) {
+      problems.add(
+          declaration
+              + ": criticality: applies to concurrency limits, and none of "
+              + names
+              + " is one, was '"
+              + limited.criticality()
+              + "'");
+    }
     return problems.size() == before && config != null ? rules : null;
+  }
+
+  /** The gates of the adaptive policies the sites built so far apply. */
+  Collection<AdaptiveGate> gates() {
+    return compiler.gates();
+  }
+
+  /** The criticality {@code @Limited} gives its calls; null: their policies'. */
+  static Criticality criticality(Site site) {
+    return Criticality.find(site.limited().criticality());
   }
 
   private String configured() {

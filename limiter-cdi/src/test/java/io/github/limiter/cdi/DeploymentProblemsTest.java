@@ -194,6 +194,26 @@ class DeploymentProblemsTest {
   }
 
   @Test
+  void aCriticalityIsOneOfTheThreeLevelsAndAppliesToConcurrencyLimits() {
+    Map<String, String> concurrency =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "concurrency",
+            "limiter.policy.api.limits", "2");
+    assertThat(deploymentProblem(concurrency, UrgentCall.class))
+        .contains(
+            UrgentCall.class.getName()
+                + ".place(): criticality: expected critical, default or sheddable (or leave it out"
+                + " for the policy's configured criticality), was 'urgent'");
+
+    Map<String, String> rate =
+        TestConfig.of(
+            "limiter.policy.api.algorithm", "fixed-window",
+            "limiter.policy.api.limits", "10/s");
+    assertThat(deploymentProblem(rate, CriticalRate.class))
+        .contains("criticality: applies to concurrency limits, and none of [api] is one");
+  }
+
+  @Test
   void invalidConfigValue() {
     Map<String, String> config =
         TestConfig.of(
@@ -406,6 +426,18 @@ class DeploymentProblemsTest {
   static class CountsConcurrency {
     @Limited(value = "api", countOn = IllegalStateException.class)
     public void export() {}
+  }
+
+  @ApplicationScoped
+  static class UrgentCall {
+    @Limited(value = "api", criticality = "urgent")
+    public void place() {}
+  }
+
+  @ApplicationScoped
+  static class CriticalRate {
+    @Limited(value = "api", criticality = "critical")
+    public void place() {}
   }
 
   static class Valid {

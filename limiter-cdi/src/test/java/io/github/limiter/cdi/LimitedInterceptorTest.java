@@ -80,7 +80,14 @@ class LimitedInterceptorTest {
             "limiter.policy.unshaped.nodelay", "true",
             "limiter.policy.export.algorithm", "concurrency",
             "limiter.policy.export.limits", "2",
-            "limiter.policy.export.retry-after", "2s"));
+            "limiter.policy.export.retry-after", "2s",
+            "limiter.policy.pool.algorithm", "concurrency",
+            "limiter.policy.pool.limits", "4",
+            "limiter.policy.pool.key", "constant",
+            "limiter.policy.pool.critical-share", "0.25",
+            "limiter.policy.found.algorithm", "concurrency",
+            "limiter.policy.found.limits", "adaptive",
+            "limiter.policy.found.critical-share", "0"));
   }
 
   @AfterAll
@@ -466,6 +473,51 @@ class LimitedInterceptorTest {
         .isInstanceOf(RateLimitExceededException.class);
   }
 
+  @Test
+  void aCriticalCallMayTakeTheShareOfTheLimitThatSheddableCallsLeaveFree() {
+    // Given 4 in flight, a quarter kept for critical calls: sheddable calls stop at 2
+    RateLimitExceededException refused =
+        catchThrowableOfType(
+            RateLimitExceededException.class,
+            () -> accounts.shed(() -> accounts.shed(() -> accounts.shed(() -> ""))));
+    assertThat(refused.decision().outcome()).isEqualTo(Decision.Outcome.OVERLOADED);
+    assertThat(refused.getMessage()).contains("Overloaded").contains("'pool'");
+
+    // When two sheddable calls are in flight, two critical calls still pass inside them
+    assertThat(
+            accounts.shed(
+                () -> accounts.shed(() -> accounts.vital(() -> accounts.vital(() -> "in")))))
+        .isEqualTo("in");
+    // And a fifth is over the limit itself
+    assertThatThrownBy(
+            () ->
+                accounts.shed(
+                    () ->
+                        accounts.shed(
+                            () ->
+                                accounts.vital(
+                                    () -> accounts.vital(() -> accounts.vital(() -> ""))))))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void anAdaptiveLimitRefusesACallBeyondItAsAnOverloadAndGetsItsPermitsBack() {
+    // Given an adaptive limit, at 3 in flight while it measures its baseline: 3 nested calls pass
+    assertThat(accounts.found(() -> accounts.found(() -> accounts.found(() -> "deep"))))
+        .isEqualTo("deep");
+    // When a fourth runs inside them, it is refused as an overload
+    RateLimitExceededException refused =
+        catchThrowableOfType(
+            RateLimitExceededException.class,
+            () ->
+                accounts.found(
+                    () -> accounts.found(() -> accounts.found(() -> accounts.found(() -> "")))));
+    assertThat(refused.decision().outcome()).isEqualTo(Decision.Outcome.OVERLOADED);
+    // Then every permit came back: 3 nested pass again
+    assertThat(accounts.found(() -> accounts.found(() -> accounts.found(() -> "again"))))
+        .isEqualTo("again");
+  }
+
   static class RecordedPauses implements LimiterRuntime.ShapingPause {
     static final List<Long> PAUSES = new CopyOnWriteArrayList<>();
 
@@ -554,6 +606,21 @@ class LimitedInterceptorTest {
 
     @Limited("unshaped")
     public void unshaped() {}
+
+    @Limited("found")
+    public String found(Supplier<String> inside) {
+      return inside.get();
+    }
+
+    @Limited(value = "pool", criticality = "sheddable")
+    public String shed(Supplier<String> inside) {
+      return inside.get();
+    }
+
+    @Limited(value = "pool", criticality = "critical")
+    public String vital(Supplier<String> inside) {
+      return inside.get();
+    }
   }
 
   @ApplicationScoped

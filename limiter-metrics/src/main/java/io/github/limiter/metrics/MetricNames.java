@@ -11,6 +11,10 @@ final class MetricNames {
   static final String MEMORY_KEYS = "limiter.memory.keys";
   static final String MEMORY_EVICTIONS = "limiter.memory.evictions";
   static final String OUTBOUND = "limiter.outbound";
+  static final String CONCURRENCY_LIMIT = "limiter.concurrency.limit";
+  static final String CONCURRENCY_IN_FLIGHT = "limiter.concurrency.in.flight";
+  static final String CONCURRENCY_LATENCY = "limiter.concurrency.latency";
+  static final String CONCURRENCY_BASELINE = "limiter.concurrency.latency.baseline";
 
   static final String POLICY = "policy";
   static final String OUTCOME = "outcome";
@@ -34,6 +38,14 @@ final class MetricNames {
       "Outbound calls per outbound policy and event: called, waited, failed (locally, after"
           + " max-wait), refused (429 or 503 from the upstream), blocked (the upstream asked for a"
           + " pause), retried";
+  static final String CONCURRENCY_LIMIT_HELP =
+      "The adaptive concurrency limit now: the most requests in flight on this node";
+  static final String CONCURRENCY_IN_FLIGHT_HELP =
+      "Requests in flight under an adaptive concurrency limit on this node";
+  static final String CONCURRENCY_LATENCY_HELP =
+      "The average latency of the last window of requests an adaptive limit measured, in seconds";
+  static final String CONCURRENCY_BASELINE_HELP =
+      "The latency without queueing an adaptive limit measured, in seconds";
 
   private MetricNames() {}
 }

@@ -2,6 +2,14 @@ package io.github.limiter.metrics;
 
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_IN_FLIGHT;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_IN_FLIGHT_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LATENCY;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LATENCY_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LIMIT;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LIMIT_HELP;
 import static io.github.limiter.metrics.MetricNames.DECISIONS;
 import static io.github.limiter.metrics.MetricNames.DECISIONS_HELP;
 import static io.github.limiter.metrics.MetricNames.EVENT;
@@ -22,6 +30,7 @@ import static io.github.limiter.metrics.MetricNames.STORE_DURATION;
 import static io.github.limiter.metrics.MetricNames.STORE_DURATION_HELP;
 import static io.github.limiter.metrics.MetricNames.VERIFIED;
 
+import io.github.limiter.internal.metrics.ConcurrencyGauges;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.StoreGauges;
 import java.time.Duration;
@@ -117,6 +126,25 @@ final class MicroProfileRecorder implements Recorder {
     gauges
         .evictions()
         .ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
+  }
+
+  @Override
+  public void watch(ConcurrencyGauges limit) {
+    Tag policy = new Tag(POLICY, limit.policy());
+    registry.gauge(
+        meta(CONCURRENCY_LIMIT, CONCURRENCY_LIMIT_HELP), limit.limit()::getAsLong, policy);
+    registry.gauge(
+        meta(CONCURRENCY_IN_FLIGHT, CONCURRENCY_IN_FLIGHT_HELP),
+        limit.inFlight()::getAsLong,
+        policy);
+    registry.gauge(
+        meta(CONCURRENCY_LATENCY, CONCURRENCY_LATENCY_HELP),
+        () -> limit.latencyNanos().getAsLong() / 1e9,
+        policy);
+    registry.gauge(
+        meta(CONCURRENCY_BASELINE, CONCURRENCY_BASELINE_HELP),
+        () -> limit.baselineNanos().getAsLong() / 1e9,
+        policy);
   }
 
   private void gauge(String name, String help, LongSupplier value) {

@@ -2,6 +2,14 @@ package io.github.limiter.metrics;
 
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_IN_FLIGHT;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_IN_FLIGHT_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LATENCY;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LATENCY_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LIMIT;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LIMIT_HELP;
 import static io.github.limiter.metrics.MetricNames.DECISIONS;
 import static io.github.limiter.metrics.MetricNames.DECISIONS_HELP;
 import static io.github.limiter.metrics.MetricNames.EVENT;
@@ -22,6 +30,7 @@ import static io.github.limiter.metrics.MetricNames.STORE_DURATION;
 import static io.github.limiter.metrics.MetricNames.STORE_DURATION_HELP;
 import static io.github.limiter.metrics.MetricNames.VERIFIED;
 
+import io.github.limiter.internal.metrics.ConcurrencyGauges;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.StoreGauges;
 import io.micrometer.core.instrument.Counter;
@@ -204,6 +213,30 @@ final class MicrometerRecorder implements Recorder {
                     Tags.empty(),
                     evictions,
                     LongSupplier::getAsLong));
+  }
+
+  @Override
+  public void watch(ConcurrencyGauges limit) {
+    Tags policy = Tags.of(POLICY, limit.policy());
+    gauge(CONCURRENCY_LIMIT, CONCURRENCY_LIMIT_HELP, policy, limit, g -> g.limit().getAsLong());
+    gauge(
+        CONCURRENCY_IN_FLIGHT,
+        CONCURRENCY_IN_FLIGHT_HELP,
+        policy,
+        limit,
+        g -> g.inFlight().getAsLong());
+    gauge(
+        CONCURRENCY_LATENCY,
+        CONCURRENCY_LATENCY_HELP,
+        policy,
+        limit,
+        g -> g.latencyNanos().getAsLong() / 1e9);
+    gauge(
+        CONCURRENCY_BASELINE,
+        CONCURRENCY_BASELINE_HELP,
+        policy,
+        limit,
+        g -> g.baselineNanos().getAsLong() / 1e9);
   }
 
   @Override

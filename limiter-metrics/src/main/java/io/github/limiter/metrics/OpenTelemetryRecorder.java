@@ -2,6 +2,14 @@ package io.github.limiter.metrics;
 
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_IN_FLIGHT;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_IN_FLIGHT_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LATENCY;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LATENCY_HELP;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LIMIT;
+import static io.github.limiter.metrics.MetricNames.CONCURRENCY_LIMIT_HELP;
 import static io.github.limiter.metrics.MetricNames.DECISIONS;
 import static io.github.limiter.metrics.MetricNames.DECISIONS_HELP;
 import static io.github.limiter.metrics.MetricNames.EVENT;
@@ -22,6 +30,7 @@ import static io.github.limiter.metrics.MetricNames.STORE_DURATION;
 import static io.github.limiter.metrics.MetricNames.STORE_DURATION_HELP;
 import static io.github.limiter.metrics.MetricNames.VERIFIED;
 
+import io.github.limiter.internal.metrics.ConcurrencyGauges;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.StoreGauges;
 import io.opentelemetry.api.common.AttributeKey;
@@ -136,6 +145,31 @@ final class OpenTelemetryRecorder implements Recorder {
     gauges
         .evictions()
         .ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
+  }
+
+  @Override
+  public void watch(ConcurrencyGauges limit) {
+    Attributes policy = policyTags.get(limit.policy());
+    meter
+        .gaugeBuilder(CONCURRENCY_LIMIT)
+        .setDescription(CONCURRENCY_LIMIT_HELP)
+        .ofLongs()
+        .buildWithCallback(m -> m.record(limit.limit().getAsLong(), policy));
+    meter
+        .gaugeBuilder(CONCURRENCY_IN_FLIGHT)
+        .setDescription(CONCURRENCY_IN_FLIGHT_HELP)
+        .ofLongs()
+        .buildWithCallback(m -> m.record(limit.inFlight().getAsLong(), policy));
+    meter
+        .gaugeBuilder(CONCURRENCY_LATENCY)
+        .setDescription(CONCURRENCY_LATENCY_HELP)
+        .setUnit("s")
+        .buildWithCallback(m -> m.record(limit.latencyNanos().getAsLong() / 1e9, policy));
+    meter
+        .gaugeBuilder(CONCURRENCY_BASELINE)
+        .setDescription(CONCURRENCY_BASELINE_HELP)
+        .setUnit("s")
+        .buildWithCallback(m -> m.record(limit.baselineNanos().getAsLong() / 1e9, policy));
   }
 
   private void gauge(String name, String help, LongSupplier value) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.internal.metrics.ConcurrencyGauges;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.StoreGauges;
@@ -109,5 +110,23 @@ class MicroProfileRecorderTest {
                 .getValue()
                 .intValue())
         .isZero();
+  }
+
+  @Test
+  void anAdaptiveLimitsGaugesReadItTaggedByPolicy() {
+    recorder.watch(
+        new ConcurrencyGauges("backend", () -> 12, () -> 5, () -> 30_000_000, () -> 20_000_000));
+
+    assertThat(mpGauge("limiter.concurrency.limit")).isEqualTo(12);
+    assertThat(mpGauge("limiter.concurrency.in.flight")).isEqualTo(5);
+    assertThat(mpGauge("limiter.concurrency.latency")).isEqualTo(0.03);
+    assertThat(mpGauge("limiter.concurrency.latency.baseline")).isEqualTo(0.02);
+  }
+
+  private double mpGauge(String name) {
+    return registry
+        .getGauge(new MetricID(name, new Tag("policy", "backend")))
+        .getValue()
+        .doubleValue();
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.internal.metrics.ConcurrencyGauges;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.StoreGauges;
@@ -105,6 +106,26 @@ class MicrometerRecorderTest {
     assertThat(registry.get("limiter.memory.keys").gauge().value()).isEqualTo(1);
     assertThat(registry.get("limiter.store.circuit.state").tag("store", "memory").gauge().value())
         .isZero();
+  }
+
+  @Test
+  void anAdaptiveLimitsGaugesReadItWhenScrapedTaggedByPolicyOnly() {
+    long[] values = {12, 5, 30_000_000, 20_000_000};
+    recorder.watch(
+        new ConcurrencyGauges(
+            "backend", () -> values[0], () -> values[1], () -> values[2], () -> values[3]));
+
+    assertThat(gauge("limiter.concurrency.limit")).isEqualTo(12);
+    assertThat(gauge("limiter.concurrency.in.flight")).isEqualTo(5);
+    assertThat(gauge("limiter.concurrency.latency")).isEqualTo(0.03);
+    assertThat(gauge("limiter.concurrency.latency.baseline")).isEqualTo(0.02);
+    values[0] = 9;
+    assertThat(gauge("limiter.concurrency.limit")).isEqualTo(9);
+    assertThat(registry.get("limiter.concurrency.limit").gauge().getId().getTags()).hasSize(1);
+  }
+
+  private double gauge(String name) {
+    return registry.get(name).tag("policy", "backend").gauge().value();
   }
 
   @Test

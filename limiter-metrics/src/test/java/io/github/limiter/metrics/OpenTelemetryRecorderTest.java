@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.offset;
 
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.internal.metrics.ConcurrencyGauges;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.internal.metrics.StoreGauges;
@@ -142,5 +143,37 @@ class OpenTelemetryRecorderTest {
     assertThat(state.getValue()).isZero();
     assertThat(state.getAttributes())
         .isEqualTo(Attributes.of(AttributeKey.stringKey("store"), "memory"));
+  }
+
+  @Test
+  void anAdaptiveLimitsGaugesReadItTaggedByPolicy() {
+    recorder.watch(
+        new ConcurrencyGauges("backend", () -> 12, () -> 5, () -> 30_000_000, () -> 20_000_000));
+
+    Collection<MetricData> metrics = reader.collectAllMetrics();
+    LongPointData limit =
+        metric(metrics, "limiter.concurrency.limit")
+            .getLongGaugeData()
+            .getPoints()
+            .iterator()
+            .next();
+    assertThat(limit.getValue()).isEqualTo(12);
+    assertThat(limit.getAttributes().asMap()).hasSize(1);
+    assertThat(
+            metric(metrics, "limiter.concurrency.in.flight")
+                .getLongGaugeData()
+                .getPoints()
+                .iterator()
+                .next()
+                .getValue())
+        .isEqualTo(5);
+    assertThat(
+            metric(metrics, "limiter.concurrency.latency")
+                .getDoubleGaugeData()
+                .getPoints()
+                .iterator()
+                .next()
+                .getValue())
+        .isEqualTo(0.03);
   }
 }

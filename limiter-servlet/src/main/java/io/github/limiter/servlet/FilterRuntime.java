@@ -90,9 +90,9 @@ final class FilterRuntime {
                 metrics, config.store(), new NearLimit(config.events().nearLimit())),
             null,
             new Insight(config.topKeys(), NanoClock.system()));
-    Map<String, Rule> rules =
-        ResolverDiscovery.routedRules(
-            config, new RuleCompiler(admission, ResolverDiscovery.atStart(loader)));
+    RuleCompiler compiler = new RuleCompiler(admission, ResolverDiscovery.atStart(loader));
+    Map<String, Rule> rules = ResolverDiscovery.routedRules(config, compiler);
+    compiler.gates().forEach(gate -> metrics.watch(gate.gauges()));
     Limiter limiter = openLimiter.get();
     this.limiter = limiter;
     this.ownsLimiter = ownsLimiter;
@@ -105,10 +105,11 @@ final class FilterRuntime {
         new Routes(
             config.routes(),
             rules,
-            list ->
+            (list, criticality) ->
                 PolicySet.of(
                     list,
-                    policy -> bound.computeIfAbsent(policy.name(), n -> liveLimiter.bind(policy))));
+                    policy -> bound.computeIfAbsent(policy.name(), n -> liveLimiter.bind(policy)),
+                    criticality));
     this.shaper =
         rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
             ? new Shaper(scheduler.get())

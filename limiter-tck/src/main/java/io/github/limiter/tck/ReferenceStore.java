@@ -139,7 +139,7 @@ public final class ReferenceStore implements RateLimitStore {
                 d.policy(), limit, d.resetAfterNanos() * tick, d.retryAfterNanos() * tick);
         case EXCEEDS_CAPACITY ->
             Decision.exceedsCapacity(d.policy(), limit, d.remaining(), d.resetAfterNanos() * tick);
-        case MISSING_KEY, UNKNOWN_PLAN, UNAVAILABLE ->
+        case MISSING_KEY, UNKNOWN_PLAN, UNAVAILABLE, OVERLOADED ->
             throw new IllegalStateException("the pure functions never answer " + d);
       };
     }

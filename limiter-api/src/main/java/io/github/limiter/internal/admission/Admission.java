@@ -2,8 +2,10 @@ package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
+import io.github.limiter.Limit;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.RequestView;
+import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
@@ -11,6 +13,7 @@ import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.live.Insight;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -173,6 +176,21 @@ public final class Admission {
     };
   }
 
+  /**
+   * The function that answers a request's criticality as text, from {@code source}: a header,
+   * believed only when the direct peer is a trusted proxy (a client must not make itself critical),
+   * or a resolver, asked on each call.
+   */
+  public RequestReader criticalityFunction(KeySource source, Supplier<KeyResolver> resolver) {
+    String argument = source.argument();
+    return source.kind() == KeySource.Kind.HEADER
+        ? request -> {
+          String peer = request.remoteAddress();
+          return peer != null && address.isTrustedPeer(peer) ? request.header(argument) : null;
+        }
+        : request -> resolver.get().resolve(request);
+  }
+
   /** The client address key through trusted proxies; the constant key outside an HTTP request. */
   public String addressKey(RequestView request) {
     String peer = request.remoteAddress();
@@ -241,6 +259,16 @@ public final class Admission {
             costs == null ? set.permitsAt : i -> costs[i],
             set.enforcedAt);
     long storeNanos = timed ? System.nanoTime() - start : -1;
+    if (set.sheds && decisions.allowed()) {
+      decisions =
+          shed(
+              set,
+              request,
+              decisions,
+              planned == null ? set.limiters : Arrays.asList(planned),
+              keys,
+              costs);
+    }
     int tightest = -1;
     long wait = 0;
     for (int i = 0; i < n; i++) {
@@ -261,8 +289,7 @@ public final class Admission {
               wait, rules[i].waitNanos(decision, costs == null ? rules[i].permits() : costs[i]));
     }
     int rejectedAt = decisions.rejectedAt();
-    return recorded(
-        request,
+    RequestFrame frame =
         new RequestFrame(
             this,
             set,
@@ -274,8 +301,84 @@ public final class Admission {
             tightest,
             rejectedAt < 0 ? wait : 0,
             costs,
-            planned),
-        storeNanos);
+            planned);
+    if (set.adaptiveClock != null && rejectedAt < 0) {
+      frame.admittedAt(set.adaptiveClock.nanos()); // its latency moves the adaptive limit
+    }
+    return recorded(request, frame, storeNanos);
+  }
+
+  /**
+   * Refuses an admitted request that took, under some concurrency limit, the share kept for more
+   * critical requests than it is: its charges are given back and the rejection is an overload. A
+   * critical request, or one with room to spare, keeps {@code decisions}.
+   */
+  private static Decisions shed(
+      PolicySet set,
+      RequestView request,
+      Decisions decisions,
+      List<PolicyLimiter> limiters,
+      String[] keys,
+      long[] costs) {
+    Criticality criticality = criticality(set, request);
+    if (criticality == Criticality.CRITICAL) {
+      return decisions;
+    }
+    Rule[] rules = set.rules;
+    for (int i = 0; i < rules.length; i++) {
+      Decision decision = decisions.get(i);
+      if (decision == null
+          || !decision.isAllowed()
+          || !rules[i].releases()
+          || rules[i].dryRun()
+          || decision.remaining() >= rules[i].headroom(criticality, decision)) {
+        continue;
+      }
+      Decision[] each = new Decision[rules.length];
+      for (int j = 0; j < rules.length; j++) {
+        Decision charged = decisions.get(j);
+        each[j] = charged;
+        if (charged != null && charged.isAllowed() && !rules[j].dryRun()) {
+          limiters.get(j).refund(keys[j], costs == null ? rules[j].permits() : costs[j]);
+        }
+      }
+      Limit limit = decisions.get(i).limit();
+      each[i] = Decision.overloaded(rules[i].name(), limit, limit.periodNanos());
+      return Decisions.of(each, i);
+    }
+    return decisions;
+  }
+
+  /**
+   * A request's criticality: what the first of its policies' sources (a trusted header, a resolver)
+   * names; else its place's (a route's, {@code @Limited}'s); else the first level a concurrency
+   * policy sets other than {@code default}.
+   */
+  private static Criticality criticality(PolicySet set, RequestView request) {
+    for (Rule rule : set.rules) {
+      if (rule.criticality() != null) {
+        try {
+          Criticality named = Criticality.find(rule.criticality().read(request));
+          if (named != null) {
+            return named;
+          }
+        } catch (RuntimeException e) {
+          // a criticality never fails a request: the next source decides
+        }
+      }
+    }
+    if (set.criticality != null) {
+      return set.criticality;
+    }
+    for (Rule rule : set.rules) {
+      if (rule.releases()) {
+        Criticality level = rule.config().overload().criticality().level();
+        if (level != Criticality.DEFAULT) {
+          return level;
+        }
+      }
+    }
+    return Criticality.DEFAULT;
   }
 
   /**
@@ -304,7 +407,11 @@ public final class Admission {
       }
       long charged = outcome.cost(i);
       long delta = 0;
-      if (rule.releases()) {
+      if (rule.gate() != null) {
+        long now = rule.gate().clock().nanos();
+        rule.gate().release(charged, now - outcome.admittedAt(), now);
+        continue;
+      } else if (rule.releases()) {
         delta = -charged; // in flight no more, however it ended and whatever it reported
       } else if (rule.counts() != Counting.ALL && !rule.counts().counts(status, failure)) {
         delta = -charged;

@@ -1,7 +1,9 @@
 package io.github.limiter.internal.admission;
 
+import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
+import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.PolicyConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +19,7 @@ import java.util.function.IntToLongFunction;
  */
 public final class PolicySet {
 
-  public static final PolicySet NONE = new PolicySet(new Rule[0], List.of(), null);
+  public static final PolicySet NONE = new PolicySet(new Rule[0], List.of(), null, null);
 
   final Rule[] rules;
   final List<PolicyLimiter> limiters;
@@ -44,8 +46,23 @@ public final class PolicySet {
    */
   final List<Map<String, PolicyLimiter>> plans;
 
+  /**
+   * The criticality of this place's requests (a route's, a {@code @Limited} method's), when a
+   * request's own source names none; null: its policies'.
+   */
+  final Criticality criticality;
+
+  /** Whether some rule is a concurrency limit: then a request's criticality is found. */
+  final boolean sheds;
+
+  /** The clock of the first adaptive rule's gate, to time its requests; null if none is. */
+  final NanoClock adaptiveClock;
+
   private PolicySet(
-      Rule[] rules, List<PolicyLimiter> limiters, List<Map<String, PolicyLimiter>> plans) {
+      Rule[] rules,
+      List<PolicyLimiter> limiters,
+      List<Map<String, PolicyLimiter>> plans,
+      Criticality criticality) {
     this.rules = rules;
     this.limiters = limiters;
     this.policies = List.of(rules).stream().map(Rule::policy).toList();
@@ -56,16 +73,40 @@ public final class PolicySet {
     this.settles =
         List.of(rules).stream().anyMatch(rule -> rule.counts() != Counting.ALL || rule.releases());
     this.plans = plans;
+    this.criticality = criticality;
+    this.sheds = List.of(rules).stream().anyMatch(Rule::releases);
+    this.adaptiveClock =
+        List.of(rules).stream()
+            .filter(rule -> rule.gate() != null)
+            .map(rule -> rule.gate().clock())
+            .findFirst()
+            .orElse(null);
   }
 
-  /** {@code rules}, each policy bound by {@code bind} (which should bind each policy once). */
+  /**
+   * {@code rules}, each policy bound by {@code bind} (which should bind each policy once), but an
+   * adaptive one, which decides with its node's gate.
+   */
   public static PolicySet of(List<Rule> rules, Function<Policy, PolicyLimiter> bind) {
+    return of(rules, bind, null);
+  }
+
+  /**
+   * As {@link #of(List, Function)}, for a place whose requests are of {@code criticality} when
+   * their own source names none (null: their policies').
+   */
+  public static PolicySet of(
+      List<Rule> rules, Function<Policy, PolicyLimiter> bind, Criticality criticality) {
     return rules.isEmpty()
         ? NONE
         : new PolicySet(
             rules.toArray(new Rule[0]),
-            rules.stream().map(rule -> bind.apply(rule.policy())).toList(),
-            plans(rules, bind));
+            rules.stream()
+                .map(
+                    rule -> rule.gate() != null ? rule.gate().limiter() : bind.apply(rule.policy()))
+                .toList(),
+            plans(rules, bind),
+            criticality);
   }
 
   /** Each rule's plans, bound (null for a rule without); null when no rule has any. */
@@ -98,7 +139,9 @@ public final class PolicySet {
     List<PolicyLimiter> limiters = new ArrayList<>();
     List<Map<String, PolicyLimiter>> plans = new ArrayList<>();
     boolean planned = false;
+    Criticality criticality = null;
     for (PolicySet set : sets) {
+      criticality = criticality != null ? criticality : set.criticality;
       for (int i = 0; i < set.rules.length; i++) {
         if (!rules.contains(set.rules[i])) {
           rules.add(set.rules[i]);
@@ -112,7 +155,8 @@ public final class PolicySet {
     if (rules.isEmpty()) {
       return NONE;
     }
-    return new PolicySet(rules.toArray(new Rule[0]), List.copyOf(limiters), planned ? plans : null);
+    return new PolicySet(
+        rules.toArray(new Rule[0]), List.copyOf(limiters), planned ? plans : null, criticality);
   }
 
   /**

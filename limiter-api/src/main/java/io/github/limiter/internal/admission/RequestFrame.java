@@ -60,6 +60,9 @@ public final class RequestFrame {
   /** While entered under an outer adapter: the scope in which its policies count as charged. */
   private ChargedPolicies.Scope charged;
 
+  /** When an adaptive policy admitted it, on that policy's clock: the start of its latency. */
+  private long admittedAt;
+
   /** What the request reported of its actual cost, once its handling exited; null if nothing. */
   private volatile CostReport report;
 
@@ -98,6 +101,15 @@ public final class RequestFrame {
 
   public Rule rule(int index) {
     return set.rules[index];
+  }
+
+  void admittedAt(long nanos) {
+    admittedAt = nanos;
+  }
+
+  /** When an adaptive policy admitted the request, on its clock; 0 if none did. */
+  long admittedAt() {
+    return admittedAt;
   }
 
   /** True for the first call only: settling gives permits back, which must happen once. */

@@ -1,10 +1,11 @@
 package io.github.limiter.internal.admission;
 
+import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.Route;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * The configured routes of an HTTP adapter with their policy sets: which policies apply to a path
@@ -15,12 +16,19 @@ public final class Routes {
   private final Route[] routes;
   private final PolicySet[] sets;
 
-  /** {@code routes}, each with the rules of its policies, taken from {@code rules} by name. */
-  public Routes(List<Route> routes, Map<String, Rule> rules, Function<List<Rule>, PolicySet> bind) {
+  /**
+   * {@code routes}, each with the rules of its policies, taken from {@code rules} by name, and its
+   * criticality.
+   */
+  public Routes(
+      List<Route> routes,
+      Map<String, Rule> rules,
+      BiFunction<List<Rule>, Criticality, PolicySet> bind) {
     this.routes = routes.toArray(new Route[0]);
     this.sets = new PolicySet[this.routes.length];
     for (int i = 0; i < sets.length; i++) {
-      sets[i] = bind.apply(this.routes[i].policies().stream().map(rules::get).toList());
+      Route route = this.routes[i];
+      sets[i] = bind.apply(route.policies().stream().map(rules::get).toList(), route.criticality());
     }
   }
 

@@ -3,6 +3,7 @@ package io.github.limiter.internal.admission;
 import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
+import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.PolicyConfig;
 
 /**
@@ -15,6 +16,10 @@ import io.github.limiter.internal.config.PolicyConfig;
  * @param counts which requests count; the others are refunded when they end
  * @param plan the request's plan name (see {@link Admission#planFunction}), or null when the policy
  *     has no plans
+ * @param criticality the request's criticality as text (see {@link Admission#criticalityFunction}),
+ *     or null when the policy names no source of it
+ * @param gate the node's requests in flight under an adaptive policy, and its limit; null for any
+ *     other policy
  */
 public record Rule(
     PolicyConfig config,
@@ -22,17 +27,30 @@ public record Rule(
     long permits,
     RequestReader cost,
     Counting counts,
-    RequestReader plan) {
+    RequestReader plan,
+    RequestReader criticality,
+    AdaptiveGate gate) {
 
   /** A rule whose requests cost {@code permits} each, and all count. */
   public Rule(PolicyConfig config, RequestReader key, long permits) {
-    this(config, key, permits, null, Counting.ALL, null);
+    this(config, key, permits, null, Counting.ALL, null, null, null);
+  }
+
+  /** A rule whose requests' criticality is its policy's, or the route's; not adaptive. */
+  public Rule(
+      PolicyConfig config,
+      RequestReader key,
+      long permits,
+      RequestReader cost,
+      Counting counts,
+      RequestReader plan) {
+    this(config, key, permits, cost, counts, plan, null, null);
   }
 
   /** A rule without plans. */
   public Rule(
       PolicyConfig config, RequestReader key, long permits, RequestReader cost, Counting counts) {
-    this(config, key, permits, cost, counts, null);
+    this(config, key, permits, cost, counts, null, null, null);
   }
 
   public Policy policy() {
@@ -46,6 +64,16 @@ public record Rule(
   /** Whether the request's permits are given back whenever it ends: a concurrency limit. */
   public boolean releases() {
     return config.policy().algorithm() == Algorithm.CONCURRENCY;
+  }
+
+  /**
+   * The permits a request of {@code criticality} must leave free under this concurrency rule, as
+   * its limit is now (the limit that {@code admitted} was decided under, or the adaptive one): the
+   * shares kept for more critical requests.
+   */
+  long headroom(Criticality criticality, Decision admitted) {
+    long limit = gate != null ? gate.limit() : admitted.limit().permits();
+    return criticality.headroom(limit, config.overload().criticalShare());
   }
 
   public boolean dryRun() {

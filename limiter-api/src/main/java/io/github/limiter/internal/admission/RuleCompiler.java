@@ -1,8 +1,13 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.KeyResolver;
+import io.github.limiter.NanoClock;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.PolicyConfig;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -29,10 +34,20 @@ public final class RuleCompiler {
 
   private final Admission admission;
   private final ResolverLookup resolvers;
+  private final NanoClock clock;
+
+  /** Each adaptive policy's gate: one per policy, however many places apply it. */
+  private final Map<String, AdaptiveGate> gates = new ConcurrentHashMap<>();
 
   public RuleCompiler(Admission admission, ResolverLookup resolvers) {
+    this(admission, resolvers, NanoClock.system());
+  }
+
+  /** A compiler whose adaptive policies measure latency with {@code clock}. */
+  public RuleCompiler(Admission admission, ResolverLookup resolvers, NanoClock clock) {
     this.admission = admission;
     this.resolvers = resolvers;
+    this.clock = clock;
   }
 
   /**
@@ -42,7 +57,38 @@ public final class RuleCompiler {
     RequestReader key = key(policy);
     RequestReader cost = cost(policy);
     RequestReader plan = plan(policy);
-    return new Rule(policy, key, policy.permits(), cost, Counting.byStatus(policy.count()), plan);
+    return new Rule(
+        policy,
+        key,
+        policy.permits(),
+        cost,
+        Counting.byStatus(policy.count()),
+        plan,
+        criticality(policy),
+        gate(policy));
+  }
+
+  /**
+   * The reader of a request's criticality ({@code limiter.policy.NAME.criticality}); null when it
+   * names a level rather than a source.
+   */
+  public RequestReader criticality(PolicyConfig policy) {
+    KeySource source = policy.overload().criticality().source();
+    return source == null
+        ? null
+        : admission.criticalityFunction(source, resolver(policy, "criticality", source));
+  }
+
+  /** Every adaptive policy's gate compiled so far, for its gauges. */
+  public Collection<AdaptiveGate> gates() {
+    return List.copyOf(gates.values());
+  }
+
+  /** The node's gate of an adaptive policy, the same for every place; null for another policy. */
+  public AdaptiveGate gate(PolicyConfig policy) {
+    return policy.adaptive()
+        ? gates.computeIfAbsent(policy.name(), name -> new AdaptiveGate(policy, clock))
+        : null;
   }
 
   /** The reader of {@code policy}'s configured key ({@code limiter.policy.NAME.key}). */
@@ -82,6 +128,7 @@ public final class RuleCompiler {
     find(resolvers, policy, "key", policy.key());
     find(resolvers, policy, "cost", policy.cost().source());
     find(resolvers, policy, "plan-source", planResolverSource(policy));
+    find(resolvers, policy, "criticality", policy.overload().criticality().source());
   }
 
   /** The resolver a plan source names, as a key source; null if it names none. */

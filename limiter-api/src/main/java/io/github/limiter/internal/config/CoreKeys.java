@@ -74,7 +74,17 @@ final class CoreKeys {
               "api,login",
               "the policies a matching request needs, all-or-nothing");
 
-  static final List<Setting<?>> ROUTE = List.of(ROUTE_PATTERN, ROUTE_METHODS, ROUTE_POLICIES);
+  static final Setting<Criticality> ROUTE_CRITICALITY =
+      Setting.of("criticality", Criticality::parse, null)
+          .doc(
+              "`critical`, `default`, `sheddable`",
+              "the policies'",
+              "critical",
+              "how much the route's requests matter under a concurrency limit, unless a policy's"
+                  + " header or resolver says (see [Criticality](adaptive-concurrency.md#criticality))");
+
+  static final List<Setting<?>> ROUTE =
+      List.of(ROUTE_PATTERN, ROUTE_METHODS, ROUTE_POLICIES, ROUTE_CRITICALITY);
 
   private static final HttpSettings HTTP_DEFAULTS = HttpSettings.DEFAULTS;
 

@@ -361,7 +361,9 @@ public record LimiterConfig(
             key, "no policy named '" + policy + "'; configured policies are " + policies);
       }
     }
-    return new Route(name, pattern, methods, names);
+    Criticality criticality =
+        reader.get(base + CoreKeys.ROUTE_CRITICALITY.name(), CoreKeys.ROUTE_CRITICALITY);
+    return new Route(name, pattern, methods, names, criticality);
   }
 
   /**

@@ -27,6 +27,8 @@ import java.util.TreeSet;
  * @param cost where a request's cost comes from, when it is more than the static {@code permits}
  * @param count which requests count against the policy; the others are refunded when they end
  * @param plans the policy's limits per customer plan, and where a request's plan comes from
+ * @param overload a concurrency limit's handling of overload: whether it adapts, and how it sheds
+ *     by criticality
  */
 public record PolicyConfig(
     Policy policy,
@@ -38,7 +40,8 @@ public record PolicyConfig(
     LeaseMode lease,
     Cost cost,
     Count count,
-    Plans plans) {
+    Plans plans,
+    Overload overload) {
 
   /** What a request without a key gets. */
   public enum MissingKey {
@@ -396,7 +399,94 @@ public record PolicyConfig(
     }
   }
 
+  /**
+   * How a concurrency limit sheds under overload: whether its limit is found from latency, where a
+   * request's criticality comes from, and the share of the limit kept for critical requests.
+   *
+   * @param adaptive how the limit adapts; null for a fixed limit
+   * @param criticality the criticality of the policy's requests, or where each request's comes from
+   * @param criticalShare the share of the limit kept for critical requests, in [0, 0.5)
+   */
+  public record Overload(Adaptive adaptive, CriticalitySource criticality, double criticalShare) {
+
+    /**
+     * A fixed limit whose requests are all of default criticality, nothing kept for critical ones.
+     */
+    public static final Overload NONE = new Overload(null, CriticalitySource.DEFAULT, 0);
+
+    public Overload {
+      Objects.requireNonNull(criticality, "criticality");
+      if (!(criticalShare >= 0 && criticalShare < 0.5)) {
+        throw new IllegalArgumentException(
+            "critical share must be at least 0 and below 0.5, was " + criticalShare);
+      }
+    }
+  }
+
+  /**
+   * An adaptive concurrency limit ({@code limits=adaptive}): one per node, moving with measured
+   * latency between a floor and a ceiling (see {@link
+   * io.github.limiter.internal.algorithm.AdaptiveLimit}).
+   */
+  public record Adaptive(int floor, int ceiling, int initial, double tolerance) {
+
+    public Adaptive {
+      io.github.limiter.internal.algorithm.AdaptiveLimit.check(floor, ceiling, initial, tolerance);
+    }
+  }
+
+  /**
+   * Where a request's {@link Criticality} comes from, in {@code limiter.policy.NAME.criticality}: a
+   * level for every request, or a header (believed only from a trusted proxy) or a resolver that
+   * names it per request; a request they give no level gets the route's or {@code @Limited}'s, else
+   * {@code level}.
+   *
+   * @param level the criticality when the source names none
+   * @param source {@code header:<name>} or {@code resolver:<name>}; null for a fixed level
+   */
+  public record CriticalitySource(Criticality level, KeySource source) {
+
+    public static final CriticalitySource DEFAULT =
+        new CriticalitySource(Criticality.DEFAULT, null);
+
+    public CriticalitySource {
+      Objects.requireNonNull(level, "level");
+    }
+
+    /**
+     * Parses {@code critical}, {@code default}, {@code sheddable}, {@code header:<name>} or {@code
+     * resolver:<name>}.
+     *
+     * @throws IllegalArgumentException naming the text and the accepted forms
+     */
+    public static CriticalitySource parse(String text) {
+      String trimmed = text == null ? "" : text.trim();
+      Criticality level = Criticality.find(trimmed);
+      if (level != null) {
+        return new CriticalitySource(level, null);
+      }
+      try {
+        KeySource source = KeySource.parse(trimmed);
+        if (source.kind() == KeySource.Kind.HEADER || source.kind() == KeySource.Kind.RESOLVER) {
+          return new CriticalitySource(Criticality.DEFAULT, source);
+        }
+      } catch (IllegalArgumentException e) {
+        // reported below, with this setting's forms
+      }
+      throw new IllegalArgumentException(
+          "expected critical, default, sheddable, header:<name> or resolver:<name>, was '"
+              + trimmed
+              + "'");
+    }
+
+    @Override
+    public String toString() {
+      return source == null ? level.toString() : source.toString();
+    }
+  }
+
   public PolicyConfig {
+    Objects.requireNonNull(overload, "overload");
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(onMissingKey, "onMissingKey");
@@ -428,7 +518,8 @@ public record PolicyConfig(
         LeaseMode.OFF,
         Cost.STATIC,
         Count.ALL,
-        Plans.NONE);
+        Plans.NONE,
+        Overload.NONE);
   }
 
   /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */
@@ -439,5 +530,10 @@ public record PolicyConfig(
 
   public String name() {
     return policy.name();
+  }
+
+  /** Whether the policy's limit is found from latency ({@code limits=adaptive}). */
+  public boolean adaptive() {
+    return overload.adaptive() != null;
   }
 }

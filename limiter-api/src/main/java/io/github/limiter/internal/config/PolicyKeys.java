@@ -8,6 +8,7 @@ import static io.github.limiter.Algorithm.TOKEN_BUCKET;
 import io.github.limiter.Algorithm;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
+import io.github.limiter.Policy;
 import io.github.limiter.internal.config.PolicyConfig.Count;
 import io.github.limiter.internal.config.PolicyConfig.LeaseMode;
 import io.github.limiter.internal.config.PolicyConfig.MissingKey;
@@ -46,7 +47,8 @@ final class PolicyKeys {
               "10/s burst=20, 1000/h",
               "one or more limits, all-or-nothing; `burst` (capacity) and `initial` for the buckets"
                   + " only; for `concurrency`, one whole number from 1 to 1000000, the most"
-                  + " requests in flight per key (`4`)");
+                  + " requests in flight per key (`4`), or `adaptive`: one limit per node, found"
+                  + " from latency (see [Adaptive concurrency](adaptive-concurrency.md))");
 
   static final Setting<Duration> RETRY_AFTER =
       Setting.of("retry-after", PolicyKeys::retryAfter, Duration.ofSeconds(1))
@@ -57,6 +59,72 @@ final class PolicyKeys {
               "5s",
               "`concurrency` only: the `Retry-After` of a rejection (see [Concurrency"
                   + " limits](api-products.md#concurrency-limits))");
+
+  static final Setting<Long> ADAPTIVE_FLOOR =
+      Setting.of("adaptive-floor", ConfigReader.integer(1, Policy.MAX_IN_FLIGHT), 1L)
+          .only(CONCURRENCY)
+          .doc(
+              "int, 1-1000000",
+              "`1`",
+              "4",
+              "`limits=adaptive` only: the least the limit may shrink to, however slow the"
+                  + " backend");
+
+  static final Setting<Long> ADAPTIVE_CEILING =
+      Setting.of("adaptive-ceiling", ConfigReader.integer(1, Policy.MAX_IN_FLIGHT), 1000L)
+          .only(CONCURRENCY)
+          .doc(
+              "int ≥ `adaptive-floor`",
+              "`1000`",
+              "200",
+              "`limits=adaptive` only: the most the limit may grow to");
+
+  static final Setting<Long> ADAPTIVE_INITIAL =
+      Setting.of("adaptive-initial", ConfigReader.integer(1, Policy.MAX_IN_FLIGHT), 20L)
+          .only(CONCURRENCY)
+          .doc(
+              "int, floor-ceiling",
+              "`20`, within floor and ceiling",
+              "10",
+              "`limits=adaptive` only: the limit at start-up, before anything was measured");
+
+  static final Setting<Double> ADAPTIVE_TOLERANCE =
+      Setting.of("adaptive-tolerance", PolicyKeys::tolerance, 1.5)
+          .only(CONCURRENCY)
+          .doc(
+              "number, above 1 to 100",
+              "`1.5`",
+              "2",
+              "`limits=adaptive` only: how many times its unloaded latency the backend may take"
+                  + " before the limit shrinks; lower keeps latency lower, higher keeps more in"
+                  + " flight");
+
+  static final Setting<PolicyConfig.CriticalitySource> CRITICALITY =
+      Setting.of(
+              "criticality",
+              PolicyConfig.CriticalitySource::parse,
+              PolicyConfig.CriticalitySource.DEFAULT)
+          .only(CONCURRENCY)
+          .doc(
+              "`critical`, `default`, `sheddable`, `header:NAME`, `resolver:NAME`",
+              "`default`",
+              "header:X-Criticality",
+              "how much a request matters under overload: sheddable ones are refused first,"
+                  + " critical ones last; a header is believed only from a trusted proxy; a route's"
+                  + " or `@Limited`'s criticality applies when a request has none (see"
+                  + " [Criticality](adaptive-concurrency.md#criticality))");
+
+  /** Unset, {@link PolicyReader} takes 0.1 for an adaptive limit and 0 for a fixed one. */
+  static final Setting<Double> CRITICAL_SHARE =
+      Setting.of("critical-share", PolicyKeys::criticalShare, null)
+          .only(CONCURRENCY)
+          .doc(
+              "fraction in [0, 0.5)",
+              "`0.1` adaptive, `0` fixed",
+              "0.2",
+              "the share of the limit kept for critical requests: a default request leaves it"
+                  + " free, a sheddable one twice it; a fixed limit keeps none unless set, so that"
+                  + " it admits its N of any criticality");
 
   static final Setting<KeySource> KEY =
       Setting.of("key", KeySource::parse, KeySource.REMOTE_ADDRESS)
@@ -245,6 +313,12 @@ final class PolicyKeys {
           ALGORITHM,
           LIMITS,
           RETRY_AFTER,
+          ADAPTIVE_FLOOR,
+          ADAPTIVE_CEILING,
+          ADAPTIVE_INITIAL,
+          ADAPTIVE_TOLERANCE,
+          CRITICALITY,
+          CRITICAL_SHARE,
           KEY,
           ON_MISSING_KEY,
           PERMITS,
@@ -266,6 +340,10 @@ final class PolicyKeys {
           LEASE_MAX_SLICE,
           LEASE_LOW_WATER);
 
+  /** The keys that tune an adaptive limit, which apply only with {@code limits=adaptive}. */
+  static final List<Setting<?>> ADAPTIVE_TUNING =
+      List.of(ADAPTIVE_FLOOR, ADAPTIVE_CEILING, ADAPTIVE_INITIAL, ADAPTIVE_TOLERANCE);
+
   /** The keys that tune lease mode, which apply only with {@code lease=on}. */
   static final List<Setting<?>> LEASE_TUNING =
       List.of(LEASE_REFRESH, LEASE_TTL, LEASE_MAX_SLICE, LEASE_LOW_WATER);
@@ -281,6 +359,31 @@ final class PolicyKeys {
     if (value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(Duration.ofHours(1)) > 0) {
       throw new IllegalArgumentException(
           "expected a duration between 1ms and 1h, was '" + text + "'");
+    }
+    return value;
+  }
+
+  private static double tolerance(String text) {
+    return fraction(text, 1, false, 100, "a number above 1 and at most 100, such as 1.5");
+  }
+
+  private static double criticalShare(String text) {
+    return fraction(text, 0, true, 0.5, "a fraction at least 0 and below 0.5, such as 0.1");
+  }
+
+  /** {@code text} as a number above (or at) {@code low} and below {@code high}. */
+  private static double fraction(
+      String text, double low, boolean lowIncluded, double high, String expected) {
+    double value;
+    try {
+      value = Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("expected " + expected + ", was '" + text + "'", e);
+    }
+    boolean above = lowIncluded ? value >= low : value > low;
+    boolean below = high == 100 ? value <= high : value < high;
+    if (!(above && below)) {
+      throw new IllegalArgumentException("expected " + expected + ", was '" + text + "'");
     }
     return value;
   }

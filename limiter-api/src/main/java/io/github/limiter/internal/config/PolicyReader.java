@@ -1,8 +1,15 @@
 package io.github.limiter.internal.config;
 
+import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_CEILING;
+import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_FLOOR;
+import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_INITIAL;
+import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_TOLERANCE;
+import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_TUNING;
 import static io.github.limiter.internal.config.PolicyKeys.ALGORITHM;
 import static io.github.limiter.internal.config.PolicyKeys.COST;
 import static io.github.limiter.internal.config.PolicyKeys.COUNT;
+import static io.github.limiter.internal.config.PolicyKeys.CRITICALITY;
+import static io.github.limiter.internal.config.PolicyKeys.CRITICAL_SHARE;
 import static io.github.limiter.internal.config.PolicyKeys.DELAY_AFTER;
 import static io.github.limiter.internal.config.PolicyKeys.DRY_RUN;
 import static io.github.limiter.internal.config.PolicyKeys.FAILURE;
@@ -46,6 +53,8 @@ import java.util.function.Supplier;
  */
 final class PolicyReader {
 
+  private static final KeySource CONSTANT_KEY = KeySource.parse("constant");
+
   private final ConfigReader reader;
   private final String name;
   private final String base;
@@ -70,14 +79,23 @@ final class PolicyReader {
     readEach();
     Algorithm algorithm = value(ALGORITHM);
     Map<String, List<Limit>> plans = plans(planNames);
-    List<Limit> limits = limits(base + LIMITS.name(), value(LIMITS));
+    PolicyConfig.Adaptive adaptive = adaptive(algorithm, planNames);
+    List<Limit> limits;
+    if (!adaptiveLimits(algorithm)) {
+      limits = limits(base + LIMITS.name(), value(LIMITS));
+    } else if (adaptive != null && value(RETRY_AFTER) != null) {
+      // The ceiling stands for the limit in headers; the store never sees this policy.
+      limits = List.of(Limit.of(adaptive.ceiling(), value(RETRY_AFTER)));
+    } else {
+      limits = null; // its problem is reported
+    }
     checkCount(algorithm);
     LeaseMode lease = algorithm == null ? null : lease(algorithm);
     if (problems.size() > before) {
       return null;
     }
     try {
-      return build(algorithm, limits, plans, lease);
+      return build(algorithm, limits, plans, lease, adaptive);
     } catch (ConfigException e) {
       problems.add(e);
       return null;
@@ -201,6 +219,93 @@ final class PolicyReader {
     }
   }
 
+  /** Whether the policy's limits are {@code adaptive} (a concurrency policy's only). */
+  private boolean adaptiveLimits(Algorithm algorithm) {
+    String text = value(LIMITS);
+    return algorithm == Algorithm.CONCURRENCY && text != null && text.equalsIgnoreCase("adaptive");
+  }
+
+  /**
+   * An adaptive limit's settings, which are errors without {@code limits=adaptive}; null for a
+   * fixed limit, or after adding every problem.
+   */
+  private PolicyConfig.Adaptive adaptive(Algorithm algorithm, Set<String> planNames) {
+    if (!adaptiveLimits(algorithm)) {
+      if (algorithm == Algorithm.CONCURRENCY) {
+        ADAPTIVE_TUNING.forEach(this::notWithoutAdaptive);
+      }
+      return null;
+    }
+    int before = problems.size();
+    if (!planNames.isEmpty()) {
+      problems.add(
+          new ConfigException(
+              base + LIMITS.name(),
+              "an adaptive limit finds its own number, so plans "
+                  + planNames
+                  + " cannot set theirs; use a fixed limit, was 'adaptive'"));
+    }
+    String keyName = base + KEY.name();
+    reader
+        .text(keyName)
+        .ifPresent(
+            key ->
+                problems.add(
+                    new ConfigException(
+                        keyName,
+                        "an adaptive limit is one per node, for every client: it has no key,"
+                            + " was '"
+                            + key
+                            + "'")));
+    Long floor = value(ADAPTIVE_FLOOR);
+    Long ceiling = value(ADAPTIVE_CEILING);
+    Long initial = value(ADAPTIVE_INITIAL);
+    Double tolerance = value(ADAPTIVE_TOLERANCE);
+    if (floor == null || ceiling == null || initial == null || tolerance == null) {
+      return null; // each one's problem is reported
+    }
+    if (ceiling < floor) {
+      problems.add(
+          new ConfigException(
+              base + ADAPTIVE_CEILING.name(),
+              "below " + base + ADAPTIVE_FLOOR.name() + " (" + floor + "), was '" + ceiling + "'"));
+      return null;
+    }
+    // The initial limit's default is clamped into the range; one that is set must be in it.
+    long start = initial;
+    if (initial < floor || initial > ceiling) {
+      String key = base + ADAPTIVE_INITIAL.name();
+      if (reader.text(key).isPresent()) {
+        problems.add(
+            new ConfigException(
+                key,
+                "expected a limit between the floor ("
+                    + floor
+                    + ") and the ceiling ("
+                    + ceiling
+                    + "), was '"
+                    + initial
+                    + "'"));
+      }
+      start = Math.max(floor, Math.min(ceiling, initial));
+    }
+    return problems.size() > before
+        ? null
+        : new PolicyConfig.Adaptive(floor.intValue(), ceiling.intValue(), (int) start, tolerance);
+  }
+
+  private void notWithoutAdaptive(Setting<?> setting) {
+    String key = base + setting.name();
+    reader
+        .text(key)
+        .ifPresent(
+            value ->
+                problems.add(
+                    new ConfigException(
+                        key,
+                        "applies only with " + base + "limits=adaptive, was '" + value + "'")));
+  }
+
   /** The limits {@code text} at {@code key} says; null if it was not read or is bad. */
   private List<Limit> limits(String key, String text) {
     if (text == null) {
@@ -293,7 +398,8 @@ final class PolicyReader {
       Algorithm algorithm,
       List<Limit> limits,
       Map<String, List<Limit>> planLimits,
-      LeaseMode lease) {
+      LeaseMode lease,
+      PolicyConfig.Adaptive adaptive) {
     Policy policy = policy(name, algorithm, limits, base + LIMITS.name());
     long permits = value(PERMITS);
     long maxCost = value(MAX_COST);
@@ -318,7 +424,7 @@ final class PolicyReader {
     }
     return new PolicyConfig(
         policy,
-        value(KEY),
+        adaptive != null ? CONSTANT_KEY : value(KEY), // one limit for every client
         value(ON_MISSING_KEY),
         permits,
         value(DRY_RUN),
@@ -328,7 +434,18 @@ final class PolicyReader {
         // arithmetic far from overflow.
         new PolicyConfig.Cost(value(COST), Math.min(maxCost, capacity + 1)),
         value(COUNT),
-        plans(algorithm, planLimits));
+        plans(algorithm, planLimits),
+        algorithm == Algorithm.CONCURRENCY
+            ? new PolicyConfig.Overload(adaptive, value(CRITICALITY), criticalShare(adaptive))
+            : PolicyConfig.Overload.NONE);
+  }
+
+  /**
+   * The share kept for critical requests: as set, else 0.1 of an adaptive limit, none of a fixed.
+   */
+  private double criticalShare(PolicyConfig.Adaptive adaptive) {
+    Double share = value(CRITICAL_SHARE);
+    return share != null ? share : adaptive != null ? 0.1 : 0;
   }
 
   private PolicyConfig.Plans plans(Algorithm algorithm, Map<String, List<Limit>> planLimits) {

@@ -16,8 +16,20 @@ import java.util.Set;
  * @param pattern the URL pattern
  * @param methods upper-case HTTP methods it applies to; empty for all
  * @param policies the policies that must all admit a matching request
+ * @param criticality the criticality of its requests under a concurrency limit, when their own
+ *     source names none; null: their policies'
  */
-public record Route(String name, String pattern, Set<String> methods, List<String> policies) {
+public record Route(
+    String name,
+    String pattern,
+    Set<String> methods,
+    List<String> policies,
+    Criticality criticality) {
+
+  /** A route whose requests are of their policies' criticality. */
+  public Route(String name, String pattern, Set<String> methods, List<String> policies) {
+    this(name, pattern, methods, policies, null);
+  }
 
   public Route {
     Objects.requireNonNull(name, "name");

@@ -54,6 +54,13 @@ final class FanOut implements Recorder {
   }
 
   @Override
+  public void watch(ConcurrencyGauges limit) {
+    for (Recorder r : recorders) {
+      r.watch(limit);
+    }
+  }
+
+  @Override
   public String toString() {
     return "Recorder.of" + Arrays.toString(recorders);
   }

@@ -92,6 +92,14 @@ public interface Recorder {
    */
   default void outbound(String policy, OutboundEvent event) {}
 
+  /**
+   * Registers, once at start-up, the gauges of an adaptive concurrency limit: {@code
+   * limiter.concurrency.limit}, {@code limiter.concurrency.in.flight}, {@code
+   * limiter.concurrency.latency} and {@code limiter.concurrency.latency.baseline}, each {@code
+   * {policy}}. A backend without gauges ignores it.
+   */
+  default void watch(ConcurrencyGauges limit) {}
+
   /** Records nothing. */
   Recorder NOOP =
       new Recorder() {

@@ -257,7 +257,11 @@ public final class ResponseRenderer {
     }
     Decision.Outcome outcome = decision.outcome();
     boolean unavailable = outcome == Decision.Outcome.UNAVAILABLE;
-    int status = unavailable ? settings.unavailableStatus() : settings.rejectionStatus();
+    // An overload is about the server, not the client: the status of an unavailable server.
+    int status =
+        unavailable || outcome == Decision.Outcome.OVERLOADED
+            ? settings.unavailableStatus()
+            : settings.rejectionStatus();
     sink.status(status);
     // A request that can never pass gets no Retry-After: any time would be a false promise.
     String retryAfter =
@@ -301,6 +305,17 @@ public final class ResponseRenderer {
                   "Service Unavailable",
                   status,
                   "The rate limiter cannot decide right now; retry later.",
+                  policy.name());
+          case OVERLOADED ->
+              problemBytes(
+                  "urn:limiter:problem:overloaded",
+                  "Service Unavailable",
+                  status,
+                  "The server is at its concurrency limit under policy '"
+                      + policy.name()
+                      + "' for requests of this criticality; retry after "
+                      + retryAfter
+                      + " s.",
                   policy.name());
           default -> limitedBody(rendered(policy), retryAfter); // LIMITED
         });

@@ -1,0 +1,178 @@
+package io.github.limiter.internal.algorithm;
+
+/**
+ * A concurrency limit found from latency rather than configured, in the spirit of TCP Vegas, of
+ * Netflix's Gradient limits and of Envoy's adaptive concurrency filter.
+ *
+ * <ul>
+ *   <li>Requests are averaged in windows (20 requests, or a second).
+ *   <li>The baseline is the latency without queueing. It is measured in a probe: for one window the
+ *       limit is held at {@value #PROBE_IN_FLIGHT} (within floor and ceiling), so that the
+ *       backend's queue drains, and the window's average, over requests that ended with few in
+ *       flight, is the baseline. A probe runs at the start and every {@value #PROBE_SECONDS} s, so
+ *       that a lasting change of the backend's own latency is learned; a lower window average
+ *       lowers the baseline meanwhile.
+ *   <li>While a window's average stays within {@code tolerance} times the baseline, the limit grows
+ *       by about its square root; beyond it, the limit shrinks in proportion ({@code limit ·
+ *       tolerance · baseline / average}, by half at most). Each window moves the limit a fifth of
+ *       the way to that target, between a floor and a ceiling.
+ *   <li>A limit that the traffic does not reach (fewer than half of it in flight) does not grow: a
+ *       quiet hour must not leave a limit that no overload has tested.
+ * </ul>
+ *
+ * <p>A pure controller: no clock of its own, no threads, no locks. Its owner feeds it each
+ * request's latency with the time it ended, under one lock.
+ */
+public final class AdaptiveLimit {
+
+  /** A window closes after this many requests... */
+  static final int WINDOW_SAMPLES = 20;
+
+  /** ...or after this long with at least one, so a slow trickle still moves the limit. */
+  static final long WINDOW_NANOS = 1_000_000_000L;
+
+  /** The share of the way to its target the limit moves each window. */
+  private static final double SMOOTHING = 0.2;
+
+  /** The limit while the baseline is measured: low enough for most backends not to queue. */
+  static final int PROBE_IN_FLIGHT = 3;
+
+  /** How often the baseline is measured again. */
+  static final long PROBE_SECONDS = 30;
+
+  private static final long PROBE_NANOS = PROBE_SECONDS * 1_000_000_000L;
+
+  /** The most a window can shrink the target: by half. */
+  private static final double MIN_GRADIENT = 0.5;
+
+  private final int floor;
+  private final int ceiling;
+  private final double tolerance;
+
+  private final int probeLimit;
+
+  private double limit;
+  private double baseline; // nanoseconds; 0 until the first probe ends
+  private double lastAverage;
+
+  /** Whether the window now open measures the baseline; the first one does. */
+  private boolean probing = true;
+
+  private long probedAt;
+
+  private int samples;
+  private long sum;
+  private int peakInFlight;
+  private long windowStart;
+
+  /**
+   * @param floor the least the limit may be, at least 1
+   * @param ceiling the most, at least {@code floor}
+   * @param initial where it starts, between the two
+   * @param tolerance how many times the baseline a window's average latency may be before the limit
+   *     shrinks, above 1
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public AdaptiveLimit(int floor, int ceiling, int initial, double tolerance) {
+    check(floor, ceiling, initial, tolerance);
+    this.floor = floor;
+    this.ceiling = ceiling;
+    this.tolerance = tolerance;
+    this.limit = initial;
+    this.probeLimit = Math.max(floor, Math.min(ceiling, PROBE_IN_FLIGHT));
+  }
+
+  /**
+   * Checks the settings of {@link #AdaptiveLimit}.
+   *
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public static void check(int floor, int ceiling, int initial, double tolerance) {
+    if (floor < 1 || ceiling < floor) {
+      throw new IllegalArgumentException(
+          "expected 1 <= floor <= ceiling, was floor " + floor + ", ceiling " + ceiling);
+    }
+    if (initial < floor || initial > ceiling) {
+      throw new IllegalArgumentException(
+          "expected the initial limit between " + floor + " and " + ceiling + ", was " + initial);
+    }
+    if (!(tolerance > 1 && tolerance <= 100)) {
+      throw new IllegalArgumentException(
+          "expected a tolerance above 1 and at most 100, was " + tolerance);
+    }
+  }
+
+  /** The limit now: the most requests in flight (fewer while the baseline is measured). */
+  public int limit() {
+    return probing ? probeLimit : (int) limit;
+  }
+
+  /** Whether the baseline is being measured, with the limit held low. */
+  public boolean probing() {
+    return probing;
+  }
+
+  /** The baseline latency in nanoseconds; 0 before the first window closed. */
+  public long baselineNanos() {
+    return (long) baseline;
+  }
+
+  /** The average latency of the last closed window in nanoseconds; 0 before the first. */
+  public long lastAverageNanos() {
+    return (long) lastAverage;
+  }
+
+  /**
+   * One request ended.
+   *
+   * @param latencyNanos how long it took, from its admission to its end
+   * @param inFlight the requests in flight as it ended, itself included
+   * @param now the time it ended, on the owner's clock
+   */
+  public void sample(long latencyNanos, int inFlight, long now) {
+    if (probing && inFlight > probeLimit) {
+      return; // admitted before the probe, still draining the queue: not a baseline
+    }
+    if (!probing && now - probedAt >= PROBE_NANOS) {
+      probing = true; // the window now open is dropped: the next one measures
+      samples = 0;
+      sum = 0;
+      peakInFlight = 0;
+      return;
+    }
+    if (samples == 0) {
+      windowStart = now;
+    }
+    samples++;
+    sum += Math.max(0, latencyNanos);
+    peakInFlight = Math.max(peakInFlight, inFlight);
+    if (samples >= WINDOW_SAMPLES || now - windowStart >= WINDOW_NANOS) {
+      close((double) sum / samples, now);
+    }
+  }
+
+  private void close(double average, long now) {
+    int peak = peakInFlight;
+    samples = 0;
+    sum = 0;
+    peakInFlight = 0;
+    lastAverage = average;
+    if (probing) {
+      probing = false;
+      probedAt = now;
+      baseline = average;
+      return;
+    }
+    baseline = Math.min(baseline, average);
+    double gradient = Math.max(MIN_GRADIENT, Math.min(1, tolerance * baseline / average));
+    double target;
+    if (gradient < 1) {
+      target = limit * gradient; // queueing: give back in proportion
+    } else if (peak * 2 < limit) {
+      return; // the traffic is not testing the limit: no reason to raise it
+    } else {
+      target = limit + Math.sqrt(limit); // room to find out whether more would queue
+    }
+    limit = Math.max(floor, Math.min(ceiling, limit + (target - limit) * SMOOTHING));
+  }
+}

@@ -1,0 +1,75 @@
+package io.github.limiter.internal.config;
+
+import java.util.Locale;
+
+/**
+ * How much a request matters when a concurrency limit is nearly full: under overload {@code
+ * sheddable} requests are refused first and {@code critical} ones last. A share of the limit
+ * ({@code critical-share}) is kept for critical requests: a default request may fill the limit but
+ * that share, a sheddable one the limit but twice that share.
+ */
+public enum Criticality {
+  CRITICAL("critical", 0),
+  DEFAULT("default", 1),
+  SHEDDABLE("sheddable", 2);
+
+  private final String configName;
+
+  /** How many reserved shares of the limit this criticality must leave free. */
+  private final int sharesLeft;
+
+  Criticality(String configName, int sharesLeft) {
+    this.configName = configName;
+    this.sharesLeft = sharesLeft;
+  }
+
+  public String configName() {
+    return configName;
+  }
+
+  /**
+   * The permits this criticality must leave free under {@code limit}: each reserved share is {@code
+   * ceil(limit · share)}, at least 1 when the share is not 0, and never so much that nothing is
+   * left.
+   */
+  public long headroom(long limit, double share) {
+    if (sharesLeft == 0 || share == 0) {
+      return 0;
+    }
+    long reserved = Math.max(1, (long) Math.ceil(limit * share));
+    return Math.min(limit - 1, reserved * sharesLeft);
+  }
+
+  /** The criticality named {@code text}, or null for a name that is none (an untrusted header). */
+  public static Criticality find(String text) {
+    if (text == null) {
+      return null;
+    }
+    String name = text.trim().toLowerCase(Locale.ROOT);
+    for (Criticality each : values()) {
+      if (each.configName.equals(name)) {
+        return each;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Parses {@code critical}, {@code default} or {@code sheddable}.
+   *
+   * @throws IllegalArgumentException naming the text and the accepted names
+   */
+  public static Criticality parse(String text) {
+    Criticality found = find(text);
+    if (found == null) {
+      throw new IllegalArgumentException(
+          "expected critical, default or sheddable, was '" + text + "'");
+    }
+    return found;
+  }
+
+  @Override
+  public String toString() {
+    return configName;
+  }
+}
