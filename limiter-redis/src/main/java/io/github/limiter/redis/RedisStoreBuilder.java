@@ -46,7 +46,7 @@ public final class RedisStoreBuilder {
   Duration concurrencyHold = DEFAULT_CONCURRENCY_HOLD;
   private Duration idleCheckInterval = Duration.ofSeconds(30);
   Duration logInterval = CircuitBreaker.LOG_INTERVAL;
-  final Map<String, PolicyConfig.Lease> leases = new LinkedHashMap<>();
+  final Map<String, PolicyConfig.LeaseMode> leases = new LinkedHashMap<>();
   boolean leaseBackground = true;
   private boolean pipeline = true;
   private int pipelineMaxBatch = 64;
@@ -267,17 +267,17 @@ public final class RedisStoreBuilder {
    */
   public RedisStoreBuilder lease(
       String policyName, Duration refresh, Duration ttl, long maxSlice, double lowWater) {
-    return lease(policyName, PolicyConfig.Lease.on(refresh, ttl, maxSlice, lowWater));
+    return lease(policyName, PolicyConfig.LeaseMode.on(refresh, ttl, maxSlice, lowWater));
   }
 
   /** Lease mode for the policy named {@code policyName}, with the default settings. */
   public RedisStoreBuilder lease(String policyName) {
-    PolicyConfig.Lease d = PolicyConfig.Lease.OFF;
+    PolicyConfig.LeaseMode d = PolicyConfig.LeaseMode.OFF;
     return lease(policyName, d.refresh(), d.ttl(), d.maxSlice(), d.lowWater());
   }
 
   /** As configured by {@code limiter.policy.NAME.lease*}. */
-  RedisStoreBuilder lease(String policyName, PolicyConfig.Lease settings) {
+  RedisStoreBuilder lease(String policyName, PolicyConfig.LeaseMode settings) {
     if (!Policy.isValidName(policyName)) {
       throw new IllegalArgumentException("not a policy name, was '" + policyName + "'");
     }
