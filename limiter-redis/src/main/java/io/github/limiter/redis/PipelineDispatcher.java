@@ -87,6 +87,11 @@ final class PipelineDispatcher {
     this.clock = clock;
   }
 
+  /** Whether calls are queued for the next batch: auto mode then queues new calls behind them. */
+  boolean queued() {
+    return !queue.isEmpty();
+  }
+
   /** Runs {@code script} by EVALSHA in the next batch and returns its reply, or throws. */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {

@@ -362,10 +362,10 @@ public final class RedisStore implements RateLimitStore {
 
   /** For tests: the underlying client of a standalone store. */
   UnifiedJedis client() {
-    if (calls.transport() instanceof DirectTransport direct) {
+    if (transport() instanceof DirectTransport direct) {
       return direct.jedis();
     }
-    return ((WorkerTransport) calls.transport()).jedis();
+    return ((WorkerTransport) transport()).jedis();
   }
 
   /** For tests: the concurrency permits this node holds. */
@@ -391,9 +391,15 @@ public final class RedisStore implements RateLimitStore {
     return leases;
   }
 
-  /** For tests: how it reaches Redis. */
+  /** For tests: how it reaches Redis, beneath same-key coalescing. */
   Transport transport() {
-    return calls.transport();
+    Transport t = calls.transport();
+    return t instanceof Coalescer coalescer ? coalescer.next() : t;
+  }
+
+  /** For tests and the benchmark: same-key coalescing, or null if it is off. */
+  Coalescer coalescer() {
+    return calls.transport() instanceof Coalescer coalescer ? coalescer : null;
   }
 
   /** For tests: the parsed decision budget. */
