@@ -104,6 +104,16 @@ class CoalescingTest {
           assertThat(grouped)
               .as("%s, step %d, a group of %d", algorithm.configName(), step, size)
               .isEqualTo(serial);
+          // and the same state left behind, living as long
+          for (int i = 0; i < serialKeys.size(); i++) {
+            String s = serialKeys.get(i);
+            String g = groupKeys.get(i);
+            assertThat(jedis.type(g)).isEqualTo(jedis.type(s));
+            if (jedis.type(s).equals("string")) {
+              assertThat(jedis.get(g)).as("%s state, step %d", algorithm, step).isEqualTo(jedis.get(s));
+            }
+            assertThat(jedis.pttl(g)).isCloseTo(jedis.pttl(s), org.assertj.core.data.Offset.offset(50L));
+          }
         }
       }
     }
