@@ -144,9 +144,8 @@ final class Coalescer implements Transport {
           lanes.remove(id, lane);
         }
       }
-      for (Member m : group) {
-        m.publish();
-      }
+      // The next group's caller first, so that its call goes out while these callers wake up.
+      List<Member> done = group;
       group = null;
       if (!following.isEmpty()) {
         Member head = following.get(0);
@@ -156,6 +155,9 @@ final class Coalescer implements Transport {
         } else {
           group = following; // its caller gave up: call for the others here
         }
+      }
+      for (Member m : done) {
+        m.publish();
       }
     }
   }
