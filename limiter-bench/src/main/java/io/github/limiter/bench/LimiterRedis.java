@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Limiter's Redis store as a load subject: server clock, a token bucket of {@link
  * RedisPolicies#RATE} per second; the default dispatch (auto: direct while a connection is idle,
- * pipelined while none is, decisions waiting on one key coalesced into one script call), or a forced
- * mode: pipelined, or direct (each decision its own EVALSHA and round trip).
+ * pipelined while none is, decisions waiting on one key coalesced into one script call), or a
+ * forced mode: pipelined, or direct (each decision its own EVALSHA and round trip).
  *
  * <p>As a command, {@code LimiterRedis --evalsha <port>} prints the exact EVALSHA the store sends
  * for one decision, as seen by the server's MONITOR, with the client key replaced by {@code @KEY@}:

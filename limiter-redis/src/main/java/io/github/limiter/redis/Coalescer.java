@@ -15,8 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Same-key coalescing: while a decision on some keys is in flight, decisions that arrive for the
  * same keys wait for it, and then one call of the decide script decides those waiting (up to the
- * bound) in arrival order, each reading what the one before wrote (see decide.lua); each caller gets
- * its own decision. The requests were concurrent, so deciding them one after the other at one
+ * bound) in arrival order, each reading what the one before wrote (see decide.lua); each caller
+ * gets its own decision. The requests were concurrent, so deciding them one after the other at one
  * server instant is a valid serial order: the group is exactly what separate calls in that order
  * would decide. On a hot key this turns many script calls into one, and the server's work per
  * decision into a few commands; on keys that are not hot nothing waits, so it costs a map entry.
@@ -113,8 +113,7 @@ final class Coalescer implements Transport {
       long left = me.deadlineNanos - clock.nanos();
       if (left <= 0 || Thread.interrupted()) {
         boolean interrupted = left > 0;
-        if (me.state.compareAndSet(QUEUED, ABANDONED)
-            || me.state.compareAndSet(TAKEN, ABANDONED)) {
+        if (me.state.compareAndSet(QUEUED, ABANDONED) || me.state.compareAndSet(TAKEN, ABANDONED)) {
           if (interrupted) {
             throw new InterruptedException("interrupted while waiting for Redis");
           }
@@ -169,8 +168,7 @@ final class Coalescer implements Transport {
   private List<Member> take(Lane lane) {
     List<Member> group = new ArrayList<>(Math.min(lane.waiting.size(), maxGroup));
     Member head = null;
-    for (Iterator<Member> it = lane.waiting.iterator();
-        it.hasNext() && group.size() < maxGroup; ) {
+    for (Iterator<Member> it = lane.waiting.iterator(); it.hasNext() && group.size() < maxGroup; ) {
       Member m = it.next();
       if (m.state.get() != QUEUED) {
         it.remove(); // gave up waiting
@@ -305,8 +303,8 @@ final class Coalescer implements Transport {
     }
 
     /**
-     * Whether {@code other} can be decided in this one's call: the same script, keys and
-     * parameters (ARGV from the third on); its time and permits ride along.
+     * Whether {@code other} can be decided in this one's call: the same script, keys and parameters
+     * (ARGV from the third on); its time and permits ride along.
      */
     boolean joins(Member other) {
       if (other.script != script || !other.keys.equals(keys)) {

@@ -92,8 +92,8 @@ final class DirectTransport implements Transport {
   }
 
   /**
-   * One round trip on a pooled connection; with {@code idleOnly}, only on one idle now, else
-   * {@link Busy} (and the pool grows, if it has room).
+   * One round trip on a pooled connection; with {@code idleOnly}, only on one idle now, else {@link
+   * Busy} (and the pool grows, if it has room).
    */
   private Object direct(
       Scripts.Script script,
@@ -218,8 +218,10 @@ final class DirectTransport implements Transport {
     private final AtomicInteger open = new AtomicInteger();
 
     private final ThreadPoolExecutor connector;
+
     /** The caller's deadline, and 1 if it takes only a connection idle now (see {@link Busy}). */
     final ThreadLocal<long[]> deadline = ThreadLocal.withInitial(() -> new long[2]);
+
     private volatile Exception lastConnectError;
     private volatile boolean closed;
 

@@ -27,6 +27,11 @@ import redis.clients.jedis.UnifiedJedis;
  * io.github.limiter.internal.algorithm} compute at microsecond resolution. Every key expires soon
  * after it is fresh again.
  *
+ * <p>Decisions go straight out while a pooled connection is idle and are pipelined while none is;
+ * decisions that wait on the same key are decided together by one script call, in arrival order,
+ * each exactly as alone ({@code limiter.redis.pipeline.enabled}, {@code
+ * limiter.redis.coalesce.max-group}).
+ *
  * <p>A decision never waits longer than the decision timeout. When Redis fails or is too slow, the
  * policy's {@link FailureMode} decides, and a circuit breaker keeps a dead Redis from costing every
  * decision a timeout.

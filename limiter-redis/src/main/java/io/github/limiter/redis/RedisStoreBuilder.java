@@ -186,10 +186,10 @@ public final class RedisStoreBuilder {
   }
 
   /**
-   * Forces a dispatch mode. {@code true}: every decision queues, and those queued while one batch is
-   * in flight are written together as one pipeline; {@code false}: each decision is its own script
-   * call and round trip on a pooled connection, and decisions on the same key do not coalesce. By
-   * default (see {@link #pipelineAuto}) the store switches between the two by itself.
+   * Forces a dispatch mode. {@code true}: every decision queues, and those queued while one batch
+   * is in flight are written together as one pipeline; {@code false}: each decision is its own
+   * script call and round trip on a pooled connection, and decisions on the same key do not
+   * coalesce. By default (see {@link #pipelineAuto}) the store switches between the two by itself.
    */
   public RedisStoreBuilder pipeline(boolean enabled) {
     this.dispatch = enabled ? DispatchMode.PIPELINED : DispatchMode.DIRECT;
@@ -208,7 +208,8 @@ public final class RedisStoreBuilder {
 
   /**
    * The most decisions for one key of one policy that one script call decides, in arrival order,
-   * when they wait for the same key; 64 by default, 1 to decide each on its own. Not in direct mode.
+   * when they wait for the same key; 64 by default, 1 to decide each on its own. Not in direct
+   * mode.
    */
   public RedisStoreBuilder coalesceMaxGroup(int decisions) {
     this.coalesceMaxGroup = requirePositive(decisions, "coalesce max-group");

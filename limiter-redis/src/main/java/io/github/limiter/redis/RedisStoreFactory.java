@@ -185,10 +185,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
                   + "one probe is let through.");
 
   public static final Setting<String> PIPELINE_ENABLED =
-      Setting.<String>of(
-              PREFIX + "pipeline.enabled",
-              text -> DispatchMode.parse(text).name(),
-              null)
+      Setting.<String>of(PREFIX + "pipeline.enabled", text -> DispatchMode.parse(text).name(), null)
           .doc(
               "`auto`, `true` or `false`",
               "`auto`",

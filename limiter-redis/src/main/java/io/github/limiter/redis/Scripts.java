@@ -35,8 +35,8 @@ import java.util.regex.Pattern;
 final class Scripts {
 
   /**
-   * One script text and its SHA-1, which is what EVALSHA names; {@code groups} if it decides a group
-   * of requests on the same keys in one call (the decide scripts: see decide.lua).
+   * One script text and its SHA-1, which is what EVALSHA names; {@code groups} if it decides a
+   * group of requests on the same keys in one call (the decide scripts: see decide.lua).
    */
   record Script(String name, String source, String sha, boolean groups) {}
 
@@ -89,8 +89,7 @@ final class Scripts {
           });
       Set<String> used = new HashSet<>();
       DECIDE.put(
-          algorithm,
-          script(name + "/decide", opening + splice(decide, parts, name, used), true));
+          algorithm, script(name + "/decide", opening + splice(decide, parts, name, used), true));
       ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));

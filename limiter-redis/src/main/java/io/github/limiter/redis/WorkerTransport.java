@@ -34,9 +34,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *
  * <p>With pipelining on, the workers hand their calls to one {@link PipelineDispatcher} per master,
  * which writes those of the same master as one pipeline on a connection of that master's pool; in
- * auto mode only while that pool has no idle connection or calls are queued there already. A
- * call whose slot has moved (MOVED, ASK) goes once more through the cluster client, which follows
- * the redirection.
+ * auto mode only while that pool has no idle connection or calls are queued there already. A call
+ * whose slot has moved (MOVED, ASK) goes once more through the cluster client, which follows the
+ * redirection.
  */
 final class WorkerTransport implements Transport {
 

@@ -110,9 +110,12 @@ class CoalescingTest {
             String g = groupKeys.get(i);
             assertThat(jedis.type(g)).isEqualTo(jedis.type(s));
             if (jedis.type(s).equals("string")) {
-              assertThat(jedis.get(g)).as("%s state, step %d", algorithm, step).isEqualTo(jedis.get(s));
+              assertThat(jedis.get(g))
+                  .as("%s state, step %d", algorithm, step)
+                  .isEqualTo(jedis.get(s));
             }
-            assertThat(jedis.pttl(g)).isCloseTo(jedis.pttl(s), org.assertj.core.data.Offset.offset(50L));
+            assertThat(jedis.pttl(g))
+                .isCloseTo(jedis.pttl(s), org.assertj.core.data.Offset.offset(50L));
           }
         }
       }
@@ -122,8 +125,7 @@ class CoalescingTest {
   @Test
   void aGroupUnderServerTimeAdmitsInArrivalOrderUpToTheCapacity() {
     try (RedisStore store = RedisStore.builder().url(server.url()).pipeline(false).build()) {
-      Policy policy =
-          Policy.tokenBucket("server-group", Limit.bucket(1, Duration.ofHours(1), 5));
+      Policy policy = Policy.tokenBucket("server-group", Limit.bucket(1, Duration.ofHours(1), 5));
       CompiledPolicy c = new CompiledPolicy(policy, new KeyScheme("server-group:"));
       List<String> args = new ArrayList<>(c.args("", 2, "0"));
       for (long permits : new long[] {2, 1, 1, 9}) {
@@ -136,7 +138,8 @@ class CoalescingTest {
         decisions.add(c.decision(reply.subList(i, i + 6)));
       }
       // 2 + 2 of 5, then 1 left: the 1 passes, the next 1 waits an hour, 9 exceeds the capacity
-      assertThat(decisions).extracting(Decision::outcome)
+      assertThat(decisions)
+          .extracting(Decision::outcome)
           .containsExactly(
               Decision.Outcome.ALLOWED,
               Decision.Outcome.ALLOWED,
@@ -144,8 +147,8 @@ class CoalescingTest {
               Decision.Outcome.LIMITED,
               Decision.Outcome.EXCEEDS_CAPACITY);
       assertThat(decisions).extracting(Decision::remaining).startsWith(3L, 1L, 0L);
-      assertThat(decisions.get(3).retryAfter()).hasValueSatisfying(
-          wait -> assertThat(wait).isGreaterThan(Duration.ofMinutes(59)));
+      assertThat(decisions.get(3).retryAfter())
+          .hasValueSatisfying(wait -> assertThat(wait).isGreaterThan(Duration.ofMinutes(59)));
     }
   }
 

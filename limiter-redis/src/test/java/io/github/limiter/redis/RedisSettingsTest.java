@@ -50,8 +50,8 @@ class RedisSettingsTest {
   @Test
   void theDispatchModeIsAutoTrueOrFalse(RedisServer server) {
     for (Map.Entry<String, Class<?>> mode :
-        Map.<String, Class<?>>of("auto", Coalescer.class, "TRUE", Coalescer.class, "false",
-                DirectTransport.class)
+        Map.<String, Class<?>>of(
+                "auto", Coalescer.class, "TRUE", Coalescer.class, "false", DirectTransport.class)
             .entrySet()) {
       try (RedisStore store =
           (RedisStore)
@@ -76,8 +76,10 @@ class RedisSettingsTest {
                     .create(
                         ConfigLookup.of(
                             Map.of(
-                                "limiter.redis.url", server.url(),
-                                "limiter.redis.pipeline.enabled", "sometimes"))));
+                                "limiter.redis.url",
+                                server.url(),
+                                "limiter.redis.pipeline.enabled",
+                                "sometimes"))));
     assertThat(e.key()).isEqualTo("limiter.redis.pipeline.enabled");
     assertThat(e.getMessage()).contains("expected auto, true or false, was 'sometimes'");
   }
