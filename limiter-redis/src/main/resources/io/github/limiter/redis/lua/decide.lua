@@ -18,29 +18,21 @@ local first = 4 + n * PARAMS
 -- request would leave, at two commands per group instead of two per request. Other commands go
 -- to the server. One request runs with the server's redis, untouched.
 local server = redis
-local redis, known, pending = redis, nil, nil
+local redis, cached, pending = redis, nil, nil
 if #ARGV >= first then
-  known, pending = {}, {}
+  local slot = {}
+  for k = 1, n do slot[KEYS[k]] = k end
+  pending = {}
   local function call(command, ...)
-    if command == 'MGET' then
-      local keys = { ... }
+    local key, value, _, ttl = ...
+    if command == 'MGET' and key == KEYS[1] then
+      -- every algorithm fetches its keys, in order, by one MGET
+      if not cached then cached = server.call('MGET', unpack(KEYS, 1, n)) end
       local values = {}
-      for k = 1, #keys do
-        local v = known[keys[k]]
-        if v == nil then
-          values = server.call('MGET', ...)
-          for j = 1, #keys do
-            if known[keys[j]] == nil then known[keys[j]] = values[j] or false end
-          end
-          values = {}
-          break
-        end
-      end
-      for k = 1, #keys do values[k] = known[keys[k]] end
+      for k = 1, n do values[k] = cached[k] end
       return values
-    elseif command == 'SET' then
-      local key, value, unit, ttl = ...
-      known[key], pending[key] = value, ttl or false
+    elseif command == 'SET' and cached and slot[key] then
+      cached[slot[key]], pending[slot[key]] = value, ttl or false
       return 'OK'
     end
     return server.call(command, ...)
@@ -110,8 +102,8 @@ for m = first - 2, #ARGV, 2 do
   o = o + 6
 end
 if pending then
-  for key, ttl in pairs(pending) do
-    if ttl then server.call('SET', key, known[key], 'PX', ttl) else server.call('SET', key, known[key]) end
+  for k, ttl in pairs(pending) do
+    if ttl then server.call('SET', KEYS[k], cached[k], 'PX', ttl) else server.call('SET', KEYS[k], cached[k]) end
   end
 end
 return out
