@@ -22,10 +22,11 @@ import java.util.concurrent.locks.LockSupport;
  * decision into a few commands; on keys that are not hot nothing waits, so it costs a map entry.
  *
  * <p>Whoever finds a key free calls at once; when its call ends, it hands the turn to the first
- * caller waiting, which calls for its group on its own thread. Only decisions of one script with
- * the same keys and the same parameters group (a policy's plans and policies each have keys of
- * their own); their permits and caller times may differ. Other scripts pass through. A caller never
- * waits past its deadline: the group's call runs within the earliest deadline of its members.
+ * caller waiting, which gathers its group when it runs (so that callers who queued while it woke up
+ * go out with it) and calls on its own thread. Only decisions of one script with the same keys and
+ * the same parameters group (a policy's plans and policies each have keys of their own); their
+ * permits and caller times may differ. Other scripts pass through. A caller never waits past its
+ * deadline: the group's call runs within the earliest deadline of its members.
  */
 final class Coalescer implements Transport {
 
@@ -80,8 +81,8 @@ final class Coalescer implements Transport {
       if (lane == null) {
         lane = new Lane();
         if (lanes.putIfAbsent(id, lane) == null) {
-          me.state.set(TAKEN);
-          lead(id, lane, List.of(me));
+          me.state.set(LEAD);
+          lead(id, lane, me);
           return me.reply();
         }
         continue;
@@ -92,23 +93,22 @@ final class Coalescer implements Transport {
         }
         lane.waiting.add(me);
       }
-      List<Member> group = await(me);
-      if (group != null) {
-        lead(id, lane, group);
+      if (await(me)) {
+        lead(id, lane, me);
       }
       return me.reply();
     }
   }
 
-  /** Waits until the caller's decision is in, or it is to call for a group: returns the group. */
-  private List<Member> await(Member me) throws Exception {
+  /** Waits until the caller's decision is in (false), or it is to call for a group (true). */
+  private boolean await(Member me) throws Exception {
     for (; ; ) {
       int s = me.state.get();
       if (s == DONE) {
-        return null;
+        return false;
       }
       if (s == LEAD) {
-        return me.group;
+        return true;
       }
       long left = me.deadlineNanos - clock.nanos();
       if (left <= 0 || Thread.interrupted()) {
@@ -129,58 +129,62 @@ final class Coalescer implements Transport {
   }
 
   /**
-   * Calls for {@code group}, then for each next group of the lane until none waits: hands the turn
-   * to the next group's first caller, or makes the call itself if that caller has gone.
+   * Calls for the group that {@code head} leads, gathered now: {@code head} and the callers waiting
+   * that can join it, so that those who queued while the caller woke up go out too. Then hands the
+   * turn to the first caller still waiting, or frees the key.
    */
-  private void lead(String id, Lane lane, List<Member> group) {
-    while (group != null) {
-      call(group);
-      List<Member> following;
-      synchronized (lane) {
-        following = take(lane);
-        if (following.isEmpty()) {
-          lane.closed = true;
-          lanes.remove(id, lane);
-        }
+  private void lead(String id, Lane lane, Member head) {
+    List<Member> group;
+    synchronized (lane) {
+      group = gather(lane, head);
+    }
+    call(group);
+    Member next;
+    synchronized (lane) {
+      next = nextHead(lane);
+      if (next == null) {
+        lane.closed = true;
+        lanes.remove(id, lane);
       }
-      // The next group's caller first, so that its call goes out while these callers wake up.
-      List<Member> done = group;
-      group = null;
-      if (!following.isEmpty()) {
-        Member head = following.get(0);
-        head.group = following;
-        if (head.state.compareAndSet(TAKEN, LEAD)) {
-          LockSupport.unpark(head.caller);
-        } else {
-          group = following; // its caller gave up: call for the others here
-        }
-      }
-      for (Member m : done) {
-        m.publish();
-      }
+    }
+    // The next caller first, so that its call goes out while these callers wake up.
+    if (next != null) {
+      LockSupport.unpark(next.caller);
+    }
+    for (Member m : group) {
+      m.publish();
     }
   }
 
   /**
-   * The next group, in arrival order: the first caller still waiting, and those after it whose
-   * decisions can join its call, up to the bound. Under the lane's lock.
+   * {@code head}, then the callers waiting after it whose decisions can join its call, in arrival
+   * order, up to the bound. Under the lane's lock.
    */
-  private List<Member> take(Lane lane) {
-    List<Member> group = new ArrayList<>(Math.min(lane.waiting.size(), maxGroup));
-    Member head = null;
+  private List<Member> gather(Lane lane, Member head) {
+    List<Member> group = new ArrayList<>(Math.min(lane.waiting.size() + 1, maxGroup));
+    group.add(head);
     for (Iterator<Member> it = lane.waiting.iterator(); it.hasNext() && group.size() < maxGroup; ) {
       Member m = it.next();
       if (m.state.get() != QUEUED) {
         it.remove(); // gave up waiting
-      } else if (head == null || head.joins(m)) {
+      } else if (head.joins(m)) {
         it.remove();
         if (m.state.compareAndSet(QUEUED, TAKEN)) {
           group.add(m);
-          head = head == null ? m : head;
         }
       }
     }
     return group;
+  }
+
+  /** The first caller still waiting, made to lead the next call; null if none. Under the lock. */
+  private static Member nextHead(Lane lane) {
+    for (Member m = lane.waiting.poll(); m != null; m = lane.waiting.poll()) {
+      if (m.state.compareAndSet(QUEUED, LEAD)) {
+        return m;
+      }
+    }
+    return null;
   }
 
   /** One script call for the group; settles each member with its own reply or the failure. */
@@ -288,9 +292,6 @@ final class Coalescer implements Transport {
     final long deadlineNanos;
     final Thread caller = Thread.currentThread();
     final AtomicInteger state = new AtomicInteger(QUEUED);
-
-    /** The group this caller is to call for, once its state is LEAD. */
-    List<Member> group;
 
     private Object reply;
     private Exception failure;
