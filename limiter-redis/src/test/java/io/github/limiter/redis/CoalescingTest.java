@@ -212,6 +212,63 @@ class CoalescingTest {
     }
   }
 
+  /**
+   * Two plans (each a policy of its own) on the same client key, concurrent and of mixed costs:
+   * each plan's decisions group among themselves only, and each plan admits exactly its capacity.
+   */
+  @Test
+  void plansOnOneClientKeyStayApartAndExact() throws Exception {
+    Policy gold =
+        Policy.tokenBucket("gold", Limit.bucket(1, Duration.ofHours(1), 900))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    Policy free =
+        Policy.fixedWindow("free", Limit.of(300, Duration.ofHours(1)))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    try (RedisStore store =
+        RedisStore.builder()
+            .url(server.url())
+            .keyPrefix("plans:")
+            .decisionTimeout(Duration.ofSeconds(5))
+            .socketTimeout(Duration.ofSeconds(5))
+            .build()) {
+      int threads = 12;
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<long[]>> counts = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        Policy policy = t % 2 == 0 ? gold : free;
+        long cost = 1 + t % 3;
+        counts.add(
+            pool.submit(
+                () -> {
+                  long[] c = new long[3];
+                  for (int i = 0; i < 200; i++) {
+                    Decision d = store.decide(policy, "tenant-1", cost);
+                    c[policy == gold ? 0 : 1] += d.isAllowed() ? cost : 0;
+                    c[2] += d.isVerified() ? 1 : 0;
+                  }
+                  return c;
+                }));
+      }
+      long[] sum = new long[3];
+      for (Future<long[]> f : counts) {
+        for (int i = 0; i < 3; i++) {
+          sum[i] += f.get()[i];
+        }
+      }
+      pool.shutdownNow();
+      assertThat(sum[2]).isEqualTo(threads * 200L);
+      Decision goldLeft = store.decide(gold, "tenant-1", 1);
+      Decision freeLeft = store.decide(free, "tenant-1", 1);
+      assertThat(sum[0] + (goldLeft.isAllowed() ? goldLeft.remaining() + 1 : 0))
+          .as("gold: admitted plus left")
+          .isEqualTo(900);
+      assertThat(sum[1] + (freeLeft.isAllowed() ? freeLeft.remaining() + 1 : 0))
+          .as("free: admitted plus left")
+          .isEqualTo(300);
+      assertThat(store.coalescer().largestGroup.get()).isBetween(2, 64);
+    }
+  }
+
   /** Many threads on one hot key: exact, and fewer script calls than decisions. */
   @Test
   void concurrentDecisionsOnAHotKeyStayExactWithFewerScriptCalls() throws Exception {
