@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -87,11 +88,8 @@ final class Coalescer implements Transport {
         }
         continue;
       }
-      synchronized (lane) {
-        if (lane.closed) {
-          continue; // its last call ended meanwhile: the key is free
-        }
-        lane.waiting.add(me);
+      if (!lane.push(me)) {
+        continue; // its last call ended meanwhile: the key is free
       }
       if (await(me)) {
         lead(id, lane, me);
@@ -134,18 +132,11 @@ final class Coalescer implements Transport {
    * turn to the first caller still waiting, or frees the key.
    */
   private void lead(String id, Lane lane, Member head) {
-    List<Member> group;
-    synchronized (lane) {
-      group = gather(lane, head);
-    }
+    List<Member> group = gather(lane, head);
     call(group);
-    Member next;
-    synchronized (lane) {
-      next = nextHead(lane);
-      if (next == null) {
-        lane.closed = true;
-        lanes.remove(id, lane);
-      }
+    Member next = nextHead(lane);
+    if (next == null) {
+      lanes.remove(id, lane);
     }
     // The next caller first, so that its call goes out while these callers wake up.
     if (next != null) {
@@ -158,9 +149,10 @@ final class Coalescer implements Transport {
 
   /**
    * {@code head}, then the callers waiting after it whose decisions can join its call, in arrival
-   * order, up to the bound. Under the lane's lock.
+   * order, up to the bound. Only the caller leading the lane's call runs it.
    */
   private List<Member> gather(Lane lane, Member head) {
+    lane.drain();
     List<Member> group = new ArrayList<>(Math.min(lane.waiting.size() + 1, maxGroup));
     group.add(head);
     for (Iterator<Member> it = lane.waiting.iterator(); it.hasNext() && group.size() < maxGroup; ) {
@@ -177,14 +169,23 @@ final class Coalescer implements Transport {
     return group;
   }
 
-  /** The first caller still waiting, made to lead the next call; null if none. Under the lock. */
+  /**
+   * The first caller still waiting, made to lead the next call; or null, the lane closed, if none
+   * waits. Only the caller leading the lane's call runs it.
+   */
   private static Member nextHead(Lane lane) {
-    for (Member m = lane.waiting.poll(); m != null; m = lane.waiting.poll()) {
-      if (m.state.compareAndSet(QUEUED, LEAD)) {
-        return m;
+    for (; ; ) {
+      lane.drain();
+      for (Member m = lane.waiting.poll(); m != null; m = lane.waiting.poll()) {
+        if (m.state.compareAndSet(QUEUED, LEAD)) {
+          return m;
+        }
       }
+      if (lane.close()) {
+        return null;
+      }
+      // a caller arrived meanwhile
     }
-    return null;
   }
 
   /** One script call for the group; settles each member with its own reply or the failure. */
@@ -253,14 +254,12 @@ final class Coalescer implements Transport {
     return lanes.size();
   }
 
-  /** For tests: the callers waiting on keys with a call in flight. */
+  /** For tests: the callers arrived on keys with a call in flight, not yet taken by its caller. */
   int waiting() {
     int n = 0;
     for (Lane lane : lanes.values()) {
-      synchronized (lane) {
-        for (Member m : lane.waiting) {
-          n += m.state.get() == QUEUED ? 1 : 0;
-        }
+      for (Member m = lane.arrived.get(); m != null && m != Lane.CLOSED; m = m.below) {
+        n += m.state.get() == QUEUED ? 1 : 0;
       }
     }
     return n;
@@ -276,12 +275,51 @@ final class Coalescer implements Transport {
     next.close();
   }
 
-  /** Keys with a call in flight: the callers waiting for it, in arrival order. */
+  /**
+   * Keys with a call in flight, and the callers waiting for it. Arrivals push themselves on a
+   * lock-free stack; the caller leading the call (one at a time, handed on by the LEAD state) moves
+   * them, in arrival order, to {@code waiting}, which only it touches.
+   */
   private static final class Lane {
+    /** Marks a lane whose last call has ended with nobody waiting: callers take the key anew. */
+    private static final Member CLOSED = new Member(null, List.of(), List.of(), 0);
+
+    final AtomicReference<Member> arrived = new AtomicReference<>();
+
+    /** The callers waiting, in arrival order; only the leading caller reads and writes it. */
     final ArrayDeque<Member> waiting = new ArrayDeque<>();
 
-    /** Its last call has ended and nobody waited: callers must take the key anew. */
-    boolean closed;
+    /** Adds a caller; false if the lane is closed. */
+    boolean push(Member m) {
+      for (Member top = arrived.get(); top != CLOSED; top = arrived.get()) {
+        m.below = top;
+        if (arrived.compareAndSet(top, m)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Moves the callers arrived since the last drain to the end of {@code waiting}, in order. */
+    void drain() {
+      Member top = arrived.getAndSet(null);
+      if (top == null) {
+        return;
+      }
+      ArrayDeque<Member> newest = new ArrayDeque<>();
+      for (Member m = top; m != null; m = m.below) {
+        newest.addFirst(m);
+      }
+      for (Member m : newest) {
+        m.below = null;
+        waiting.addLast(m);
+      }
+    }
+
+    /** Closes the lane if nobody arrived since the last drain. */
+    boolean close() {
+      return arrived.compareAndSet(null, CLOSED);
+    }
   }
 
   /** One caller's decision, its state and, once done, its reply or failure. */
@@ -292,6 +330,9 @@ final class Coalescer implements Transport {
     final long deadlineNanos;
     final Thread caller = Thread.currentThread();
     final AtomicInteger state = new AtomicInteger(QUEUED);
+
+    /** The caller that arrived before this one, while on the lane's stack. */
+    Member below;
 
     private Object reply;
     private Exception failure;
