@@ -30,6 +30,11 @@ import redis.clients.jedis.UnifiedJedis;
  * io.github.limiter.internal.algorithm} compute at microsecond resolution. Every key expires soon
  * after it is fresh again.
  *
+ * <p>Decisions go straight out while a pooled connection is idle and are pipelined while none is;
+ * decisions that wait on the same key are decided together by one script call, in arrival order,
+ * each exactly as alone ({@code limiter.redis.pipeline.enabled}, {@code
+ * limiter.redis.coalesce.max-group}).
+ *
  * <p>A decision never waits longer than the decision timeout. When Redis fails or is too slow, the
  * policy's {@link FailureMode} decides, and a circuit breaker keeps a dead Redis from costing every
  * decision a timeout.
@@ -496,10 +501,10 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
 
   /** For tests: the underlying client of a standalone store. */
   UnifiedJedis client() {
-    if (calls.transport() instanceof DirectTransport direct) {
+    if (transport() instanceof DirectTransport direct) {
       return direct.jedis();
     }
-    return ((WorkerTransport) calls.transport()).jedis();
+    return ((WorkerTransport) transport()).jedis();
   }
 
   /** For tests: the concurrency permits this node holds. */
@@ -525,9 +530,15 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     return leases;
   }
 
-  /** For tests: how it reaches Redis. */
+  /** For tests: how it reaches Redis, beneath same-key coalescing. */
   Transport transport() {
-    return calls.transport();
+    Transport t = calls.transport();
+    return t instanceof Coalescer coalescer ? coalescer.next() : t;
+  }
+
+  /** For tests and the benchmark: same-key coalescing, or null if it is off. */
+  Coalescer coalescer() {
+    return calls.transport() instanceof Coalescer coalescer ? coalescer : null;
   }
 
   /** For tests: the parsed decision budget. */

@@ -49,8 +49,9 @@ public final class RedisStoreBuilder {
   Duration logInterval = CircuitBreaker.LOG_INTERVAL;
   final Map<String, PolicyConfig.LeaseMode> leases = new LinkedHashMap<>();
   boolean leaseBackground = true;
-  private boolean pipeline = true;
+  private DispatchMode dispatch = DispatchMode.AUTO;
   private int pipelineMaxBatch = 64;
+  private int coalesceMaxGroup = 64;
 
   RedisStoreBuilder() {}
 
@@ -186,12 +187,33 @@ public final class RedisStoreBuilder {
   }
 
   /**
-   * Whether concurrent decisions on one Redis node share round trips: calls queued while one batch
-   * is in flight are written together as one pipeline; a lone caller's call goes out at once. On by
-   * default; off, each decision is its own round trip on a pooled connection.
+   * Forces a dispatch mode. {@code true}: every decision queues, and those queued while one batch
+   * is in flight are written together as one pipeline; {@code false}: each decision is its own
+   * script call and round trip on a pooled connection, and decisions on the same key do not
+   * coalesce. By default (see {@link #pipelineAuto}) the store switches between the two by itself.
    */
   public RedisStoreBuilder pipeline(boolean enabled) {
-    this.pipeline = enabled;
+    this.dispatch = enabled ? DispatchMode.PIPELINED : DispatchMode.DIRECT;
+    return this;
+  }
+
+  /**
+   * The default: a decision goes straight out while a pooled connection is idle and none is queued;
+   * when none is idle it queues, and the queue goes out as one pipeline; once the queue is empty,
+   * decisions go straight out again.
+   */
+  public RedisStoreBuilder pipelineAuto() {
+    this.dispatch = DispatchMode.AUTO;
+    return this;
+  }
+
+  /**
+   * The most decisions for one key of one policy that one script call decides, in arrival order,
+   * when they wait for the same key; 64 by default, 1 to decide each on its own. Not in direct
+   * mode.
+   */
+  public RedisStoreBuilder coalesceMaxGroup(int decisions) {
+    this.coalesceMaxGroup = requirePositive(decisions, "coalesce max-group");
     return this;
   }
 
@@ -316,7 +338,8 @@ public final class RedisStoreBuilder {
               poolMaxTotal,
               (int) socketTimeout.toMillis(),
               idleCheckInterval,
-              pipeline ? pipelineMaxBatch : 0,
+              dispatch,
+              pipelineMaxBatch,
               clock);
     } else {
       Set<HostAndPort> seeds = clusterNodes;
@@ -341,9 +364,13 @@ public final class RedisStoreBuilder {
                       .build(),
               poolMaxTotal,
               "cluster",
-              pipeline ? pipelineMaxBatch : 0,
+              dispatch,
+              pipelineMaxBatch,
               (int) socketTimeout.toMillis(),
               clock);
+    }
+    if (dispatch != DispatchMode.DIRECT && coalesceMaxGroup > 1) {
+      transport = new Coalescer(transport, coalesceMaxGroup, clock);
     }
     return new RedisStore(this, transport);
   }

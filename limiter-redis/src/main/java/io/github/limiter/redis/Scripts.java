@@ -34,8 +34,11 @@ import java.util.regex.Pattern;
  */
 final class Scripts {
 
-  /** One script text and its SHA-1, which is what EVALSHA names. */
-  record Script(String name, String source, String sha) {}
+  /**
+   * One script text and its SHA-1, which is what EVALSHA names; {@code groups} if it decides a
+   * group of requests on the same keys in one call (the decide scripts: see decide.lua).
+   */
+  record Script(String name, String source, String sha, boolean groups) {}
 
   /** A section header line, {@code --@ name}, in a source or a template. */
   private static final Pattern MARKER =
@@ -99,7 +102,8 @@ final class Scripts {
             }
           });
       Set<String> used = new HashSet<>();
-      DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
+      DECIDE.put(
+          algorithm, script(name + "/decide", opening + splice(decide, parts, name, used), true));
       ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));
@@ -262,10 +266,14 @@ final class Scripts {
   }
 
   private static Script script(String name, String source) {
+    return script(name, source, false);
+  }
+
+  private static Script script(String name, String source, boolean groups) {
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
-      return new Script(name, source, HexFormat.of().formatHex(digest));
+      return new Script(name, source, HexFormat.of().formatHex(digest), groups);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-1", e);
     }
