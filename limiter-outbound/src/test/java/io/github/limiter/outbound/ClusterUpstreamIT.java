@@ -266,7 +266,9 @@ class ClusterUpstreamIT {
 
   @Test
   void anHttpDateRetryAfterHoldsEveryClientUntilThatDate() throws Exception {
-    // A date 3 s ahead, in whole seconds as HTTP-dates are
+    List<OutboundLimiter> limiters = threeClients("token-bucket", "100/s burst=100");
+    // A date 3 s ahead, in whole seconds as HTTP-dates are; taken once the clients are up, so that
+    // a slow start cannot use up the pause before the first call
     Instant date = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS);
     answerOnce(
         aResponse()
@@ -274,7 +276,6 @@ class ClusterUpstreamIT {
             .withHeader(
                 "Retry-After",
                 DateTimeFormatter.RFC_1123_DATE_TIME.format(date.atOffset(ZoneOffset.UTC))));
-    List<OutboundLimiter> limiters = threeClients("token-bucket", "100/s burst=100");
 
     assertThat(hammer(limiters, Duration.ofMillis(4500))).isEmpty();
 
