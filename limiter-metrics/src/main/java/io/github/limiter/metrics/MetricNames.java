@@ -10,11 +10,13 @@ final class MetricNames {
   static final String CIRCUIT_STATE = "limiter.store.circuit.state";
   static final String MEMORY_KEYS = "limiter.memory.keys";
   static final String MEMORY_EVICTIONS = "limiter.memory.evictions";
+  static final String ADMIN_CHANGES = "limiter.admin.changes";
 
   static final String POLICY = "policy";
   static final String OUTCOME = "outcome";
   static final String VERIFIED = "verified";
   static final String STORE = "store";
+  static final String ACTION = "action";
 
   static final String DECISIONS_HELP =
       "Decisions per policy and outcome; verified=false when a failure mode"
@@ -27,6 +29,9 @@ final class MetricNames {
       "The store's circuit breaker: 0 closed, 1 half-open, 2 open";
   static final String MEMORY_KEYS_HELP = "Keys the in-memory store holds";
   static final String MEMORY_EVICTIONS_HELP = "Keys the in-memory store has evicted since start";
+
+  static final String ADMIN_CHANGES_HELP =
+      "Changes operators made through the admin API, per policy and action";
 
   private MetricNames() {}
 }

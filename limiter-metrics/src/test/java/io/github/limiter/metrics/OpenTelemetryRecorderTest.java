@@ -126,4 +126,19 @@ class OpenTelemetryRecorderTest {
     assertThat(state.getAttributes())
         .isEqualTo(Attributes.of(AttributeKey.stringKey("store"), "memory"));
   }
+
+  @Test
+  void countsAdminChangesByPolicyAndAction() {
+    recorder.adminChange("api", "trial-start");
+
+    assertThat(
+            sum(
+                metric(reader.collectAllMetrics(), "limiter.admin.changes"),
+                Attributes.of(
+                    AttributeKey.stringKey("policy"),
+                    "api",
+                    AttributeKey.stringKey("action"),
+                    "trial-start")))
+        .isEqualTo(1);
+  }
 }

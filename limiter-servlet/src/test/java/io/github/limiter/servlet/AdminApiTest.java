@@ -248,4 +248,69 @@ class AdminApiTest {
     assertThat(admin("DELETE", "/policies/api/trial", null, TOKEN).statusCode()).isEqualTo(404);
     assertThat(admin("GET", "/policies/api/trial", null, TOKEN).statusCode()).isEqualTo(404);
   }
+
+  @Test
+  void everyChangeIsCountedByPolicyAndActionNeverByKey() throws Exception {
+    List<String> counted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.github.limiter.internal.metrics.Recorder recorder =
+        new io.github.limiter.internal.metrics.Recorder() {
+          @Override
+          public void decision(String policy, Verdict outcome, boolean verified) {}
+
+          @Override
+          public void nearLimit(String policy) {}
+
+          @Override
+          public void shapingDelay(String policy, long nanos) {}
+
+          @Override
+          public void storeDuration(String store, long nanos) {}
+
+          @Override
+          public void watch(io.github.limiter.internal.metrics.StoreGauges store) {}
+
+          @Override
+          public void adminChange(String policy, String action) {
+            counted.add(policy + " " + action);
+          }
+        };
+    LiveLimits live =
+        new LiveLimits(io.github.limiter.memory.InMemoryStore.builder().build())
+            .watchedBy(io.github.limiter.internal.live.Insight.off(), recorder);
+    live.bind(io.github.limiter.Policy.fixedWindow("web", io.github.limiter.Limit.parse("5/1h")));
+    AdminSettings settings = new AdminSettings(true, "/ops", Optional.empty(), Optional.of(TOKEN));
+    try (TestServer ops =
+        TestServer.start(
+            TestServer.context(
+                ctx ->
+                    ctx.addServlet("ops", new AdminServlet(settings, () -> List.of(live)))
+                        .addMapping("/ops/*")))) {
+      java.util.function.BiFunction<String, String, Integer> call =
+          (path, body) -> {
+            try {
+              HttpRequest.Builder request =
+                  HttpRequest.newBuilder(ops.uri("/ops" + path))
+                      .header("Authorization", "Bearer " + TOKEN)
+                      .method(
+                          body == null ? "DELETE" : "PUT",
+                          body == null
+                              ? HttpRequest.BodyPublishers.noBody()
+                              : HttpRequest.BodyPublishers.ofString(body));
+              return Http.CLIENT
+                  .send(request.build(), HttpResponse.BodyHandlers.ofString())
+                  .statusCode();
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          };
+      assertThat(call.apply("/policies/web/limits", "{\"limits\":\"3/1h\"}")).isEqualTo(200);
+      assertThat(call.apply("/policies/web/overrides/h:bad", "{\"kind\":\"block\"}"))
+          .isEqualTo(200);
+      assertThat(call.apply("/policies/web/overrides/h:bad", null)).isEqualTo(204);
+      assertThat(call.apply("/policies/web/limits", "{\"limits\":\"x\"}")).isEqualTo(400);
+    }
+    assertThat(counted)
+        .containsExactly("web limits", "web override-block", "web override-remove")
+        .noneMatch(c -> c.contains("h:bad"));
+  }
 }
