@@ -40,7 +40,10 @@ import java.util.logging.Logger;
  * DELETE /policies/NAME/trial               discards it
  * </pre>
  *
- * Every change is also counted in {@code limiter.admin.changes{policy,action}}.
+ * The operator console, a page over these routes, is at the admin path itself (see {@link
+ * AdminConsole}); it holds no data, and asks the operator for the token.
+ *
+ * <p>Every change is also counted in {@code limiter.admin.changes{policy,action}}.
  *
  * <p>A bad value is a 400 whose {@code error} names it, and nothing changes.
  */
@@ -64,6 +67,9 @@ final class AdminServlet extends HttpServlet {
   protected void service(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     response.setHeader("Cache-Control", "no-store");
+    if (request.getMethod().equals("GET") && AdminConsole.serve(request, response)) {
+      return;
+    }
     String who = who(request);
     if (who == null) {
       boolean bearer = bearer(request) != null;
