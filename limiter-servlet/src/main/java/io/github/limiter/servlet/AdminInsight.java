@@ -116,22 +116,28 @@ final class AdminInsight {
   }
 
   /**
-   * Ends {@code name}'s running trial as applied and answers the candidate policy to put in force.
+   * The candidate policy of {@code name}'s running trial: what applying it puts in force.
    *
    * @throws Conflict if none is running
    */
-  static Policy apply(List<LiveLimits> owners, String name) {
-    Policy candidate = null;
+  static Policy candidate(List<LiveLimits> owners, String name) {
     for (Insight insight : insights(owners)) {
-      Optional<Policy> applied = insight.trials().apply(name);
-      if (candidate == null && applied.isPresent()) {
-        candidate = applied.get();
+      Optional<ShadowTrial> trial = insight.trials().trial(name);
+      if (trial.isPresent() && trial.get().view().state() == ShadowTrial.State.RUNNING) {
+        return trial.get().candidate();
       }
     }
-    if (candidate == null) {
-      throw new Conflict("policy '" + name + "' has no running shadow trial to apply");
+    throw new Conflict("policy '" + name + "' has no running shadow trial to apply");
+  }
+
+  /**
+   * Ends {@code name}'s running trial as applied in every runtime, once its candidate is in force:
+   * so that a change the store refused leaves the trial running.
+   */
+  static void applied(List<LiveLimits> owners, String name) {
+    for (Insight insight : insights(owners)) {
+      insight.trials().apply(name);
     }
-    return candidate;
   }
 
   /** Discards {@code name}'s latest trial in every runtime; false if none had one. */

@@ -138,7 +138,15 @@ final class AdminServlet extends HttpServlet {
         if (top.isPresent()) {
           send(response, 200, top.get());
         } else {
-          send(response, 404, Map.of("error", "top keys are off: set limiter.top-keys.enabled"));
+          send(
+              response,
+              404,
+              Map.of(
+                  "error",
+                  "no top keys for policy '"
+                      + name
+                      + "': limiter.top-keys.enabled is off, or the runtime that decides it"
+                      + " does not report them"));
         }
       }
       case "trial GET" -> {
@@ -165,11 +173,12 @@ final class AdminServlet extends HttpServlet {
         send(response, 200, started);
       }
       case "trial/apply POST" -> {
-        String limits = LiveLimits.text(AdminInsight.apply(owners, name));
+        String limits = LiveLimits.text(AdminInsight.candidate(owners, name));
         LiveLimits.Version version = null;
         for (LiveLimits live : owners) {
           version = live.change(name, limits);
         }
+        AdminInsight.applied(owners, name);
         log(
             who,
             "applied the shadow trial of policy '"
