@@ -171,6 +171,198 @@ class ConsoleInBrowserTest {
         .contains("<td class=\"key\">h:guesser</td>");
   }
 
+  /**
+   * The operator's clicks, driven through Chromium's DevTools protocol: blocks a key on the
+   * console's form, then starts and applies a trial, each answered by the admin API.
+   */
+  @Test
+  void anOperatorBlocksAKeyAndAppliesATrialFromTheConsole() throws Exception {
+    call("GET", "/api/x", null, "abuser");
+    Path profile = Files.createTempDirectory("chromium-profile");
+    Process browser =
+        new ProcessBuilder(
+                chromiumBinary(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-port=0",
+                "--user-data-dir=" + profile,
+                server.uri("/sign-in").toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try {
+      String port = null;
+      var err =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(browser.getErrorStream(), StandardCharsets.UTF_8));
+      {
+        for (String line = err.readLine(); line != null; line = err.readLine()) {
+          var m =
+              java.util.regex.Pattern.compile("DevTools listening on ws://[^:]+:(\\d+)/")
+                  .matcher(line);
+          if (m.find()) {
+            port = m.group(1);
+            break;
+          }
+        }
+        assertThat(port).as("chromium's DevTools port").isNotNull();
+        new Thread(() -> drain(err)).start();
+        String targets =
+            Http.CLIENT
+                .send(
+                    HttpRequest.newBuilder(
+                            java.net.URI.create("http://127.0.0.1:" + port + "/json/list"))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body();
+        var ws =
+            java.util.regex.Pattern.compile(
+                    "\"webSocketDebuggerUrl\": \"(ws://[^\"]+/page/[^\"]+)\"")
+                .matcher(targets);
+        assertThat(ws.find()).as(targets).isTrue();
+        try (Devtools page = new Devtools(ws.group(1))) {
+          String title = null;
+          for (int i = 0; i < 50 && title == null; i++) {
+            // null while the sign-in page turns into the console: its script context goes
+            title =
+                page.eval(
+                    until(
+                        "document.body && document.body.getAttribute('data-loaded') === 'true'",
+                        "document.title"));
+          }
+          assertThat(title).isEqualTo("Limiter console");
+          page.eval(
+              "(() => { const s = document.querySelector('section[data-policy=api]');"
+                  + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Override a key'));"
+                  + " f.elements.key.value = 'h:abuser'; f.elements.kind.value = 'block';"
+                  + " f.requestSubmit(); return 'sent'; })()");
+          assertThat(
+                  page.eval(
+                      until(
+                          "document.querySelector('section[data-policy=api] table.overrides tr[data-key=\"h:abuser\"]') !== null",
+                          "document.getElementById('status').textContent")))
+              .isEqualTo("Overriding h:abuser: done.");
+          assertThat(call("GET", "/api/x", null, "abuser")).as("blocked").isEqualTo(429);
+
+          page.eval(
+              "(() => { const s = document.querySelector('section[data-policy=login]');"
+                  + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Try in shadow'));"
+                  + " f.elements.limits.value = '1/1m'; f.elements.period.value = '5m';"
+                  + " f.requestSubmit(); return 'sent'; })()");
+          page.eval(
+              until(
+                  "document.querySelector('section[data-policy=login] .trial[data-state=running]') !== null",
+                  "1"));
+          page.eval(
+              "(() => { [...document.querySelectorAll('section[data-policy=login] .trial button')]"
+                  + ".find(b => b.textContent === 'Apply').click(); return 'sent'; })()");
+          assertThat(
+                  page.eval(
+                      until(
+                          "document.querySelector('section[data-policy=login] .trial[data-state=applied]') !== null",
+                          "document.querySelector('section[data-policy=login] .limits').textContent")))
+              .isEqualTo("1/m");
+        }
+      }
+    } finally {
+      browser.destroy();
+      if (!browser.waitFor(30, TimeUnit.SECONDS)) {
+        browser.destroyForcibly();
+      }
+    }
+    assertThat(call("GET", "/login/x", null, "walker")).isEqualTo(200);
+    assertThat(call("GET", "/login/x", null, "walker")).as("the applied 1/m").isEqualTo(429);
+  }
+
+  /**
+   * A script that resolves with {@code value} once {@code condition} holds (polled in the page).
+   */
+  private static String until(String condition, String value) {
+    return "new Promise(done => { const t = () => ("
+        + condition
+        + ") ? done("
+        + value
+        + ") : setTimeout(t, 20); t(); })";
+  }
+
+  private static void drain(java.io.BufferedReader err) {
+    try {
+      while (err.readLine() != null) {
+        // Chromium's log: not needed
+      }
+    } catch (IOException e) {
+      // the browser ended
+    }
+  }
+
+  /** One page's DevTools connection: evaluates scripts and answers their values as strings. */
+  private static final class Devtools implements java.net.http.WebSocket.Listener, AutoCloseable {
+    private final java.net.http.WebSocket socket;
+    private final StringBuilder part = new StringBuilder();
+    private final java.util.concurrent.BlockingQueue<String> replies =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    private int id;
+
+    Devtools(String url) throws Exception {
+      socket =
+          Http.CLIENT
+              .newWebSocketBuilder()
+              .buildAsync(java.net.URI.create(url), this)
+              .get(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public java.util.concurrent.CompletionStage<?> onText(
+        java.net.http.WebSocket webSocket, CharSequence data, boolean last) {
+      part.append(data);
+      if (last) {
+        replies.add(part.toString());
+        part.setLength(0);
+      }
+      webSocket.request(1);
+      return null;
+    }
+
+    String eval(String expression) throws Exception {
+      int call = ++id;
+      socket
+          .sendText(
+              "{\"id\":"
+                  + call
+                  + ",\"method\":\"Runtime.evaluate\",\"params\":{\"expression\":"
+                  + Json.write(expression)
+                  + ",\"awaitPromise\":true,\"returnByValue\":true}}",
+              true)
+          .get(30, TimeUnit.SECONDS);
+      while (true) {
+        String reply = replies.poll(30, TimeUnit.SECONDS);
+        assertThat(reply).as("chromium's answer to " + expression).isNotNull();
+        if (reply.startsWith("{\"id\":" + call + ",")) {
+          if (reply.contains("Execution context was destroyed")
+              || reply.contains("Cannot find context")
+              || reply.contains("Inspected target navigated")) {
+            return null;
+          }
+          assertThat(reply).as(expression).doesNotContain("exceptionDetails");
+          var value =
+              java.util.regex.Pattern.compile("\"value\":(\"((?:[^\"\\\\]|\\\\.)*)\"|[^,}]+)")
+                  .matcher(reply);
+          assertThat(value.find()).as(reply).isTrue();
+          return value.group(2) != null ? value.group(2) : value.group(1);
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      socket.abort();
+    }
+  }
+
   private static String section(String dom, String policy) {
     int start = dom.indexOf("<section class=\"policy\" data-policy=\"" + policy + "\"");
     assertThat(start).as("the section of policy " + policy + " in " + dom).isNotNegative();
