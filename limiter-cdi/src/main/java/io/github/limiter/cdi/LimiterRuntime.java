@@ -111,7 +111,7 @@ class LimiterRuntime {
             renderer::headers,
             new Insight(setup.config().topKeys(), NanoClock.system()));
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
-    this.live = LiveLimits.open(store);
+    this.live = LiveLimits.open(store).watchedBy(admission.insight(), metrics);
     this.liveLimiter = Limiter.of(live);
     this.refresh =
         LimiterConfig.refreshPeriod(setup.lookup())

@@ -15,12 +15,14 @@ final class MetricNames {
   static final String CONCURRENCY_IN_FLIGHT = "limiter.concurrency.in.flight";
   static final String CONCURRENCY_LATENCY = "limiter.concurrency.latency";
   static final String CONCURRENCY_BASELINE = "limiter.concurrency.latency.baseline";
+  static final String ADMIN_CHANGES = "limiter.admin.changes";
 
   static final String POLICY = "policy";
   static final String OUTCOME = "outcome";
   static final String VERIFIED = "verified";
   static final String STORE = "store";
   static final String EVENT = "event";
+  static final String ACTION = "action";
 
   static final String DECISIONS_HELP =
       "Decisions per policy and outcome; verified=false when a failure mode"
@@ -46,6 +48,8 @@ final class MetricNames {
       "The average latency of the last window of requests an adaptive limit measured, in seconds";
   static final String CONCURRENCY_BASELINE_HELP =
       "The latency without queueing an adaptive limit measured, in seconds";
+  static final String ADMIN_CHANGES_HELP =
+      "Changes operators made through the admin API, per policy and action";
 
   private MetricNames() {}
 }

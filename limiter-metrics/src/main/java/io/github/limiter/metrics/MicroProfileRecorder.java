@@ -1,5 +1,8 @@
 package io.github.limiter.metrics;
 
+import static io.github.limiter.metrics.MetricNames.ACTION;
+import static io.github.limiter.metrics.MetricNames.ADMIN_CHANGES;
+import static io.github.limiter.metrics.MetricNames.ADMIN_CHANGES_HELP;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
 import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE;
@@ -53,6 +56,8 @@ final class MicroProfileRecorder implements Recorder {
   private static final Metadata SHAPING_DELAY_META = meta(SHAPING_DELAY, SHAPING_DELAY_HELP);
   private static final Metadata STORE_DURATION_META = meta(STORE_DURATION, STORE_DURATION_HELP);
 
+  private static final Metadata ADMIN_CHANGES_META = meta(ADMIN_CHANGES, ADMIN_CHANGES_HELP);
+
   private final MetricRegistry registry;
   private final PolicyMeters.DecisionMeters<Counter> decisions;
   private final PolicyMeters.ByName<Counter> nearLimit;
@@ -99,6 +104,11 @@ final class MicroProfileRecorder implements Recorder {
   @Override
   public void nearLimit(String policy) {
     nearLimit.get(policy).inc();
+  }
+
+  @Override
+  public void adminChange(String policy, String action) {
+    registry.counter(ADMIN_CHANGES_META, new Tag(POLICY, policy), new Tag(ACTION, action)).inc();
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.github.limiter.metrics;
 
+import static io.github.limiter.metrics.MetricNames.ACTION;
+import static io.github.limiter.metrics.MetricNames.ADMIN_CHANGES;
+import static io.github.limiter.metrics.MetricNames.ADMIN_CHANGES_HELP;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
 import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE;
@@ -188,6 +191,11 @@ final class MicrometerRecorder implements Recorder {
   @Override
   public void outbound(String policy, OutboundEvent event) {
     outbound.get(policy, event).increment();
+  }
+
+  @Override
+  public void adminChange(String policy, String action) {
+    counter(ADMIN_CHANGES, ADMIN_CHANGES_HELP, Tags.of(POLICY, policy, ACTION, action)).increment();
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.github.limiter.metrics;
 
+import static io.github.limiter.metrics.MetricNames.ACTION;
+import static io.github.limiter.metrics.MetricNames.ADMIN_CHANGES;
+import static io.github.limiter.metrics.MetricNames.ADMIN_CHANGES_HELP;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE;
 import static io.github.limiter.metrics.MetricNames.CIRCUIT_STATE_HELP;
 import static io.github.limiter.metrics.MetricNames.CONCURRENCY_BASELINE;
@@ -65,6 +68,7 @@ final class OpenTelemetryRecorder implements Recorder {
   private final Meter meter;
   private final LongCounter decisions;
   private final LongCounter nearLimit;
+  private final LongCounter adminChanges;
   private final DoubleHistogram shapingDelay;
   private final DoubleHistogram storeDuration;
   private final LongCounter outbound;
@@ -92,6 +96,7 @@ final class OpenTelemetryRecorder implements Recorder {
     decisions = meter.counterBuilder(DECISIONS).setDescription(DECISIONS_HELP).build();
     nearLimit = meter.counterBuilder(NEAR_LIMIT).setDescription(NEAR_LIMIT_HELP).build();
     outbound = meter.counterBuilder(OUTBOUND).setDescription(OUTBOUND_HELP).build();
+    adminChanges = meter.counterBuilder(ADMIN_CHANGES).setDescription(ADMIN_CHANGES_HELP).build();
     shapingDelay =
         meter
             .histogramBuilder(SHAPING_DELAY)
@@ -116,6 +121,11 @@ final class OpenTelemetryRecorder implements Recorder {
   @Override
   public void nearLimit(String policy) {
     nearLimit.add(1, policyTags.get(policy));
+  }
+
+  @Override
+  public void adminChange(String policy, String action) {
+    adminChanges.add(1, Attributes.of(POLICY_KEY, policy, AttributeKey.stringKey(ACTION), action));
   }
 
   @Override

@@ -129,4 +129,20 @@ class MicroProfileRecorderTest {
         .getValue()
         .doubleValue();
   }
+
+  @Test
+  void countsAdminChangesByPolicyAndAction() {
+    recorder.adminChange("api", "override-block");
+    recorder.adminChange("api", "override-block");
+
+    assertThat(
+            registry
+                .getCounter(
+                    new MetricID(
+                        "limiter.admin.changes",
+                        new Tag("policy", "api"),
+                        new Tag("action", "override-block")))
+                .getCount())
+        .isEqualTo(2);
+  }
 }

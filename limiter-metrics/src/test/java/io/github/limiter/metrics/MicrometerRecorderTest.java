@@ -145,4 +145,26 @@ class MicrometerRecorderTest {
     assertThat(scrape).contains("limiter_store_circuit_state{store=\"memory\"} 0");
     assertThat(scrape).contains("limiter_memory_keys 0");
   }
+
+  @Test
+  void countsAdminChangesByPolicyAndAction() {
+    recorder.adminChange("api", "limits");
+    recorder.adminChange("api", "limits");
+    recorder.adminChange("api", "trial-apply");
+
+    assertThat(
+            registry
+                .get("limiter.admin.changes")
+                .tags("policy", "api", "action", "limits")
+                .counter()
+                .count())
+        .isEqualTo(2);
+    assertThat(
+            registry
+                .get("limiter.admin.changes")
+                .tags("policy", "api", "action", "trial-apply")
+                .counter()
+                .count())
+        .isEqualTo(1);
+  }
 }

@@ -176,4 +176,19 @@ class OpenTelemetryRecorderTest {
                 .getValue())
         .isEqualTo(0.03);
   }
+
+  @Test
+  void countsAdminChangesByPolicyAndAction() {
+    recorder.adminChange("api", "trial-start");
+
+    assertThat(
+            sum(
+                metric(reader.collectAllMetrics(), "limiter.admin.changes"),
+                Attributes.of(
+                    AttributeKey.stringKey("policy"),
+                    "api",
+                    AttributeKey.stringKey("action"),
+                    "trial-start")))
+        .isEqualTo(1);
+  }
 }

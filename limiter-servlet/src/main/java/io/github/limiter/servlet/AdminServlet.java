@@ -33,9 +33,19 @@ import java.util.logging.Logger;
  * GET    /policies/NAME/overrides           the keys' overrides
  * PUT    /policies/NAME/overrides/KEY       {"kind": "block|exempt|limits", "limits": .., "ttl": "10m"}
  * DELETE /policies/NAME/overrides/KEY       removes the key's override
+ * GET    /policies/NAME/top-keys            the keys with the most requests and rejections
+ * GET    /policies/NAME/trial               the latest shadow trial, running or over
+ * PUT    /policies/NAME/trial               {"limits": "5/s", "period": "10m"}: starts one
+ * POST   /policies/NAME/trial/apply         puts its limits in force: the policy's next version
+ * DELETE /policies/NAME/trial               discards it
  * </pre>
  *
- * A bad value is a 400 whose {@code error} names it, and nothing changes.
+ * The operator console, a page over these routes, is at the admin path itself (see {@link
+ * AdminConsole}); it holds no data, and asks the operator for the token.
+ *
+ * <p>Every change is also counted in {@code limiter.admin.changes{policy,action}}.
+ *
+ * <p>A bad value is a 400 whose {@code error} names it, and nothing changes.
  */
 final class AdminServlet extends HttpServlet {
 
@@ -57,6 +67,9 @@ final class AdminServlet extends HttpServlet {
   protected void service(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     response.setHeader("Cache-Control", "no-store");
+    if (request.getMethod().equals("GET") && AdminConsole.serve(request, response)) {
+      return;
+    }
     String who = who(request);
     if (who == null) {
       boolean bearer = bearer(request) != null;
@@ -91,16 +104,108 @@ final class AdminServlet extends HttpServlet {
         } else {
           send(response, 405, Map.of("error", "method " + method + " not allowed here"));
         }
+      } else if (path.size() >= 3
+          && path.get(0).equals("policies")
+          && (path.get(2).equals("top-keys") || path.get(2).equals("trial"))) {
+        insight(request, response, who, path, method);
       } else {
         send(response, 404, Map.of("error", "no such admin resource"));
       }
     } catch (UnknownPolicy e) {
       send(response, 404, Map.of("error", e.getMessage()));
+    } catch (AdminInsight.Conflict e) {
+      send(response, 409, Map.of("error", e.getMessage()));
     } catch (IllegalArgumentException e) {
       send(response, 400, Map.of("error", e.getMessage()));
     } catch (RuntimeException e) {
       send(response, 503, Map.of("error", "cannot change the limits now: " + e.getMessage()));
     }
+  }
+
+  private void insight(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      String who,
+      List<String> path,
+      String method)
+      throws IOException {
+    String name = path.get(1);
+    List<LiveLimits> owners = owners(name);
+    String route = String.join("/", path.subList(2, path.size())) + " " + method;
+    switch (route) {
+      case "top-keys GET" -> {
+        var top = AdminInsight.topKeys(owners, name);
+        if (top.isPresent()) {
+          send(response, 200, top.get());
+        } else {
+          send(
+              response,
+              404,
+              Map.of(
+                  "error",
+                  "no top keys for policy '"
+                      + name
+                      + "': limiter.top-keys.enabled is off, or the runtime that decides it"
+                      + " does not report them"));
+        }
+      }
+      case "trial GET" -> {
+        var trial = AdminInsight.trial(owners, name);
+        if (trial.isPresent()) {
+          send(response, 200, trial.get());
+        } else {
+          send(response, 404, Map.of("error", "policy '" + name + "' has no shadow trial"));
+        }
+      }
+      case "trial PUT" -> {
+        Map<String, String> body = body(request);
+        Map<String, Object> started =
+            AdminInsight.start(owners, name, body.get("limits"), body.get("period"));
+        log(
+            who,
+            "started a shadow trial of "
+                + started.get("candidate")
+                + " on policy '"
+                + name
+                + "' for "
+                + body.get("period"));
+        count(owners, name, "trial-start");
+        send(response, 200, started);
+      }
+      case "trial/apply POST" -> {
+        String limits = LiveLimits.text(AdminInsight.candidate(owners, name));
+        LiveLimits.Version version = null;
+        for (LiveLimits live : owners) {
+          version = live.change(name, limits);
+        }
+        AdminInsight.applied(owners, name);
+        log(
+            who,
+            "applied the shadow trial of policy '"
+                + name
+                + "': its limits are "
+                + limits
+                + ", version "
+                + version.number());
+        count(owners, name, "trial-apply");
+        send(response, 200, Map.of("name", name, "version", version.number(), "limits", limits));
+      }
+      case "trial DELETE" -> {
+        if (!AdminInsight.discard(owners, name)) {
+          send(response, 404, Map.of("error", "policy '" + name + "' has no shadow trial"));
+          return;
+        }
+        log(who, "discarded the shadow trial of policy '" + name + "'");
+        count(owners, name, "trial-discard");
+        response.setStatus(204);
+      }
+      default -> send(response, 405, Map.of("error", "method " + method + " not allowed here"));
+    }
+  }
+
+  /** Counts one change in the metrics of every runtime that holds the policy, once each. */
+  private static void count(List<LiveLimits> owners, String name, String action) {
+    owners.stream().map(LiveLimits::recorder).distinct().forEach(r -> r.adminChange(name, action));
   }
 
   /** Who calls: the principal in the role, "token" for the token; null if neither. */
@@ -163,6 +268,7 @@ final class AdminServlet extends HttpServlet {
             + limits
             + ", version "
             + version.number());
+    count(owners, name, "limits");
     send(response, 200, Map.of("name", name, "version", version.number(), "limits", limits));
   }
 
@@ -221,13 +327,15 @@ final class AdminServlet extends HttpServlet {
             + kindText
             + (body.get("limits") != null ? " " + body.get("limits") : "")
             + (ttl != null ? " for " + ttl : ""));
+    count(owners, name, "override-" + kind.configName());
     send(response, 200, Map.of("name", name, "key", key, "kind", kind.configName()));
   }
 
   private void removeOverride(HttpServletResponse response, String who, String name, String key)
       throws IOException {
     boolean removed = false;
-    for (LiveLimits live : owners(name)) {
+    List<LiveLimits> owners = owners(name);
+    for (LiveLimits live : owners) {
       removed |= live.removeOverride(name, key);
     }
     if (!removed) {
@@ -238,6 +346,7 @@ final class AdminServlet extends HttpServlet {
       return;
     }
     log(who, "removed the override of key '" + key + "' of policy '" + name + "'");
+    count(owners, name, "override-remove");
     response.setStatus(204);
   }
 

@@ -97,7 +97,7 @@ final class FilterRuntime {
     this.limiter = limiter;
     this.ownsLimiter = ownsLimiter;
     this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
-    this.live = LiveLimits.open(limiter.store());
+    this.live = LiveLimits.open(limiter.store()).watchedBy(admission.insight(), metrics);
     Limiter liveLimiter = Limiter.of(live);
     this.renderer = new ResponseRenderer(config.http());
     Map<String, PolicyLimiter> bound = new HashMap<>();

@@ -32,7 +32,8 @@ class AdminApiTest {
                 "limiter.policy.api.limits", "5/1h",
                 "limiter.policy.api.key", "header:X-Api-Key",
                 "limiter.route.api.pattern", "/api/*",
-                "limiter.route.api.policies", "api"));
+                "limiter.route.api.policies", "api",
+                "limiter.top-keys.enabled", "true"));
     AdminSettings settings =
         new AdminSettings(true, "/limiter/admin", Optional.empty(), Optional.of(TOKEN));
     server =
@@ -79,7 +80,12 @@ class AdminApiTest {
             new String[] {"PUT", "/policies/api/limits", "{\"limits\":\"1/s\"}"},
             new String[] {"GET", "/policies/api/overrides", null},
             new String[] {"PUT", "/policies/api/overrides/k", "{\"kind\":\"block\"}"},
-            new String[] {"DELETE", "/policies/api/overrides/k", null});
+            new String[] {"DELETE", "/policies/api/overrides/k", null},
+            new String[] {"GET", "/policies/api/top-keys", null},
+            new String[] {"GET", "/policies/api/trial", null},
+            new String[] {"PUT", "/policies/api/trial", "{\"limits\":\"1/s\",\"period\":\"1m\"}"},
+            new String[] {"POST", "/policies/api/trial/apply", null},
+            new String[] {"DELETE", "/policies/api/trial", null});
     for (String[] route : routes) {
       HttpResponse<String> none = admin(route[0], route[1], route[2], null);
       assertThat(none.statusCode()).as(route[0] + " " + route[1]).isEqualTo(401);
@@ -168,5 +174,143 @@ class AdminApiTest {
         admin("PUT", "/policies/api/overrides/x", "{\"kind\":\"ban\"}", TOKEN);
     assertThat(badKind.statusCode()).isEqualTo(400);
     assertThat(badKind.body()).contains("kind: ").contains("ban");
+  }
+
+  @Test
+  void theTopKeysListTheHeaviestKeysWithTheirCountsAndErrors() throws Exception {
+    for (int i = 0; i < 7; i++) {
+      api("heavy");
+    }
+    api("light");
+
+    HttpResponse<String> top = admin("GET", "/policies/api/top-keys", null, TOKEN);
+
+    assertThat(top.statusCode()).isEqualTo(200);
+    assertThat(top.body())
+        .contains("\"requests\":8")
+        .contains("\"rejections\":2")
+        .contains(
+            "\"byRequests\":[{\"key\":\"h:heavy\",\"count\":7,\"error\":0},"
+                + "{\"key\":\"h:light\",\"count\":1,\"error\":0}]")
+        .contains("\"byRejections\":[{\"key\":\"h:heavy\",\"count\":2,\"error\":0}]");
+    assertThat(admin("GET", "/policies/nope/top-keys", null, TOKEN).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void aShadowTrialCountsWhatItWouldRejectAndAppliesKeepingState() throws Exception {
+    HttpResponse<String> badLimits =
+        admin("PUT", "/policies/api/trial", "{\"limits\":\"2 per h\",\"period\":\"10m\"}", TOKEN);
+    assertThat(badLimits.statusCode()).isEqualTo(400);
+    assertThat(badLimits.body()).contains("limits: ").contains("2 per h");
+    HttpResponse<String> badPeriod =
+        admin("PUT", "/policies/api/trial", "{\"limits\":\"2/1h\",\"period\":\"soon\"}", TOKEN);
+    assertThat(badPeriod.statusCode()).isEqualTo(400);
+    assertThat(badPeriod.body()).contains("period: ").contains("soon");
+    assertThat(
+            admin("PUT", "/policies/api/trial", "{\"limits\":\"2/1h\",\"period\":\"8d\"}", TOKEN)
+                .body())
+        .contains("period: ");
+    assertThat(admin("GET", "/policies/api/trial", null, TOKEN).statusCode())
+        .as("nothing started")
+        .isEqualTo(404);
+
+    HttpResponse<String> started =
+        admin("PUT", "/policies/api/trial", "{\"limits\":\"2/1h\",\"period\":\"10m\"}", TOKEN);
+    assertThat(started.statusCode()).isEqualTo(200);
+    assertThat(started.body())
+        .contains("\"state\":\"running\"")
+        .contains("\"current\":\"5/h\"")
+        .contains("\"candidate\":\"2/h\"");
+    assertThat(
+            admin("PUT", "/policies/api/trial", "{\"limits\":\"1/1h\",\"period\":\"10m\"}", TOKEN)
+                .statusCode())
+        .as("one trial at a time")
+        .isEqualTo(409);
+    for (int i = 0; i < 3; i++) {
+      assertThat(api("k")).as("the current limits decide").isEqualTo(200);
+    }
+    assertThat(admin("GET", "/policies/api/trial", null, TOKEN).body())
+        .contains("\"requests\":3")
+        .contains("\"rejected\":0")
+        .contains("\"wouldReject\":1")
+        .contains("\"wouldRejectKeys\":[{\"key\":\"h:k\",\"count\":1,\"error\":0}]");
+
+    HttpResponse<String> applied = admin("POST", "/policies/api/trial/apply", null, TOKEN);
+
+    assertThat(applied.statusCode()).isEqualTo(200);
+    assertThat(applied.body()).contains("\"version\":1").contains("\"limits\":\"2/h\"");
+    assertThat(api("k")).as("the key kept its count of 3 under 2/h").isEqualTo(429);
+    assertThat(admin("GET", "/policies", null, TOKEN).body()).contains("\"limits\":\"2/h\"");
+    assertThat(admin("GET", "/policies/api/trial", null, TOKEN).body())
+        .contains("\"state\":\"applied\"");
+    assertThat(admin("POST", "/policies/api/trial/apply", null, TOKEN).statusCode()).isEqualTo(409);
+    assertThat(admin("DELETE", "/policies/api/trial", null, TOKEN).statusCode()).isEqualTo(204);
+    assertThat(admin("DELETE", "/policies/api/trial", null, TOKEN).statusCode()).isEqualTo(404);
+    assertThat(admin("GET", "/policies/api/trial", null, TOKEN).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void everyChangeIsCountedByPolicyAndActionNeverByKey() throws Exception {
+    List<String> counted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.github.limiter.internal.metrics.Recorder recorder =
+        new io.github.limiter.internal.metrics.Recorder() {
+          @Override
+          public void decision(String policy, Verdict outcome, boolean verified) {}
+
+          @Override
+          public void nearLimit(String policy) {}
+
+          @Override
+          public void shapingDelay(String policy, long nanos) {}
+
+          @Override
+          public void storeDuration(String store, long nanos) {}
+
+          @Override
+          public void watch(io.github.limiter.internal.metrics.StoreGauges store) {}
+
+          @Override
+          public void adminChange(String policy, String action) {
+            counted.add(policy + " " + action);
+          }
+        };
+    LiveLimits live =
+        new LiveLimits(io.github.limiter.memory.InMemoryStore.builder().build())
+            .watchedBy(io.github.limiter.internal.live.Insight.off(), recorder);
+    live.bind(io.github.limiter.Policy.fixedWindow("web", io.github.limiter.Limit.parse("5/1h")));
+    AdminSettings settings = new AdminSettings(true, "/ops", Optional.empty(), Optional.of(TOKEN));
+    try (TestServer ops =
+        TestServer.start(
+            TestServer.context(
+                ctx ->
+                    ctx.addServlet("ops", new AdminServlet(settings, () -> List.of(live)))
+                        .addMapping("/ops/*")))) {
+      java.util.function.BiFunction<String, String, Integer> call =
+          (path, body) -> {
+            try {
+              HttpRequest.Builder request =
+                  HttpRequest.newBuilder(ops.uri("/ops" + path))
+                      .header("Authorization", "Bearer " + TOKEN)
+                      .method(
+                          body == null ? "DELETE" : "PUT",
+                          body == null
+                              ? HttpRequest.BodyPublishers.noBody()
+                              : HttpRequest.BodyPublishers.ofString(body));
+              return Http.CLIENT
+                  .send(request.build(), HttpResponse.BodyHandlers.ofString())
+                  .statusCode();
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          };
+      assertThat(call.apply("/policies/web/limits", "{\"limits\":\"3/1h\"}")).isEqualTo(200);
+      assertThat(call.apply("/policies/web/overrides/h:bad", "{\"kind\":\"block\"}"))
+          .isEqualTo(200);
+      assertThat(call.apply("/policies/web/overrides/h:bad", null)).isEqualTo(204);
+      assertThat(call.apply("/policies/web/limits", "{\"limits\":\"x\"}")).isEqualTo(400);
+    }
+    assertThat(counted)
+        .containsExactly("web limits", "web override-block", "web override-remove")
+        .noneMatch(c -> c.contains("h:bad"));
   }
 }

@@ -10,6 +10,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.internal.metrics.Recorder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -64,6 +65,8 @@ public final class LiveLimits implements RateLimitStore {
   private final Map<String, LivePolicy> policies = new ConcurrentHashMap<>();
   private final NanoClock clock;
   private ScheduledExecutorService refresher;
+  private volatile Insight insight;
+  private volatile Recorder recorder = Recorder.NOOP;
 
   /** Live limits over {@code store}, shared through it if it is a {@link LiveBoard}. */
   public LiveLimits(RateLimitStore store) {
@@ -285,6 +288,26 @@ public final class LiveLimits implements RateLimitStore {
   /** The overrides of policy {@code name} that apply now, by key. */
   public synchronized Map<String, KeyOverride> overrides(String name) {
     return Map.copyOf(liveOverrides(live(name)));
+  }
+
+  /**
+   * Joins the {@code insight} (top keys, shadow trials) and the metrics {@code recorder} of the
+   * runtime that decides through these limits, for the admin API to reach them.
+   */
+  public LiveLimits watchedBy(Insight insight, Recorder recorder) {
+    this.insight = Objects.requireNonNull(insight, "insight");
+    this.recorder = Objects.requireNonNull(recorder, "recorder");
+    return this;
+  }
+
+  /** The insight of the runtime that decides through these limits, if it joined. */
+  public Optional<Insight> insight() {
+    return Optional.ofNullable(insight);
+  }
+
+  /** The metrics of the runtime that decides through these limits; none until it joined. */
+  public Recorder recorder() {
+    return recorder;
   }
 
   /** The clock of the overrides' expiry. */

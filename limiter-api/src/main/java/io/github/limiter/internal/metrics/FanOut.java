@@ -26,6 +26,13 @@ final class FanOut implements Recorder {
   }
 
   @Override
+  public void adminChange(String policy, String action) {
+    for (Recorder r : recorders) {
+      r.adminChange(policy, action);
+    }
+  }
+
+  @Override
   public void shapingDelay(String policy, long nanos) {
     for (Recorder r : recorders) {
       r.shapingDelay(policy, nanos);

@@ -100,6 +100,13 @@ public interface Recorder {
    */
   default void watch(ConcurrencyGauges limit) {}
 
+  /**
+   * One change an operator made through the admin API: {@code
+   * limiter.admin.changes{policy,action}}, the action such as {@code limits} or {@code
+   * trial-apply}. Never tagged by the key the change was about.
+   */
+  default void adminChange(String policy, String action) {}
+
   /** Records nothing. */
   Recorder NOOP =
       new Recorder() {

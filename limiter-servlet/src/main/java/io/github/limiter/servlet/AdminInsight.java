@@ -1,0 +1,192 @@
+package io.github.limiter.servlet;
+
+import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.internal.live.Insight;
+import io.github.limiter.internal.live.KeyCount;
+import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.live.ShadowTrial;
+import io.github.limiter.internal.live.TopKeys;
+import io.github.limiter.internal.live.TopKeysView;
+import io.github.limiter.internal.live.TrialView;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The admin API's view of live traffic: a policy's top keys and its shadow trial, over the {@link
+ * Insight} of every runtime that holds the policy. A trial starts in each of them, so that each
+ * adapter's requests are tried alike; what it shows is the first one's.
+ */
+final class AdminInsight {
+
+  private AdminInsight() {}
+
+  /** A request the admin API cannot do in the policy's present state: 409. */
+  static final class Conflict extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Conflict(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** {@code name}'s top keys as JSON, or empty when top keys are off. */
+  static Optional<Map<String, Object>> topKeys(List<LiveLimits> owners, String name) {
+    for (LiveLimits live : owners) {
+      Optional<TopKeys> top = live.insight().flatMap(Insight::topKeys);
+      if (top.isPresent()) {
+        TopKeysView view = top.get().view(name);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("policy", name);
+        json.put("coveredSeconds", view.covered().toSeconds());
+        json.put("requests", view.requests());
+        json.put("rejections", view.rejections());
+        json.put("byRequests", counts(view.byRequests()));
+        json.put("byRejections", counts(view.byRejections()));
+        return Optional.of(json);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** {@code name}'s latest trial as JSON, or empty if it has none. */
+  static Optional<Map<String, Object>> trial(List<LiveLimits> owners, String name) {
+    for (Insight insight : insights(owners)) {
+      Optional<ShadowTrial> trial = insight.trials().trial(name);
+      if (trial.isPresent()) {
+        return Optional.of(json(trial.get().view()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Starts trying {@code limits} for {@code period} on {@code name} in every runtime that holds it.
+   *
+   * @throws IllegalArgumentException naming a bad value; nothing started then
+   * @throws Conflict if a trial of the policy runs
+   */
+  static Map<String, Object> start(
+      List<LiveLimits> owners, String name, String limits, String period) {
+    if (limits == null) {
+      throw new IllegalArgumentException("limits: required, such as {\"limits\": \"5/s\"}");
+    }
+    if (period == null || period.isBlank()) {
+      throw new IllegalArgumentException("period: required, such as {\"period\": \"10m\"}");
+    }
+    Duration duration;
+    try {
+      duration = Limit.parseDuration(period);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("period: " + e.getMessage());
+    }
+    List<Insight> insights = insights(owners);
+    if (insights.isEmpty()) {
+      throw new Conflict("policy '" + name + "' is not decided by a runtime that can try it");
+    }
+    Policy candidate = owners.get(0).validate(name, limits);
+    Policy current = owners.get(0).version(name).orElseThrow().policy();
+    for (Insight insight : insights) {
+      Optional<ShadowTrial> old = insight.trials().trial(name);
+      if (old.isPresent() && old.get().state() == ShadowTrial.State.RUNNING) {
+        throw new Conflict(
+            "policy '" + name + "': a shadow trial is running; apply or discard it first");
+      }
+    }
+    Map<String, Object> first = null;
+    for (Insight insight : insights) {
+      ShadowTrial trial;
+      try {
+        trial = insight.trials().start(current, candidate.limits(), duration);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            (e.getMessage().contains("period") ? "period: " : "limits: ") + e.getMessage(), e);
+      } catch (IllegalStateException e) {
+        throw new Conflict(e.getMessage());
+      }
+      if (first == null) {
+        first = json(trial.view());
+      }
+    }
+    return first;
+  }
+
+  /**
+   * The candidate policy of {@code name}'s running trial: what applying it puts in force.
+   *
+   * @throws Conflict if none is running
+   */
+  static Policy candidate(List<LiveLimits> owners, String name) {
+    for (Insight insight : insights(owners)) {
+      Optional<ShadowTrial> trial = insight.trials().trial(name);
+      if (trial.isPresent() && trial.get().view().state() == ShadowTrial.State.RUNNING) {
+        return trial.get().candidate();
+      }
+    }
+    throw new Conflict("policy '" + name + "' has no running shadow trial to apply");
+  }
+
+  /**
+   * Ends {@code name}'s running trial as applied in every runtime, once its candidate is in force:
+   * so that a change the store refused leaves the trial running.
+   */
+  static void applied(List<LiveLimits> owners, String name) {
+    for (Insight insight : insights(owners)) {
+      insight.trials().apply(name);
+    }
+  }
+
+  /** Discards {@code name}'s latest trial in every runtime; false if none had one. */
+  static boolean discard(List<LiveLimits> owners, String name) {
+    boolean any = false;
+    for (Insight insight : insights(owners)) {
+      any |= insight.trials().discard(name);
+    }
+    return any;
+  }
+
+  private static List<Insight> insights(List<LiveLimits> owners) {
+    List<Insight> insights = new ArrayList<>();
+    for (LiveLimits live : owners) {
+      live.insight().filter(i -> !insights.contains(i)).ifPresent(insights::add);
+    }
+    return insights;
+  }
+
+  private static Map<String, Object> json(TrialView view) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("policy", view.policy());
+    json.put("state", view.state().name().toLowerCase(java.util.Locale.ROOT));
+    json.put("algorithm", view.algorithm().configName());
+    json.put("current", text(view.current()));
+    json.put("candidate", text(view.candidate()));
+    json.put("elapsedSeconds", view.elapsed().toSeconds());
+    json.put("remainingSeconds", view.remaining().toSeconds());
+    json.put("requests", view.requests());
+    json.put("rejected", view.rejected());
+    json.put("wouldReject", view.wouldReject());
+    json.put("wouldRejectKeys", counts(view.wouldRejectKeys()));
+    return json;
+  }
+
+  private static String text(List<Limit> limits) {
+    return String.join(", ", limits.stream().map(Limit::toString).toList());
+  }
+
+  /** Each key with its count (an upper bound) and error: it had at least count - error. */
+  private static List<Map<String, Object>> counts(List<KeyCount> counts) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    for (KeyCount c : counts) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("key", c.key());
+      json.put("count", c.count());
+      json.put("error", c.error());
+      list.add(json);
+    }
+    return list;
+  }
+}
