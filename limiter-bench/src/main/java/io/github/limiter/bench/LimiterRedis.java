@@ -4,7 +4,6 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.redis.RedisStore;
-import io.github.limiter.redis.RedisStoreBuilder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -20,10 +19,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Limiter's Redis store as a load subject: server clock, a token bucket of {@link
- * RedisPolicies#RATE} per second; the default dispatch (auto: direct while a connection is idle,
- * pipelined while none is, decisions waiting on one key coalesced into one script call), or a
- * forced mode: pipelined, or direct (each decision its own EVALSHA and round trip).
+ * Limiter's Redis store as a load subject: one EVALSHA per decision, server clock, a token bucket
+ * of {@link RedisPolicies#RATE} per second; concurrent decisions pipelined (the default) or each on
+ * its own round trip (direct mode).
  *
  * <p>As a command, {@code LimiterRedis --evalsha <port>} prints the exact EVALSHA the store sends
  * for one decision, as seen by the server's MONITOR, with the client key replaced by {@code @KEY@}:
@@ -39,21 +37,18 @@ final class LimiterRedis implements RedisLoad.Subject {
   private final RedisStore store;
 
   LimiterRedis(String host, int port, int threads) {
-    this(host, port, threads, false);
+    this(host, port, threads, true);
   }
 
   /**
-   * @param pipeline null for the default ({@code limiter.redis.pipeline.enabled=auto}), else the
-   *     mode forced: pipelined ({@code true}) or direct ({@code false})
+   * @param pipeline whether concurrent decisions share round trips (the default), or each is its
+   *     own round trip on a pooled connection ({@code limiter.redis.pipeline.enabled=false})
    */
-  LimiterRedis(String host, int port, int threads, Boolean pipeline) {
-    RedisStoreBuilder builder = RedisStore.builder();
-    if (pipeline != null) {
-      builder.pipeline(pipeline);
-    }
+  LimiterRedis(String host, int port, int threads, boolean pipeline) {
     store =
-        builder
+        RedisStore.builder()
             .node(host, port)
+            .pipeline(pipeline)
             .poolMaxTotal(threads)
             // Generous, so that a loaded machine shows as latency, not as fail-open admissions.
             .decisionTimeout(Duration.ofSeconds(2))

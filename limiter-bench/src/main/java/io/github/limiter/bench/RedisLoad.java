@@ -22,10 +22,7 @@ import org.HdrHistogram.Histogram;
  * per run: per key count, thread count and round, each subject in turn, so that subjects listed
  * together alternate. {@code --fresh true} runs each on keys never used, without warm-up, and
  * reports the most that may pass ({@code limit}) to count over-admission against. Each run is
- * bounded in time and in calls, and only ever talks to 127.0.0.1. At the end it prints, to standard
- * error, a table of the median round of each subject (throughput, client and server CPU per
- * decision, script calls per decision) and, if {@code limiter} ran, its ratios to the others,
- * median of the round-by-round ratios.
+ * bounded in time and in calls, and only ever talks to 127.0.0.1.
  */
 public final class RedisLoad {
 
@@ -60,11 +57,9 @@ public final class RedisLoad {
     SUBJECTS.put("bucket4j", Bucket4jRedis::plain);
     SUBJECTS.put("bucket4j-batching", Bucket4jRedis::batching);
     SUBJECTS.put("bucket4j-delaying", Bucket4jRedis::delaying);
-    SUBJECTS.put("limiter", (host, port, threads) -> new LimiterRedis(host, port, threads, null));
+    SUBJECTS.put("limiter", (host, port, threads) -> new LimiterRedis(host, port, threads, true));
     SUBJECTS.put(
         "limiter-direct", (host, port, threads) -> new LimiterRedis(host, port, threads, false));
-    SUBJECTS.put(
-        "limiter-pipelined", (host, port, threads) -> new LimiterRedis(host, port, threads, true));
   }
 
   private RedisLoad() {}
@@ -85,25 +80,6 @@ public final class RedisLoad {
       double serverCpuSeconds) {
     double callsPerSecond() {
       return calls / seconds;
-    }
-
-    double clientUsPerCall() {
-      return cpuSeconds * 1e6 / Math.max(1, calls);
-    }
-
-    double serverUsPerCall() {
-      return serverCpuSeconds * 1e6 / Math.max(1, calls);
-    }
-
-    /** Script calls (EVAL, EVALSHA) the server ran per decision. */
-    double scriptCallsPerCall() {
-      long scripts = 0;
-      for (Map.Entry<String, RedisAdmin.CommandStats> e : server.entrySet()) {
-        if (e.getKey().startsWith("eval")) {
-          scripts += e.getValue().calls();
-        }
-      }
-      return (double) scripts / Math.max(1, calls);
     }
 
     String toJson() {
@@ -127,8 +103,7 @@ public final class RedisLoad {
           "{\"subject\":\"%s\",\"threads\":%d,\"keys\":%d,\"calls\":%d,\"admitted\":%d,\"unverified\":%d,"
               + "\"seconds\":%.3f,\"cpuUsPerCall\":%.3f,\"rate\":%d,\"limit\":%d,"
               + "\"opsPerSec\":%.1f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%.1f,\"maxus\":%.1f,"
-              + "\"scriptUsPerCall\":%.2f,\"serverBusy\":%.3f,\"serverCpuUsPerCall\":%.3f,"
-              + "\"scriptCallsPerCall\":%.4f,\"commandsPerCall\":{%s}}",
+              + "\"scriptUsPerCall\":%.2f,\"serverBusy\":%.3f,\"commandsPerCall\":{%s}}",
           subject,
           threads,
           keys,
@@ -146,8 +121,6 @@ public final class RedisLoad {
           latency.getMaxValue() / 1000.0,
           (double) usec / calls,
           serverCpuSeconds / seconds,
-          serverUsPerCall(),
-          scriptCallsPerCall(),
           commands);
     }
   }
@@ -173,7 +146,6 @@ public final class RedisLoad {
     // Several subjects alternate run by run, round after round: on a noisy machine their ratio
     // then compares runs that saw the same noise.
     int run = 0;
-    List<Result> results = new ArrayList<>();
     for (int keys : keyCounts) {
       for (int threads : threadCounts) {
         for (int round = 0; round < rounds; round++) {
@@ -191,13 +163,11 @@ public final class RedisLoad {
                 result = run(subject, subjectName, names, threads, seconds, admin, fresh);
               }
               System.out.println(result.toJson());
-              results.add(result);
             }
           }
         }
       }
     }
-    System.err.print(RedisLoadSummary.table(results, List.of(subjectNames)));
   }
 
   /**

@@ -87,11 +87,6 @@ final class PipelineDispatcher {
     this.clock = clock;
   }
 
-  /** Whether calls are queued for the next batch: auto mode then queues new calls behind them. */
-  boolean queued() {
-    return !queue.isEmpty();
-  }
-
   /** Runs {@code script} by EVALSHA in the next batch and returns its reply, or throws. */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
@@ -250,18 +245,7 @@ final class PipelineDispatcher {
     }
     List<Object> replies = connection.getMany(retry.size());
     for (int i = 0; i < retry.size(); i++) {
-      Call c = retry.get(i);
-      Object reply = replies.get(i);
-      if (reply instanceof JedisNoScriptException) {
-        // flushed again between the EVAL and this call: this one by EVAL too
-        connection.sendCommand(COMMANDS.eval(c.script.source(), c.keys, c.args).getArguments());
-        try {
-          reply = connection.getOne();
-        } catch (JedisDataException e) {
-          reply = e; // an error answer fails this call only
-        }
-      }
-      c.complete(reply);
+      retry.get(i).complete(replies.get(i));
     }
   }
 

@@ -30,11 +30,6 @@ import redis.clients.jedis.UnifiedJedis;
  * io.github.limiter.internal.algorithm} compute at microsecond resolution. Every key expires soon
  * after it is fresh again.
  *
- * <p>Decisions go straight out while a pooled connection is idle and are pipelined while none is;
- * decisions that wait on the same key are decided together by one script call, in arrival order,
- * each exactly as alone ({@code limiter.redis.pipeline.enabled}, {@code
- * limiter.redis.coalesce.max-group}).
- *
  * <p>A decision never waits longer than the decision timeout. When Redis fails or is too slow, the
  * policy's {@link FailureMode} decides, and a circuit breaker keeps a dead Redis from costing every
  * decision a timeout.
@@ -501,10 +496,10 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
 
   /** For tests: the underlying client of a standalone store. */
   UnifiedJedis client() {
-    if (transport() instanceof DirectTransport direct) {
+    if (calls.transport() instanceof DirectTransport direct) {
       return direct.jedis();
     }
-    return ((WorkerTransport) transport()).jedis();
+    return ((WorkerTransport) calls.transport()).jedis();
   }
 
   /** For tests: the concurrency permits this node holds. */
@@ -530,15 +525,9 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     return leases;
   }
 
-  /** For tests: how it reaches Redis, beneath same-key coalescing. */
+  /** For tests: how it reaches Redis. */
   Transport transport() {
-    Transport t = calls.transport();
-    return t instanceof Coalescer coalescer ? coalescer.next() : t;
-  }
-
-  /** For tests and the benchmark: same-key coalescing, or null if it is off. */
-  Coalescer coalescer() {
-    return calls.transport() instanceof Coalescer coalescer ? coalescer : null;
+    return calls.transport();
   }
 
   /** For tests: the parsed decision budget. */

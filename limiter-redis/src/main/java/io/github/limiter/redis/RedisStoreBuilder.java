@@ -49,9 +49,8 @@ public final class RedisStoreBuilder {
   Duration logInterval = CircuitBreaker.LOG_INTERVAL;
   final Map<String, PolicyConfig.LeaseMode> leases = new LinkedHashMap<>();
   boolean leaseBackground = true;
-  private DispatchMode dispatch = DispatchMode.AUTO;
+  private boolean pipeline = true;
   private int pipelineMaxBatch = 64;
-  private int coalesceMaxGroup = 64;
 
   RedisStoreBuilder() {}
 
@@ -187,33 +186,12 @@ public final class RedisStoreBuilder {
   }
 
   /**
-   * Forces a dispatch mode. {@code true}: every decision queues, and those queued while one batch
-   * is in flight are written together as one pipeline; {@code false}: each decision is its own
-   * script call and round trip on a pooled connection, and decisions on the same key do not
-   * coalesce. By default (see {@link #pipelineAuto}) the store switches between the two by itself.
+   * Whether concurrent decisions on one Redis node share round trips: calls queued while one batch
+   * is in flight are written together as one pipeline; a lone caller's call goes out at once. On by
+   * default; off, each decision is its own round trip on a pooled connection.
    */
   public RedisStoreBuilder pipeline(boolean enabled) {
-    this.dispatch = enabled ? DispatchMode.PIPELINED : DispatchMode.DIRECT;
-    return this;
-  }
-
-  /**
-   * The default: a decision goes straight out while a pooled connection is idle and none is queued;
-   * when none is idle it queues, and the queue goes out as one pipeline; once the queue is empty,
-   * decisions go straight out again.
-   */
-  public RedisStoreBuilder pipelineAuto() {
-    this.dispatch = DispatchMode.AUTO;
-    return this;
-  }
-
-  /**
-   * The most decisions for one key of one policy that one script call decides, in arrival order,
-   * when they wait for the same key; 64 by default, 1 to decide each on its own. Not in direct
-   * mode.
-   */
-  public RedisStoreBuilder coalesceMaxGroup(int decisions) {
-    this.coalesceMaxGroup = requirePositive(decisions, "coalesce max-group");
+    this.pipeline = enabled;
     return this;
   }
 
@@ -338,8 +316,7 @@ public final class RedisStoreBuilder {
               poolMaxTotal,
               (int) socketTimeout.toMillis(),
               idleCheckInterval,
-              dispatch,
-              pipelineMaxBatch,
+              pipeline ? pipelineMaxBatch : 0,
               clock);
     } else {
       Set<HostAndPort> seeds = clusterNodes;
@@ -364,13 +341,9 @@ public final class RedisStoreBuilder {
                       .build(),
               poolMaxTotal,
               "cluster",
-              dispatch,
-              pipelineMaxBatch,
+              pipeline ? pipelineMaxBatch : 0,
               (int) socketTimeout.toMillis(),
               clock);
-    }
-    if (dispatch != DispatchMode.DIRECT && coalesceMaxGroup > 1) {
-      transport = new Coalescer(transport, coalesceMaxGroup, clock);
     }
     return new RedisStore(this, transport);
   }

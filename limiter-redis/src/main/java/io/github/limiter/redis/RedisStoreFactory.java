@@ -185,33 +185,21 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "How long the breaker stays open (decisions take the fallback at once) before "
                   + "one probe is let through.");
 
-  public static final Setting<String> PIPELINE_ENABLED =
-      Setting.<String>of(PREFIX + "pipeline.enabled", text -> DispatchMode.parse(text).name(), null)
+  public static final Setting<Boolean> PIPELINE_ENABLED =
+      Setting.<Boolean>of(PREFIX + "pipeline.enabled", ConfigReader::parseBoolean, null)
           .doc(
-              "`auto`, `true` or `false`",
-              "`auto`",
+              "boolean",
+              "`true`",
               "false",
-              "How decisions reach a Redis node (standalone, or each master of a cluster). "
-                  + "`auto`: straight out while a pooled connection is idle and none is queued; "
-                  + "when none is idle they queue and go out together as one pipeline, until the "
-                  + "queue is empty. `true`: always queued and pipelined. `false`: each decision "
-                  + "is its own script call and round trip, and decisions on one key do not "
-                  + "coalesce. See [Dispatch](redis.md#which-mode-when).");
+              "Concurrent decisions on one Redis node (standalone, or each master of a "
+                  + "cluster) share round trips: those queued while a batch is in flight go out "
+                  + "together as one pipeline; a lone decision goes out at once. `false`: each "
+                  + "decision is its own round trip on a pooled connection. See "
+                  + "[Pipelining](redis.md#pipelining).");
 
   public static final Setting<Integer> PIPELINE_MAX_BATCH =
       Setting.<Integer>of(PREFIX + "pipeline.max-batch", RedisStoreFactory::parseInt, null)
           .doc("integer ≥ 1", "`64`", "16", "The most decisions written as one pipeline.");
-
-  public static final Setting<Integer> COALESCE_MAX_GROUP =
-      Setting.<Integer>of(PREFIX + "coalesce.max-group", RedisStoreFactory::parseInt, null)
-          .doc(
-              "integer ≥ 1",
-              "`64`",
-              "16",
-              "While a decision on a key is in flight, decisions on the same key of the same "
-                  + "policy wait for it, and then one script call decides up to this many of "
-                  + "them, in arrival order, each its own answer (exact). `1`: each decision is "
-                  + "its own script call. Not with `pipeline.enabled=false`.");
 
   public static final Setting<Duration> CONCURRENCY_HOLD =
       Setting.<Duration>of(PREFIX + "concurrency-hold", Limit::parseDuration, null)
@@ -246,7 +234,6 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
           BREAKER_OPEN_DURATION,
           PIPELINE_ENABLED,
           PIPELINE_MAX_BATCH,
-          COALESCE_MAX_GROUP,
           CONCURRENCY_HOLD);
 
   @Override
@@ -292,19 +279,10 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
     set(settings, BREAKER_FAILURE_THRESHOLD, b::breakerFailureThreshold);
     set(settings, BREAKER_OPEN_DURATION, b::breakerOpenDuration);
     set(settings, CONCURRENCY_HOLD, b::concurrencyHold);
-    set(settings, PIPELINE_ENABLED, mode -> dispatch(b, DispatchMode.valueOf(mode)));
+    set(settings, PIPELINE_ENABLED, b::pipeline);
     set(settings, PIPELINE_MAX_BATCH, b::pipelineMaxBatch);
-    set(settings, COALESCE_MAX_GROUP, b::coalesceMaxGroup);
     leases(settings, b);
     return b;
-  }
-
-  private static void dispatch(RedisStoreBuilder b, DispatchMode mode) {
-    switch (mode) {
-      case AUTO -> b.pipelineAuto();
-      case PIPELINED -> b.pipeline(true);
-      case DIRECT -> b.pipeline(false);
-    }
   }
 
   private static void checkUrlOrNodes(SettingValues settings) {

@@ -34,11 +34,8 @@ import java.util.regex.Pattern;
  */
 final class Scripts {
 
-  /**
-   * One script text and its SHA-1, which is what EVALSHA names; {@code groups} if it decides a
-   * group of requests on the same keys in one call (the decide scripts: see decide.lua).
-   */
-  record Script(String name, String source, String sha, boolean groups) {}
+  /** One script text and its SHA-1, which is what EVALSHA names. */
+  record Script(String name, String source, String sha) {}
 
   /** A section header line, {@code --@ name}, in a source or a template. */
   private static final Pattern MARKER =
@@ -102,8 +99,7 @@ final class Scripts {
             }
           });
       Set<String> used = new HashSet<>();
-      DECIDE.put(
-          algorithm, script(name + "/decide", opening + splice(decide, parts, name, used), true));
+      DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
       ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));
@@ -266,14 +262,10 @@ final class Scripts {
   }
 
   private static Script script(String name, String source) {
-    return script(name, source, false);
-  }
-
-  private static Script script(String name, String source, boolean groups) {
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
-      return new Script(name, source, HexFormat.of().formatHex(digest), groups);
+      return new Script(name, source, HexFormat.of().formatHex(digest));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-1", e);
     }

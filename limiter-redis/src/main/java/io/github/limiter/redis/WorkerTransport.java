@@ -33,10 +33,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * is full, the call fails at once.
  *
  * <p>With pipelining on, the workers hand their calls to one {@link PipelineDispatcher} per master,
- * which writes those of the same master as one pipeline on a connection of that master's pool; in
- * auto mode only while that pool has no idle connection or calls are queued there already. A call
- * whose slot has moved (MOVED, ASK) goes once more through the cluster client, which follows the
- * redirection.
+ * which writes those of the same master as one pipeline on a connection of that master's pool. A
+ * call whose slot has moved (MOVED, ASK) goes once more through the cluster client, which follows
+ * the redirection.
  */
 final class WorkerTransport implements Transport {
 
@@ -53,10 +52,7 @@ final class WorkerTransport implements Transport {
   /** Where failures count while the topology is not known yet. */
   static final String UNKNOWN_NODE = "the cluster";
 
-  /** Whether calls go to a master's pipeline: always, never, or while its pool has none idle. */
-  private final DispatchMode mode;
-
-  /** The most calls per pipeline. */
+  /** The most calls per pipeline; 0 when each call goes through the cluster client alone. */
   private final int pipelineMaxBatch;
 
   private final int socketTimeoutMillis;
@@ -70,7 +66,6 @@ final class WorkerTransport implements Transport {
       Function<ClusterConnectionProvider, UnifiedJedis> clients,
       int threads,
       String name,
-      DispatchMode mode,
       int pipelineMaxBatch,
       int socketTimeoutMillis,
       NanoClock clock) {
@@ -78,7 +73,6 @@ final class WorkerTransport implements Transport {
     this.clock = clock;
     this.lastRefresh = new AtomicLong(clock.nanos());
     this.clients = clients;
-    this.mode = mode;
     this.pipelineMaxBatch = pipelineMaxBatch;
     this.socketTimeoutMillis = socketTimeoutMillis;
     AtomicInteger count = new AtomicInteger();
@@ -167,9 +161,9 @@ final class WorkerTransport implements Transport {
       throws Exception {
     UnifiedJedis client = jedis();
     try {
-      if (mode.pipelines()) {
+      if (pipelineMaxBatch > 0) {
         String node = nodeOf(keys.get(0));
-        if (!node.equals(UNKNOWN_NODE) && (mode == DispatchMode.PIPELINED || busy(node))) {
+        if (!node.equals(UNKNOWN_NODE)) {
           try {
             return dispatcher(node).eval(script, keys, args, deadlineNanos);
           } catch (JedisRedirectionException e) {
@@ -183,20 +177,6 @@ final class WorkerTransport implements Transport {
       refreshTopology(client);
       throw e;
     }
-  }
-
-  /**
-   * Auto mode's rule: whether a call to {@code node} would wait for a connection (none idle in its
-   * pool) or calls are queued for its pipeline already; then it queues too.
-   */
-  private boolean busy(String node) {
-    PipelineDispatcher d = dispatchers.get(node);
-    if (d != null && d.queued()) {
-      return true;
-    }
-    ClusterConnectionProvider p = provider;
-    ConnectionPool pool = p == null ? null : p.getConnectionMap().get(node);
-    return pool != null && pool.getNumIdle() == 0;
   }
 
   /** For tests: the dispatchers by master, empty with pipelining off. */

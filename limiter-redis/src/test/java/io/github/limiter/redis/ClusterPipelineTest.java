@@ -42,10 +42,6 @@ class ClusterPipelineTest {
     try (RedisStore store =
         RedisStore.builder()
             .clusterNodes(cluster.seedList())
-            // forced, and without same-key coalescing: three hot keys would otherwise keep at
-            // most three calls in flight, too few to queue
-            .pipeline(true)
-            .coalesceMaxGroup(1)
             .decisionTimeout(Duration.ofSeconds(2))
             .socketTimeout(Duration.ofSeconds(2))
             .build()) {

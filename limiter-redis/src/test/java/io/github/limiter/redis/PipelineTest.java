@@ -27,9 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Pipelined decisions on a standalone Redis: concurrent callers share round trips and stay exact; a
  * lone caller goes out alone; NOSCRIPT, a frozen server and the breaker behave as in direct mode.
- * Auto mode (the default) calls directly while a connection is idle, pipelines while none is, and
- * goes back once the queue is empty. Each test has a server of its own, since the counts are
- * server-wide. Pipelining is forced and same-key coalescing off where a test counts script calls.
+ * Each test has a server of its own, since the counts are server-wide.
  */
 class PipelineTest {
 
@@ -53,8 +51,6 @@ class PipelineTest {
     RedisStore store =
         RedisStore.builder()
             .url(server.url())
-            .pipeline(true)
-            .coalesceMaxGroup(1)
             .decisionTimeout(budget)
             .socketTimeout(budget)
             .breakerFailureThreshold(5)
@@ -66,7 +62,7 @@ class PipelineTest {
 
   private static PipelineDispatcher dispatcher(RedisStore store) {
     PipelineDispatcher dispatcher = ((DirectTransport) store.transport()).pipeline();
-    assertThat(dispatcher).as("pipelining is on").isNotNull();
+    assertThat(dispatcher).as("pipelining is on by default").isNotNull();
     return dispatcher;
   }
 
@@ -282,12 +278,8 @@ class PipelineTest {
                                 "limiter.redis.url", server.url(),
                                 "limiter.redis.decision-timeout", "2s",
                                 "limiter.redis.socket-timeout", "2s",
-                                "limiter.redis.pipeline.enabled", "true",
-                                "limiter.redis.coalesce.max-group", "1",
                                 "limiter.redis.pipeline.max-batch", "1")))) {
       assertThat(((DirectTransport) direct.transport()).pipeline()).isNull();
-      assertThat(direct.coalescer()).as("nothing coalesces in direct mode").isNull();
-      assertThat(single.coalescer()).as("coalescing off at max-group 1").isNull();
       Policy policy = Policy.tokenBucket("keys", Limit.bucket(1, Duration.ofHours(1), 100_000));
       List<Long> verified =
           onThreads(
@@ -304,62 +296,6 @@ class PipelineTest {
       assertThat(dispatcher.largestBatch.get()).isEqualTo(1);
       assertThat(dispatcher.batches.sum()).isEqualTo(1_600);
     }
-  }
-
-  @Test
-  void autoModeCallsDirectlyWhileAConnectionIsIdleAndQueuesWhileNoneIs() throws Exception {
-    RedisStore store =
-        RedisStore.builder()
-            .url(server.url())
-            .poolMaxTotal(1)
-            .decisionTimeout(Duration.ofSeconds(10))
-            .socketTimeout(Duration.ofSeconds(10))
-            .build();
-    stores.add(store);
-    PipelineDispatcher dispatcher = dispatcher(store);
-    Policy policy =
-        Policy.tokenBucket("auto", Limit.bucket(1, Duration.ofHours(1), 1_000))
-            .withFailureMode(FailureMode.FAIL_CLOSED);
-    Await.until(
-        "the pool's connection open",
-        Duration.ofSeconds(10),
-        () -> ((DirectTransport) store.transport()).idleConnections() == 1);
-
-    // A lone caller finds the connection idle every time: no pipeline
-    for (int i = 0; i < 50; i++) {
-      assertThat(store.decide(policy, "lone", 1).isVerified()).isTrue();
-    }
-    assertThat(dispatcher.calls.sum()).isZero();
-
-    // The one connection busy (the server frozen under a call): callers on other keys queue
-    ExecutorService pool = Executors.newFixedThreadPool(4);
-    List<Future<Decision>> decisions = new ArrayList<>();
-    server.freeze();
-    try {
-      decisions.add(pool.submit(() -> store.decide(policy, "first", 1)));
-      Await.until(
-          "the connection in use",
-          Duration.ofSeconds(10),
-          () -> ((DirectTransport) store.transport()).idleConnections() == 0);
-      for (int i = 0; i < 3; i++) {
-        String key = "queued-" + i;
-        decisions.add(pool.submit(() -> store.decide(policy, key, 1)));
-      }
-      Await.until("3 calls queued", Duration.ofSeconds(10), () -> dispatcher.queued());
-    } finally {
-      server.thaw();
-    }
-    for (Future<Decision> d : decisions) {
-      assertThat(d.get().isVerified()).isTrue();
-    }
-    pool.shutdownNow();
-    assertThat(dispatcher.calls.sum()).as("the queued calls went out pipelined").isEqualTo(3);
-
-    // The queue drained: a lone caller goes straight out again
-    for (int i = 0; i < 50; i++) {
-      assertThat(store.decide(policy, "lone", 1).isVerified()).isTrue();
-    }
-    assertThat(dispatcher.calls.sum()).isEqualTo(3);
   }
 
   private long evalshaCalls() {

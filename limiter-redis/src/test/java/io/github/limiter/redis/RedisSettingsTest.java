@@ -31,7 +31,7 @@ class RedisSettingsTest {
   @Test
   void everyKeyIsDeclaredOnceWithItsLineOfDocumentation() {
     assertThat(new RedisStoreFactory().settings())
-        .hasSize(22)
+        .hasSize(21)
         .allSatisfy(
             setting -> {
               assertThat(setting.name()).startsWith(RedisStoreFactory.PREFIX);
@@ -44,44 +44,7 @@ class RedisSettingsTest {
                   .as(setting.name())
                   .allSatisfy(cell -> assertThat(cell).isNotBlank().doesNotContain("|", "\n"));
             });
-    assertThat(new RedisStoreFactory().keys()).hasSize(22);
-  }
-
-  @Test
-  void theDispatchModeIsAutoTrueOrFalse(RedisServer server) {
-    for (Map.Entry<String, Class<?>> mode :
-        Map.<String, Class<?>>of(
-                "auto", Coalescer.class, "TRUE", Coalescer.class, "false", DirectTransport.class)
-            .entrySet()) {
-      try (RedisStore store =
-          (RedisStore)
-              new RedisStoreFactory()
-                  .create(
-                      ConfigLookup.of(
-                          Map.of(
-                              "limiter.redis.url", server.url(),
-                              "limiter.redis.pipeline.enabled", mode.getKey())))) {
-        Transport transport = store.coalescer() != null ? store.coalescer() : store.transport();
-        assertThat(transport).as(mode.getKey()).isInstanceOf(mode.getValue());
-        assertThat(((DirectTransport) store.transport()).pipeline() != null)
-            .as(mode.getKey() + " pipelines")
-            .isEqualTo(!mode.getKey().equals("false"));
-      }
-    }
-    ConfigException e =
-        catchThrowableOfType(
-            ConfigException.class,
-            () ->
-                new RedisStoreFactory()
-                    .create(
-                        ConfigLookup.of(
-                            Map.of(
-                                "limiter.redis.url",
-                                server.url(),
-                                "limiter.redis.pipeline.enabled",
-                                "sometimes"))));
-    assertThat(e.key()).isEqualTo("limiter.redis.pipeline.enabled");
-    assertThat(e.getMessage()).contains("expected auto, true or false, was 'sometimes'");
+    assertThat(new RedisStoreFactory().keys()).hasSize(21);
   }
 
   @Test

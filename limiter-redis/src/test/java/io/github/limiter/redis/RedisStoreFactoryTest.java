@@ -91,10 +91,7 @@ class RedisStoreFactoryTest {
         "limiter.redis.breaker.open-duration|1 sec",
         "limiter.redis.tls.truststore|/no/such/file.p12",
         "limiter.redis.pipeline.enabled|sometimes",
-        "limiter.redis.pipeline.enabled|on",
         "limiter.redis.pipeline.max-batch|0",
-        "limiter.redis.coalesce.max-group|0",
-        "limiter.redis.coalesce.max-group|all",
         "limiter.redis.pipeline.max-batch|many",
         "limiter.redis.concurrency-hold|500ms",
         "limiter.redis.concurrency-hold|2h",
@@ -129,7 +126,7 @@ class RedisStoreFactoryTest {
         .hasMessageContaining("'50ms'");
     // Every key the factory declares is one it reads: docs/configuration.md's Redis table, whole.
     assertThat(new RedisStoreFactory().keys())
-        .hasSize(22)
+        .hasSize(21)
         .allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
   }
 

@@ -41,12 +41,9 @@ class StaleConnectionTest {
   /**
    * The idle check is far off, so that only the retry on a fresh connection can save the decisions.
    */
-  private static RedisStore store(Duration idleCheck, String mode) {
-    RedisStoreBuilder builder = RedisStore.builder();
-    if (!mode.equals("auto")) {
-      builder.pipeline(Boolean.parseBoolean(mode));
-    }
-    return builder
+  private static RedisStore store(Duration idleCheck, boolean pipeline) {
+    return RedisStore.builder()
+        .pipeline(pipeline)
         .url(server.url())
         .decisionTimeout(Duration.ofMillis(250))
         .breakerFailureThreshold(5)
@@ -57,10 +54,9 @@ class StaleConnectionTest {
 
   /**
    * Fills the pool: concurrent callers each hold a connection in direct mode; pipelined, they share
-   * one; by default (auto), decisions on one key coalesce, so they hold one or a few.
+   * one.
    */
-  private static void warmUp(RedisStore store, String mode) throws InterruptedException {
-    boolean pipeline = !mode.equals("false");
+  private static void warmUp(RedisStore store, boolean pipeline) throws InterruptedException {
     try (Load load = new Load(8, 30_000, () -> store.decide(FAIL_CLOSED, "warm", 1))) {
       awaitDecisions(load, 2_000);
     }
@@ -100,12 +96,13 @@ class StaleConnectionTest {
     assertThat(store.health().up()).isTrue();
   }
 
-  @ParameterizedTest(name = "pipeline.enabled={0}")
-  @ValueSource(strings = {"auto", "true", "false"})
-  void connectionsClosedByTheServerTimeoutDoNotMakeDecisionsFallBack(String mode) throws Exception {
-    try (RedisStore store = store(Duration.ofHours(1), mode)) {
+  @ParameterizedTest(name = "pipeline={0}")
+  @ValueSource(booleans = {true, false})
+  void connectionsClosedByTheServerTimeoutDoNotMakeDecisionsFallBack(boolean pipeline)
+      throws Exception {
+    try (RedisStore store = store(Duration.ofHours(1), pipeline)) {
       // Given a full pool, left idle until the server's timeout has closed every connection
-      warmUp(store, mode);
+      warmUp(store, pipeline);
       awaitClosedByTheServer();
       // Then every decision is verified
       assertNoFallback(store);
@@ -115,25 +112,27 @@ class StaleConnectionTest {
     }
   }
 
-  @ParameterizedTest(name = "pipeline.enabled={0}")
-  @ValueSource(strings = {"auto", "true", "false"})
-  void connectionsKilledWithClientKillDoNotMakeDecisionsFallBack(String mode) throws Exception {
-    try (RedisStore store = store(Duration.ofHours(1), mode)) {
+  @ParameterizedTest(name = "pipeline={0}")
+  @ValueSource(booleans = {true, false})
+  void connectionsKilledWithClientKillDoNotMakeDecisionsFallBack(boolean pipeline)
+      throws Exception {
+    try (RedisStore store = store(Duration.ofHours(1), pipeline)) {
       // Given a full pool
-      warmUp(store, mode);
+      warmUp(store, pipeline);
       // When Redis kills every client connection (not the one that asks)
       assertThat((Long) server.call("CLIENT", "KILL", "TYPE", "normal"))
-          .isGreaterThan(mode.equals("false") ? 1L : 0L);
+          .isGreaterThan(pipeline ? 0L : 1L);
       // Then every decision is verified
       assertNoFallback(store);
     }
   }
 
-  @ParameterizedTest(name = "pipeline.enabled={0}")
-  @ValueSource(strings = {"auto", "true", "false"})
-  void theIdleCheckDropsKilledConnectionsBeforeADecisionDrawsThem(String mode) throws Exception {
-    try (RedisStore store = store(Duration.ofMillis(100), mode)) {
-      warmUp(store, mode);
+  @ParameterizedTest(name = "pipeline={0}")
+  @ValueSource(booleans = {true, false})
+  void theIdleCheckDropsKilledConnectionsBeforeADecisionDrawsThem(boolean pipeline)
+      throws Exception {
+    try (RedisStore store = store(Duration.ofMillis(100), pipeline)) {
+      warmUp(store, pipeline);
       DirectTransport transport = (DirectTransport) store.transport();
       // When the pooled connections are killed while idle
       server.call("CLIENT", "KILL", "TYPE", "normal");
