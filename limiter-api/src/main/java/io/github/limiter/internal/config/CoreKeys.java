@@ -49,7 +49,16 @@ final class CoreKeys {
               "all",
               "routes whose settings are set only in environment variables, likewise");
 
-  static final List<Setting<?>> TOP = List.of(STORE, POLICIES, ROUTES);
+  static final Setting<String> OUTBOUNDS =
+      Setting.of(OutboundConfig.LISTED_KEY, Function.identity(), null)
+          .doc(
+              "list of names",
+              "none",
+              "partner",
+              "outbound policies (`limiter.outbound.NAME.*`) whose settings are set only in"
+                  + " environment variables, likewise");
+
+  static final List<Setting<?>> TOP = List.of(STORE, POLICIES, ROUTES, OUTBOUNDS);
 
   static final Setting<String> ROUTE_PATTERN =
       Setting.of("pattern", CoreKeys::pattern, null)

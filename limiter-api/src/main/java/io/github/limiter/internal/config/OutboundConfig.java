@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One outbound policy, {@code limiter.outbound.NAME.*}: the limits of calls to an upstream, keyed
@@ -42,6 +43,12 @@ public record OutboundConfig(
     Retry retry) {
 
   public static final String PREFIX = "limiter.outbound.";
+
+  /**
+   * Names outbound policies whose keys are found only by looking them up, as in environment
+   * variables.
+   */
+  public static final String LISTED_KEY = "limiter.outbounds";
 
   /**
    * Retries of idempotent calls refused with 429 or 503: at most {@code attempts} sends in all,
@@ -114,9 +121,28 @@ public record OutboundConfig(
   public static Map<String, OutboundConfig> readAll(ConfigLookup config) {
     ConfigReader reader = new ConfigReader(config);
     List<ConfigException> problems = new ArrayList<>();
-    Set<String> names = Set.of();
+    // Found by their keys' names, or listed: environment variables cannot be listed by key name.
+    Set<String> names = new TreeSet<>();
     try {
-      names = reader.names(PREFIX, OutboundKeys.NAMES);
+      names.addAll(reader.names(PREFIX, OutboundKeys.NAMES));
+    } catch (ConfigException e) {
+      problems.add(e);
+    }
+    try {
+      names.addAll(
+          reader.listedNames(
+              LISTED_KEY,
+              Policy::isValidName,
+              "outbound policy names (1-64 letters, digits, '.', '_' or '-', starting with a letter"
+                  + " or digit)"));
+    } catch (ConfigException e) {
+      problems.add(e);
+    }
+    List<String> known = new ArrayList<>();
+    names.forEach(name -> OutboundKeys.NAMES.forEach(key -> known.add(PREFIX + name + "." + key)));
+    try {
+      reader.checkEnvironmentForms(
+          PREFIX, known, "an outbound policy known by a key or listed in " + LISTED_KEY);
     } catch (ConfigException e) {
       problems.add(e);
     }

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class OutboundConfigTest {
@@ -213,5 +214,58 @@ class OutboundConfigTest {
   void everyOutboundSettingHasItsLineOfDocumentation() {
     assertThat(OutboundKeys.TABLE).allSatisfy(ConfigurationDocsTest::documented);
     assertThat(List.copyOf(OutboundKeys.NAMES)).doesNotHaveDuplicates();
+  }
+
+  /**
+   * Environment variables cannot be listed by key name, so outbound policies set only there are
+   * named in limiter.outbounds, then their keys are looked up as any other; a variable under
+   * LIMITER_OUTBOUND_ that is the form of no such key is a typo.
+   */
+  @Test
+  void outboundPoliciesSetOnlyInEnvironmentVariablesAreListed() {
+    Map<String, String> hidden =
+        Map.of(
+            "limiter.outbound.partner.algorithm", "token-bucket",
+            "limiter.outbound.partner.limits", "5/s",
+            "limiter.outbound.partner.upstreams", "https://api.partner.example");
+    Map<String, String> visible =
+        Map.of("limiter.outbounds", "partner", "LIMITER_OUTBOUND_PARTNER_LIMITS", "5/s");
+    ConfigLookup lookup =
+        new ConfigLookup() {
+          @Override
+          public Optional<String> get(String key) {
+            return Optional.ofNullable(visible.getOrDefault(key, hidden.get(key)));
+          }
+
+          @Override
+          public Iterable<String> names() {
+            return visible.keySet();
+          }
+        };
+
+    OutboundConfig partner = OutboundConfig.readAll(lookup).get("partner");
+
+    assertThat(partner.policy().limits()).containsExactly(Limit.parse("5/s"));
+    assertThat(partner.upstreams()).containsExactly("https://api.partner.example:443");
+  }
+
+  @Test
+  void aVariableOfNoListedOutboundPolicyFailsNamingIt() {
+    assertThatThrownBy(
+            () ->
+                read(
+                    Map.of(
+                        "limiter.outbounds", "partner",
+                        "LIMITER_OUTBOUND_PARTNR_LIMITS", "5/s",
+                        "limiter.outbound.partner.algorithm", "token-bucket",
+                        "limiter.outbound.partner.limits", "5/s",
+                        "limiter.outbound.partner.upstreams", "https://api.partner.example")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("LIMITER_OUTBOUND_PARTNR_LIMITS")
+        .hasMessageContaining("limiter.outbounds");
+    assertThatThrownBy(() -> read(Map.of("limiter.outbounds", "partner, 9 lives")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("limiter.outbounds")
+        .hasMessageContaining("'9 lives'");
   }
 }
