@@ -1,8 +1,5 @@
 package io.github.limiter;
 
-import java.util.Arrays;
-import java.util.Locale;
-
 /** The algorithms, named as in configuration. */
 public enum Algorithm {
   /**
@@ -46,18 +43,7 @@ public enum Algorithm {
    * @throws IllegalArgumentException naming the text and the accepted names
    */
   public static Algorithm fromConfigName(String text) {
-    String normalized = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-    for (Algorithm algorithm : values()) {
-      if (algorithm.configName.equals(normalized)) {
-        return algorithm;
-      }
-    }
-    throw new IllegalArgumentException(
-        "expected one of "
-            + Arrays.stream(values()).map(Algorithm::configName).toList()
-            + ", was '"
-            + text
-            + "'");
+    return ConfigNames.parse(Algorithm.class, Algorithm::configName, text);
   }
 
   @Override

@@ -1,8 +1,5 @@
 package io.github.limiter;
 
-import java.util.Arrays;
-import java.util.Locale;
-
 /** What a policy does when its store cannot decide, e.g. during a Redis outage. */
 public enum FailureMode {
   /** Admit, and mark the decision unverified. */
@@ -24,18 +21,7 @@ public enum FailureMode {
 
   /** Parses {@code fail-open}, {@code fail-closed} or {@code local}. */
   public static FailureMode fromConfigName(String text) {
-    String normalized = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-    for (FailureMode mode : values()) {
-      if (mode.configName.equals(normalized)) {
-        return mode;
-      }
-    }
-    throw new IllegalArgumentException(
-        "expected one of "
-            + Arrays.stream(values()).map(FailureMode::configName).toList()
-            + ", was '"
-            + text
-            + "'");
+    return ConfigNames.parse(FailureMode.class, FailureMode::configName, text);
   }
 
   @Override
