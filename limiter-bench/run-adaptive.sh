@@ -7,14 +7,15 @@
 #
 #   limiter-bench/run-adaptive.sh           # about 4 minutes
 #   limiter-bench/run-adaptive.sh --smoke   # every kind of run once, briefly: checks it runs
+#   limiter-bench/run-adaptive.sh --criticality  # only the criticality runs, each critical miss listed
 #
 # Loopback only; every server it starts stops with its run, and the harness exits when done
 # (timeout is the backstop). Builds target/benchmarks.jar if it is missing. JAVA_OPTS adds JVM options.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 case "${1:-}" in
-  ""|--smoke) ;;
-  *) echo "usage: run-adaptive.sh [--smoke], was '$*'" >&2; exit 2 ;;
+  ""|--smoke|--criticality) ;;
+  *) echo "usage: run-adaptive.sh [--smoke|--criticality], was '$*'" >&2; exit 2 ;;
 esac
 jar="$here/target/benchmarks.jar"
 if [[ ! -f "$jar" ]]; then

@@ -7,11 +7,25 @@ import java.util.Locale;
  * sheddable} requests are refused first and {@code critical} ones last. A share of the limit
  * ({@code critical-share}) is kept for critical requests: a default request may fill the limit but
  * that share, a sheddable one the limit but twice that share.
+ *
+ * <p>Why the share must not be small: lower requests keep the limit filled to their ceiling, so a
+ * critical request finds room only in what they leave free. That room fills when critical requests
+ * arrive faster than requests end: at a critical arrival rate of {@code ρ} times the rate requests
+ * end, about {@code ρ^k} of them find {@code k} free permits taken, and a backend that stalls for
+ * {@code t} (a pause, a noisy neighbour) ends nothing while {@code t} times the critical rate
+ * arrives. Under an adaptive limit the room costs no throughput, since the limit grows until the
+ * lower requests, at their ceiling, queue to the tolerance: hence a larger default there.
  */
 public enum Criticality {
   CRITICAL("critical", 0),
   DEFAULT("default", 1),
   SHEDDABLE("sheddable", 2);
+
+  /**
+   * The share an adaptive limit keeps for critical requests unless {@code critical-share} says:
+   * sheddable requests leave 40% of it free, default ones 20%.
+   */
+  public static final double ADAPTIVE_SHARE = 0.2;
 
   private final String configName;
 

@@ -120,11 +120,11 @@ final class PolicyKeys {
           .only(CONCURRENCY)
           .doc(
               "fraction in [0, 0.5)",
-              "`0.1` adaptive, `0` fixed",
-              "0.2",
+              "`0.2` adaptive, `0` fixed",
+              "0.1",
               "the share of the limit kept for critical requests: a default request leaves it"
-                  + " free, a sheddable one twice it; a fixed limit keeps none unless set, so that"
-                  + " it admits its N of any criticality");
+                  + " free, a sheddable one twice it; an adaptive limit grows around it, a fixed"
+                  + " one keeps none unless set, so that it admits its N of any criticality");
 
   static final Setting<KeySource> KEY =
       Setting.of("key", KeySource::parse, KeySource.REMOTE_ADDRESS)

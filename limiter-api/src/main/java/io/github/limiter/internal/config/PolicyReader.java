@@ -441,11 +441,12 @@ final class PolicyReader {
   }
 
   /**
-   * The share kept for critical requests: as set, else 0.1 of an adaptive limit, none of a fixed.
+   * The share kept for critical requests: as set, else {@link Criticality#ADAPTIVE_SHARE} of an
+   * adaptive limit, none of a fixed.
    */
   private double criticalShare(PolicyConfig.Adaptive adaptive) {
     Double share = value(CRITICAL_SHARE);
-    return share != null ? share : adaptive != null ? 0.1 : 0;
+    return share != null ? share : adaptive != null ? Criticality.ADAPTIVE_SHARE : 0;
   }
 
   private PolicyConfig.Plans plans(Algorithm algorithm, Map<String, List<Limit>> planLimits) {

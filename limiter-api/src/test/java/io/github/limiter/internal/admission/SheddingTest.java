@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -269,5 +271,104 @@ class SheddingTest {
     held.forEach(frame -> frame.end(200, null));
     assertThat(gate.inFlight()).isZero();
     assertThat(gate.limit()).isLessThan(40);
+  }
+
+  /** What the requests of one criticality got in {@link #overload}. */
+  private record Got(int requests, int good, int refused) {}
+
+  /**
+   * A backend of 8 slots at 20 ms (400 requests a second), first come first served, that stalls for
+   * {@code stallMs} every 500 ms (nothing ends meanwhile: a pause, a noisy neighbour), behind the
+   * policy {@code backend} in the one admission step. Offered 1200 requests a second for 12 s,
+   * evenly spaced, 10% critical (seeded), the others sheddable: a discrete-event model on the
+   * manual clock. Returns, over the last 10 s, what the critical and the sheddable requests got
+   * (good: admitted and ended within 200 ms of arriving).
+   */
+  private Got[] overload(Setup setup, long stallMs) {
+    PolicySet critical = setup.set(Criticality.CRITICAL, "backend");
+    PolicySet sheddable = setup.set(Criticality.SHEDDABLE, "backend");
+    AdmissionTest.View request = from("192.0.2.1");
+    long start = clock.nanos();
+    long gap = 1_000_000_000L / 1200;
+    long period = 500 * MS;
+    // each admitted request: {end, index}; frames by index
+    PriorityQueue<long[]> running = new PriorityQueue<>((a, b) -> Long.compare(a[0] - b[0], 0));
+    PriorityQueue<Long> slotsFree = new PriorityQueue<>((a, b) -> Long.compare(a - b, 0));
+    for (int i = 0; i < 8; i++) {
+      slotsFree.add(start);
+    }
+    List<RequestFrame> frames = new ArrayList<>();
+    SplittableRandom random = new SplittableRandom(27);
+    int[][] got = new int[2][3];
+    for (int i = 0; i < 12 * 1200; i++) {
+      long now = start + i * gap;
+      while (!running.isEmpty() && running.peek()[0] - now <= 0) {
+        long[] done = running.poll();
+        clock.set(done[0]);
+        frames.get((int) done[1]).end(200, null);
+      }
+      clock.set(now);
+      boolean isCritical = random.nextDouble() < 0.1;
+      RequestFrame frame = setup.admission.admit(isCritical ? critical : sheddable, request);
+      boolean measured = now - start >= 2_000 * MS;
+      int[] counts = got[isCritical ? 0 : 1];
+      counts[0] += measured ? 1 : 0;
+      if (!frame.allowed()) {
+        counts[2] += measured ? 1 : 0;
+        continue;
+      }
+      long begin = Math.max(now, slotsFree.poll());
+      long end = begin + 20 * MS;
+      long sinceStall = Math.floorMod(end - start, period);
+      if (sinceStall < stallMs * MS) {
+        end += stallMs * MS - sinceStall; // it would end in a stall: it ends as the stall does
+      }
+      slotsFree.add(end);
+      running.add(new long[] {end, frames.size()});
+      frames.add(frame);
+      counts[1] += measured && end - now <= 200 * MS ? 1 : 0;
+    }
+    return new Got[] {
+      new Got(got[0][0], got[0][1], got[0][2]), new Got(got[1][0], got[1][1], got[1][2])
+    };
+  }
+
+  @Test
+  void
+      atThreeTimesTheCapacityCriticalRequestsKeepAnsweringThroughStallsAndSheddableOnesAreRefused() {
+    // Given an adaptive limit with its defaults, in front of a backend of 8 slots that stalls for
+    // 30 ms every half second
+    Setup setup =
+        new Setup(
+            config(
+                "limiter.policy.backend.algorithm", "concurrency",
+                "limiter.policy.backend.limits", "adaptive"));
+    // When it is offered three times what it serves, 10% of it critical
+    Got[] got = overload(setup, 30);
+    Got critical = got[0];
+    Got sheddable = got[1];
+    // Then at least 99% of the critical requests are answered within 200 ms
+    assertThat(critical.requests()).isGreaterThan(1000);
+    assertThat(critical.good()).isGreaterThanOrEqualTo(critical.requests() * 99 / 100);
+    // And sheddable requests take at least 90% of the refusals
+    assertThat(sheddable.refused())
+        .isGreaterThanOrEqualTo((sheddable.refused() + critical.refused()) * 9 / 10);
+    // And the backend stays busy: of the 400 a second it serves less 6% stalled, 90% are good
+    assertThat(critical.good() + sheddable.good()).isGreaterThan((int) (10 * 400 * 0.94 * 0.9));
+  }
+
+  @Test
+  void aReserveOfHalfTheDefaultShareFillsInTheStallsAndRefusesCriticalRequests() {
+    // Given the same backend and load, with half the share kept for critical requests
+    Setup setup =
+        new Setup(
+            config(
+                "limiter.policy.backend.algorithm", "concurrency",
+                "limiter.policy.backend.limits", "adaptive",
+                "limiter.policy.backend.critical-share", "0.1"));
+    Got critical = overload(setup, 30)[0];
+    // Then the critical requests that arrive while the backend stalls find the reserve taken: more
+    // than 1% of them are refused
+    assertThat(critical.refused()).isGreaterThan(critical.requests() / 100);
   }
 }

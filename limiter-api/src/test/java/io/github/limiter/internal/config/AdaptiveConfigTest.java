@@ -22,7 +22,7 @@ class AdaptiveConfigTest {
     assertThat(api.adaptive()).isTrue();
     assertThat(api.overload().adaptive()).isEqualTo(new PolicyConfig.Adaptive(1, 1000, 20, 1.5));
     assertThat(api.overload().criticality()).isEqualTo(PolicyConfig.CriticalitySource.DEFAULT);
-    assertThat(api.overload().criticalShare()).isEqualTo(0.1);
+    assertThat(api.overload().criticalShare()).isEqualTo(0.2);
     assertThat(api.policy().limits()).containsExactly(Limit.of(1000, Duration.ofSeconds(1)));
   }
 

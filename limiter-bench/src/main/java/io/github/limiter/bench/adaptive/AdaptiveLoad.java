@@ -66,29 +66,59 @@ public final class AdaptiveLoad implements AutoCloseable {
       double p99,
       double rejected,
       double failed,
-      double criticalGood,
-      double sheddableShareOfRejections) {}
+      Split critical,
+      Split sheddable,
+      double sheddableShareOfRejections) {
+
+    /** Of the critical requests, the share answered 200 within 200 ms; NaN with none. */
+    double criticalGood() {
+      return critical.good();
+    }
+  }
+
+  /**
+   * What the requests of one criticality got, as shares of them: answered 200 within 200 ms,
+   * refused (429/503), answered 200 but late, failed (504, timeout). NaN when there were none.
+   */
+  record Split(long requests, double good, double rejected, double late, double failed) {
+    static final Split NONE = new Split(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+
+    static Split of(long[] counts) {
+      long n = counts[0];
+      return n == 0
+          ? NONE
+          : new Split(
+              n,
+              (double) counts[1] / n,
+              (double) counts[2] / n,
+              (double) counts[3] / n,
+              (double) counts[4] / n);
+    }
+  }
 
   private final boolean smoke;
+  private final boolean criticalityOnly;
   private final double warmUp;
   private final double measured;
   private final OpenLoop client = new OpenLoop();
 
-  private AdaptiveLoad(boolean smoke) {
+  private AdaptiveLoad(boolean smoke, boolean criticalityOnly) {
     this.smoke = smoke;
+    this.criticalityOnly = criticalityOnly;
     this.warmUp = smoke ? 0.5 : 2;
     this.measured = smoke ? 1 : 4;
   }
 
   public static void main(String[] args) throws Exception {
     boolean smoke = Arrays.asList(args).contains("--smoke");
+    boolean criticalityOnly = Arrays.asList(args).contains("--criticality");
     Path out =
         Path.of(
             args.length > 0 && !args[args.length - 1].startsWith("--")
                 ? args[args.length - 1]
                 : "target/adaptive-results.md");
     String report;
-    try (AdaptiveLoad harness = new AdaptiveLoad(smoke)) {
+    try (AdaptiveLoad harness = new AdaptiveLoad(smoke, criticalityOnly)) {
       report = harness.runAll();
     }
     Files.createDirectories(out.toAbsolutePath().getParent());
@@ -104,7 +134,8 @@ public final class AdaptiveLoad implements AutoCloseable {
       // The JIT's warm-up, client and server: a run at the capacity, not reported.
       steady(Variant.ADAPTIVE, 1);
     }
-    double[] loads = smoke ? new double[] {3} : new double[] {0.5, 1, 2, 3};
+    double[] loads =
+        criticalityOnly ? new double[0] : smoke ? new double[] {3} : new double[] {0.5, 1, 2, 3};
     Variant[] variants =
         smoke ? new Variant[] {Variant.GRADIENT2, Variant.ADAPTIVE} : Variant.values();
     List<Result> results = new ArrayList<>();
@@ -117,9 +148,11 @@ public final class AdaptiveLoad implements AutoCloseable {
     }
     Map<Variant, List<Phase>> changes = new LinkedHashMap<>();
     for (Variant variant :
-        smoke
-            ? new Variant[] {Variant.ADAPTIVE}
-            : new Variant[] {Variant.FIXED_RIGHT, Variant.GRADIENT2, Variant.ADAPTIVE}) {
+        criticalityOnly
+            ? new Variant[0]
+            : smoke
+                ? new Variant[] {Variant.ADAPTIVE}
+                : new Variant[] {Variant.FIXED_RIGHT, Variant.GRADIENT2, Variant.ADAPTIVE}) {
       List<Phase> phases = capacityChange(variant);
       System.err.printf(Locale.ROOT, "%s, capacity 8 -> 4 -> 16: %s%n", variant.label, phases);
       changes.put(variant, phases);
@@ -132,6 +165,11 @@ public final class AdaptiveLoad implements AutoCloseable {
               "Limiter fixed 8, criticality, critical-share 0.1",
               Variant.FIXED_RIGHT,
               Map.of("limiter.policy.backend.critical-share", "0.1")));
+      critical.add(
+          criticality(
+              "Limiter fixed 8, criticality, critical-share 0.2",
+              Variant.FIXED_RIGHT,
+              Map.of("limiter.policy.backend.critical-share", "0.2")));
     }
     critical.forEach(r -> System.err.println(r));
     return AdaptiveReport.markdown(
@@ -248,7 +286,25 @@ public final class AdaptiveLoad implements AutoCloseable {
     try (Running server = start(variant, backend, settings)) {
       OpenLoop.Outcomes outcomes =
           client.run(server.uri, 3 * CAPACITY_PER_SECOND, warmUp + measured, 0.1, second -> {});
+      if (criticalityOnly) {
+        misses(label, outcomes, (long) (warmUp * 1e9));
+      }
       return summarize(label, 3, outcomes, (long) (warmUp * 1e9), measured);
+    }
+  }
+
+  /** Each critical request that missed, with when it was due: where the misses cluster. */
+  private static void misses(String label, OpenLoop.Outcomes outcomes, long skipNanos) {
+    for (int i = 0; i < outcomes.size(); i++) {
+      if (outcomes.due[i] >= skipNanos && outcomes.critical[i] && !good(outcomes, i)) {
+        System.err.printf(
+            Locale.ROOT,
+            "%s: critical due at %.3f s: status %d, %.1f ms%n",
+            label,
+            outcomes.due[i] / 1e9,
+            outcomes.status[i],
+            outcomes.latency[i] / 1e6);
+      }
     }
   }
 
@@ -258,37 +314,38 @@ public final class AdaptiveLoad implements AutoCloseable {
     long rejected = 0;
     long failed = 0;
     long counted = 0;
-    long critical = 0;
-    long criticalGood = 0;
     long sheddableRejected = 0;
+    // per criticality: requests, good, rejected, late (200 beyond 200 ms), failed
+    long[] critical = new long[5];
+    long[] sheddable = new long[5];
     List<Long> admitted = new ArrayList<>();
     for (int i = 0; i < outcomes.size(); i++) {
       if (outcomes.due[i] < skipNanos) {
         continue;
       }
       counted++;
+      long[] split = outcomes.critical[i] ? critical : sheddable;
+      split[0]++;
       int status = outcomes.status[i];
       if (status == 200) {
         admitted.add(outcomes.latency[i]);
+        split[good(outcomes, i) ? 1 : 3]++;
       } else if (status == 429 || status == 503) {
         rejected++;
+        split[2]++;
         if (!outcomes.critical[i]) {
           sheddableRejected++;
         }
       } else {
         failed++;
+        split[4]++;
       }
       if (good(outcomes, i)) {
         good++;
       }
-      if (outcomes.critical[i]) {
-        critical++;
-        if (good(outcomes, i)) {
-          criticalGood++;
-        }
-      }
     }
     long[] sorted = admitted.stream().mapToLong(Long::longValue).sorted().toArray();
+    boolean split = critical[0] > 0;
     return new Result(
         label,
         load,
@@ -297,8 +354,9 @@ public final class AdaptiveLoad implements AutoCloseable {
         percentile(sorted, 0.99),
         counted == 0 ? 0 : (double) rejected / counted,
         counted == 0 ? 0 : (double) failed / counted,
-        critical == 0 ? Double.NaN : (double) criticalGood / critical,
-        critical == 0 || rejected == 0 ? Double.NaN : (double) sheddableRejected / rejected);
+        split ? Split.of(critical) : Split.NONE,
+        split ? Split.of(sheddable) : Split.NONE,
+        !split || rejected == 0 ? Double.NaN : (double) sheddableRejected / rejected);
   }
 
   /** The {@code q} quantile in milliseconds (nearest rank); NaN with no sample. */

@@ -2,6 +2,7 @@ package io.github.limiter.bench.adaptive;
 
 import io.github.limiter.bench.adaptive.AdaptiveLoad.Phase;
 import io.github.limiter.bench.adaptive.AdaptiveLoad.Result;
+import io.github.limiter.bench.adaptive.AdaptiveLoad.Split;
 import io.github.limiter.bench.adaptive.AdaptiveLoad.Variant;
 import java.util.List;
 import java.util.Locale;
@@ -98,6 +99,16 @@ final class AdaptiveReport {
               r.p99(),
               100 * r.rejected()));
     }
+    md.append(
+        "\nWhat each criticality's requests got (shares of that criticality's requests; late: 200"
+            + " beyond 200 ms; failed: 504 or no answer):\n\n");
+    md.append(
+        "| protection | criticality | requests | within 200 ms | rejected | late | failed |\n");
+    md.append("|---|---|---|---|---|---|---|\n");
+    for (Result r : critical) {
+      split(md, r.label(), "critical", r.critical());
+      split(md, r.label(), "sheddable", r.sheddable());
+    }
     md.append("\n## Issue 27's targets, from this run\n\n");
     targets(md, steady, changes, critical);
     return md.toString();
@@ -165,6 +176,20 @@ final class AdaptiveReport {
           r.sheddableShareOfRejections(),
           ">= 0.90");
     }
+  }
+
+  private static void split(StringBuilder md, String label, String criticality, Split s) {
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %s | %d | %.2f%% | %.2f%% | %.2f%% | %.2f%% |%n",
+            label,
+            criticality,
+            s.requests(),
+            100 * s.good(),
+            100 * s.rejected(),
+            100 * s.late(),
+            100 * s.failed()));
   }
 
   private static void line(StringBuilder md, String what, double value, String target) {
