@@ -199,6 +199,16 @@ class ConsoleInBrowserTest {
       assertThat(call("GET", "/api/x", null, "abuser")).as("blocked").isEqualTo(429);
 
       page.eval(
+          "(() => { const s = document.querySelector('section[data-policy=api]');"
+              + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Look up a key'));"
+              + " f.elements.key.value = 'h:abuser'; f.requestSubmit(); return 'sent'; })()");
+      assertThat(
+              page.await(
+                  "document.querySelector('section[data-policy=api] .key-state[data-key=\"h:abuser\"]') !== null",
+                  "document.querySelector('section[data-policy=api] .key-state').textContent"))
+          .matches("h:abuser: 4 left under 5/h, fresh again in 3[0-9]{3} s · block");
+
+      page.eval(
           "(() => { const s = document.querySelector('section[data-policy=login]');"
               + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Try in shadow'));"
               + " f.elements.limits.value = '1/1m'; f.elements.period.value = '5m';"
