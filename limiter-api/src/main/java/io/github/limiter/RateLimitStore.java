@@ -68,6 +68,22 @@ public interface RateLimitStore extends AutoCloseable {
   }
 
   /**
+   * What {@code key} has under {@code policy} now, read without charging or writing anything: the
+   * admission a request of no permits would get, with the limit that has the fewest permits left,
+   * that many {@link Decision#remaining() remaining} and its {@link Decision#resetAfter() reset}. A
+   * key the store does not hold reads as fresh. A state written under other limits of the policy
+   * reads as {@link #rebind} carries it over. For operators' tools, not the request path.
+   *
+   * @throws UnsupportedOperationException if this store cannot read a key's state without changing
+   *     it (this default)
+   * @throws RuntimeException if the store cannot be reached: a read has no failure mode to apply
+   */
+  default Decision peek(Policy policy, String key) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " cannot read a key's state without charging it");
+  }
+
+  /**
    * Charges {@code delta} more permits to {@code key} under every limit of {@code policy}, or gives
    * back {@code -delta}, in one atomic step: a request's cost settled after {@link #decide} charged
    * it (its actual cost, or a refund when it does not count). A charge beyond what is left is kept

@@ -104,6 +104,11 @@ class DemoTwoNodesIT {
 
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.body()).contains("Limiter demo", "/api/hello", "/api/cdi/hello", "curl");
+    // Without LIMITER_ADMIN_TOKEN, the admin API and its console are not there; the page says how
+    assertThat(page.body()).contains("LIMITER_ADMIN_TOKEN", "limiter/admin/");
+    assertThat(Http.get(memoryA.base().resolve("limiter/admin/")).statusCode()).isEqualTo(404);
+    assertThat(Http.get(redisA.base().resolve("limiter/admin/policies")).statusCode())
+        .isEqualTo(404);
     for (PayaraNode node : nodes()) {
       assertThat(node.logText()).contains("bound to [/127.0.0.1:" + node.port() + "]");
       assertThat(ServerLog.listenerAddresses(node.logText())).containsOnly("127.0.0.1");

@@ -204,6 +204,11 @@ public final class InMemoryStore implements RateLimitStore {
   }
 
   @Override
+  public Decision peek(Policy policy, String key) {
+    return table(policy).peek(key);
+  }
+
+  @Override
   public long block(Policy policy, String key, long nanos) {
     return blocks.block(policy.name() + '\n' + key, clock.nanos(), nanos);
   }
@@ -292,6 +297,34 @@ public final class InMemoryStore implements RateLimitStore {
       if (answer == MOVED) {
         successor.adjust(key, delta);
       }
+    }
+
+    /**
+     * The key's state in the policy's newest version, read without moving or changing it; a key
+     * that no version holds reads as fresh.
+     */
+    @Override
+    public Decision peek(String key) {
+      Table newest = this;
+      while (newest.successor != null) {
+        newest = newest.successor;
+      }
+      long[] state = newest.look(key);
+      long now = newest.now(); // after the state, as every attempt reads it
+      return newest.function.peek(state != null ? state : newest.function.fresh(now), now);
+    }
+
+    /** As {@link #take}, read only: the key's state in this table's layout, or null. */
+    private long[] look(String key) {
+      Entry entry = entries.get(key);
+      long single = entry instanceof LongEntry e ? e.state : TOMBSTONE; // read once
+      long[] state = entry instanceof SnapshotEntry e ? e.state : null;
+      state = single != TOMBSTONE ? new long[] {single} : state;
+      if ((state == null || state == DEAD_STATE) && predecessor != null) {
+        long[] old = predecessor.look(key);
+        return old != null ? function.carry(predecessor.function, old, since) : null;
+      }
+      return state == DEAD_STATE ? null : state;
     }
 
     /**

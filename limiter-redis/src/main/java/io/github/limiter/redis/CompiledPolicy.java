@@ -21,6 +21,7 @@ final class CompiledPolicy {
   final Policy policy;
   final Scripts.Script decide;
   final Scripts.Script adjust;
+  final Scripts.Script peek;
 
   /** For concurrency, the script that renews this node's holds; null for the other algorithms. */
   final Scripts.Script renew;
@@ -45,6 +46,7 @@ final class CompiledPolicy {
     Algorithm algorithm = policy.algorithm();
     this.decide = Scripts.decide(algorithm);
     this.adjust = Scripts.adjust(algorithm);
+    this.peek = Scripts.peek(algorithm);
     this.renew = Scripts.renew(algorithm);
     this.head = keys.head(policy.name());
     List<Limit> limits = policy.limits();
@@ -159,6 +161,16 @@ final class CompiledPolicy {
           throw new IllegalStateException(
               "unexpected outcome from " + decide.name() + ": " + reply);
     };
+  }
+
+  /** What a peek script returned, {limit, remaining, resetAfter}, as an admission of nothing. */
+  Decision peeked(Object reply) {
+    if (!(reply instanceof List<?> values) || values.size() != 3) {
+      throw new IllegalStateException("unexpected reply from " + peek.name() + ": " + reply);
+    }
+    Limit limit = policy.limits().get((int) number(values.get(0)) - 1);
+    long reset = number(values.get(2)) * NANOS_PER_MICRO;
+    return Decision.allowed(policy.name(), limit, number(values.get(1)), reset, 0);
   }
 
   private static long number(Object value) {

@@ -173,6 +173,24 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     return decision;
   }
 
+  /**
+   * Reads the key's state in one script that writes nothing. A policy in lease mode reads what
+   * Redis holds, not the slices the nodes hold. Throws if Redis does not answer.
+   */
+  @Override
+  public Decision peek(Policy policy, String key) {
+    return peek(compile(policy), key);
+  }
+
+  private Decision peek(CompiledPolicy c, String key) {
+    List<String> redisKeys = c.keys(key);
+    try {
+      return c.peeked(calls.eval(calls.breaker(redisKeys), c.peek, redisKeys, args(c, 0)));
+    } catch (Exception e) {
+      throw new IllegalStateException("Redis did not answer: " + e.getMessage(), e);
+    }
+  }
+
   @Override
   public void adjust(Policy policy, String key, long delta) {
     if (delta == 0) {
@@ -374,6 +392,11 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
       if (delta != 0) {
         RedisStore.this.adjust(c, key, delta);
       }
+    }
+
+    @Override
+    public Decision peek(String key) {
+      return RedisStore.this.peek(c, key);
     }
   }
 

@@ -19,12 +19,13 @@ import java.util.regex.Pattern;
 /**
  * The Lua scripts, composed once from the {@code lua/} resources. Each algorithm has one source,
  * {@code <name>.lua}: named sections of straight-line code ({@code --@ load}, {@code --@ admit},
- * ...). The drivers {@code decide.lua} and {@code adjust.lua} are templates whose {@code --@ name}
- * lines are replaced by the section of that name, from the algorithm or from the shared ones after
- * {@code prelude.lua}'s opening. A section may splice a shared one at a {@code --+ name} line (the
- * window of the window algorithms, the parse of a lease's or a hold's record), so that a piece of
- * code shared by several scripts is written once. Splicing text, rather than calling hooks, keeps
- * the script Redis runs as tight as one written out by hand: no per-call closures or tables.
+ * ...). The drivers {@code decide.lua}, {@code adjust.lua} and {@code peek.lua} (read only) are
+ * templates whose {@code --@ name} lines are replaced by the section of that name, from the
+ * algorithm or from the shared ones after {@code prelude.lua}'s opening. A section may splice a
+ * shared one at a {@code --+ name} line (the window of the window algorithms, the parse of a
+ * lease's or a hold's record), so that a piece of code shared by several scripts is written once.
+ * Splicing text, rather than calling hooks, keeps the script Redis runs as tight as one written out
+ * by hand: no per-call closures or tables.
  *
  * <p>Lease mode's templates, {@code lease.lua} (grant a slice) and {@code release.lua} (give back
  * what is left of it), are spliced from the same sources, for the algorithms whose source defines
@@ -50,6 +51,7 @@ final class Scripts {
 
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> ADJUST = new EnumMap<>(Algorithm.class);
+  private static final Map<Algorithm, Script> PEEK = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
@@ -79,6 +81,7 @@ final class Scripts {
     Map<String, String> common = sections("prelude", prelude);
     String decide = resource("decide");
     String adjust = resource("adjust");
+    String peek = resource("peek");
     String lease = resource("lease");
     String release = resource("release");
     String renew = resource("renew");
@@ -101,6 +104,7 @@ final class Scripts {
       Set<String> used = new HashSet<>();
       DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
       ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
+      PEEK.put(algorithm, script(name + "/peek", opening + splice(peek, parts, name, used)));
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));
         RELEASE.put(
@@ -145,6 +149,11 @@ final class Scripts {
 
   static Script adjust(Algorithm algorithm) {
     return ADJUST.get(algorithm);
+  }
+
+  /** Reads a key's state without writing: see peek.lua. */
+  static Script peek(Algorithm algorithm) {
+    return PEEK.get(algorithm);
   }
 
   static Script block() {

@@ -2,20 +2,17 @@ package io.github.limiter.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
+import io.github.limiter.tck.browser.Chromium;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +31,7 @@ class ReportInBrowserTest {
   /** Found before any work: without a browser the test is skipped (or, under CI=true, fails). */
   @BeforeEach
   void findTheBrowser() {
-    chromiumBinary();
+    Chromium.binary(RENDERS);
   }
 
   @Test
@@ -168,78 +165,12 @@ class ReportInBrowserTest {
 
   private static String chromium(Path page, String... args)
       throws IOException, InterruptedException {
-    String binary = chromiumBinary();
-    Path profile = Files.createTempDirectory("chromium-profile");
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                binary,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--user-data-dir=" + profile));
-    command.addAll(List.of(args));
-    command.add(page.toUri().toString());
-    Path stdout = Files.createTempFile("chromium", ".out");
-    Process process =
-        new ProcessBuilder(command)
-            .redirectOutput(stdout.toFile())
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("chromium did not finish in 120 s: " + command);
-    }
-    assertThat(process.exitValue()).as(String.join(" ", command)).isZero();
-    return Files.readString(stdout, StandardCharsets.UTF_8);
+    return Chromium.run(RENDERS, page.toUri().toString(), args);
   }
 
-  private static boolean toldWhySkipped;
-
-  /**
-   * The browser: {@code $CHROMIUM}, else the first of {@code chromium}, {@code chromium-browser},
-   * {@code google-chrome} (and {@code google-chrome-stable}) on the PATH. Without one the test is
-   * skipped and says how to run it; under {@code CI=true} it fails instead, so that CI never skips
-   * it silently.
-   */
-  static String chromiumBinary() {
-    String configured = System.getenv("CHROMIUM");
-    if (configured != null && !configured.isBlank()) {
-      if (!Files.isExecutable(Path.of(configured))) {
-        throw new AssertionError("CHROMIUM=" + configured + " is not an executable file");
-      }
-      return configured;
-    }
-    for (String name :
-        List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) {
-      for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-        Path candidate = Path.of(entry.isEmpty() ? "." : entry, name);
-        if (Files.isExecutable(candidate)) {
-          return candidate.toString();
-        }
-      }
-    }
-    String missing =
-        "this test renders the report in a real headless browser and found none (no CHROMIUM, and"
-            + " no chromium, chromium-browser or google-chrome on the PATH). To run it, install"
-            + " Chromium (Debian and Ubuntu: apt-get install chromium) or point CHROMIUM at a"
-            + " Chromium or Chrome binary: CHROMIUM=/path/to/chrome ./mvnw verify."
-            + " ReportDrawingTest checks the same drawing without a browser.";
-    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-      throw new AssertionError("CI=true, so the browser test may not be skipped: " + missing);
-    }
-    // Surefire keeps a skip's reason in its report files: say it where the build is watched too.
-    if (!toldWhySkipped) {
-      System.err.println("ReportInBrowserTest skipped: " + missing);
-      toldWhySkipped = true;
-    }
-    return Assumptions.abort(missing);
-  }
+  /** What the browser is for, should the test be skipped without one. */
+  private static final String RENDERS =
+      "renders the report (ReportDrawingTest checks the same drawing without a browser)";
 
   /**
    * Per group of the given class, keyed by the attribute: the admitted and rejected counts drawn.

@@ -1,9 +1,11 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.KeyCount;
+import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.live.ShadowTrial;
 import io.github.limiter.internal.live.TopKeys;
@@ -17,9 +19,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The admin API's view of live traffic: a policy's top keys and its shadow trial, over the {@link
- * Insight} of every runtime that holds the policy. A trial starts in each of them, so that each
- * adapter's requests are tried alike; what it shows is the first one's.
+ * The admin API's view of live traffic: a policy's top keys, a key's state and its shadow trial,
+ * over the {@link Insight} of every runtime that holds the policy. A trial starts in each of them,
+ * so that each adapter's requests are tried alike; what it shows is the first one's.
  */
 final class AdminInsight {
 
@@ -51,6 +53,47 @@ final class AdminInsight {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The state of {@code key} under policy {@code name}, read without charging it: the policy's live
+   * version and limits, the limit with the fewest permits left, what the key has left and when it
+   * is fresh again, and its override (null if none). A key with limits of its own reads under them.
+   */
+  static Map<String, Object> keyState(List<LiveLimits> owners, String name, String key) {
+    if (key.length() > io.github.limiter.Limiter.MAX_KEY_LENGTH) {
+      throw new IllegalArgumentException(
+          "key: expected at most " + io.github.limiter.Limiter.MAX_KEY_LENGTH + " characters");
+    }
+    LiveLimits live = owners.get(0);
+    LiveLimits.Version version = live.version(name).orElseThrow();
+    KeyOverride override = live.overrides(name).get(key);
+    Decision state =
+        override != null && override.bound() != null
+            ? override.bound().peek(key)
+            : live.peek(version.policy(), key);
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("policy", name);
+    json.put("key", key);
+    json.put("version", version.number());
+    json.put("limits", LiveLimits.text(version.policy()));
+    json.put("limit", state.limit().toString());
+    json.put("remaining", state.remaining());
+    json.put("resetSeconds", (state.resetAfterNanos() + 999_999_999) / 1_000_000_000);
+    json.put("override", override == null ? null : override(key, override, live.clock().nanos()));
+    return json;
+  }
+
+  /** One key's override as JSON: key, kind, limits ("" unless its own), expiresInSeconds. */
+  static Map<String, Object> override(String key, KeyOverride o, long now) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("key", key);
+    json.put("kind", o.kind().configName());
+    json.put("limits", o.kind() == KeyOverride.Kind.LIMITS ? LiveLimits.text(o.policy()) : "");
+    long left = o.remainingAt(now);
+    json.put(
+        "expiresInSeconds", left == Long.MAX_VALUE ? null : (left + 999_999_999) / 1_000_000_000);
+    return json;
   }
 
   /** {@code name}'s latest trial as JSON, or empty if it has none. */

@@ -33,6 +33,7 @@ import java.util.logging.Logger;
  * GET    /policies/NAME/overrides           the keys' overrides
  * PUT    /policies/NAME/overrides/KEY       {"kind": "block|exempt|limits", "limits": .., "ttl": "10m"}
  * DELETE /policies/NAME/overrides/KEY       removes the key's override
+ * GET    /policies/NAME/keys/KEY            the key's state (remaining, reset, override), uncharged
  * GET    /policies/NAME/top-keys            the keys with the most requests and rejections
  * GET    /policies/NAME/trial               the latest shadow trial, running or over
  * PUT    /policies/NAME/trial               {"limits": "5/s", "period": "10m"}: starts one
@@ -104,6 +105,11 @@ final class AdminServlet extends HttpServlet {
         } else {
           send(response, 405, Map.of("error", "method " + method + " not allowed here"));
         }
+      } else if (path.size() == 4
+          && path.get(0).equals("policies")
+          && path.get(2).equals("keys")
+          && method.equals("GET")) {
+        send(response, 200, AdminInsight.keyState(owners(path.get(1)), path.get(1), path.get(3)));
       } else if (path.size() >= 3
           && path.get(0).equals("policies")
           && (path.get(2).equals("top-keys") || path.get(2).equals("trial"))) {
@@ -118,7 +124,10 @@ final class AdminServlet extends HttpServlet {
     } catch (IllegalArgumentException e) {
       send(response, 400, Map.of("error", e.getMessage()));
     } catch (RuntimeException e) {
-      send(response, 503, Map.of("error", "cannot change the limits now: " + e.getMessage()));
+      send(
+          response,
+          503,
+          Map.of("error", "the limits cannot be read or changed now: " + e.getMessage()));
     }
   }
 
@@ -276,20 +285,7 @@ final class AdminServlet extends HttpServlet {
     List<Map<String, Object>> list = new ArrayList<>();
     LiveLimits live = owners(name).get(0);
     long now = live.clock().nanos();
-    live.overrides(name)
-        .forEach(
-            (key, o) -> {
-              Map<String, Object> override = new LinkedHashMap<>();
-              override.put("key", key);
-              override.put("kind", o.kind().configName());
-              override.put(
-                  "limits", o.kind() == KeyOverride.Kind.LIMITS ? LiveLimits.text(o.policy()) : "");
-              long left = o.remainingAt(now);
-              override.put(
-                  "expiresInSeconds",
-                  left == Long.MAX_VALUE ? null : (left + 999_999_999) / 1_000_000_000);
-              list.add(override);
-            });
+    live.overrides(name).forEach((key, o) -> list.add(AdminInsight.override(key, o, now)));
     return list;
   }
 

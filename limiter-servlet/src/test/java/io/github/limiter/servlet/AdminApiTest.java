@@ -81,6 +81,7 @@ class AdminApiTest {
             new String[] {"GET", "/policies/api/overrides", null},
             new String[] {"PUT", "/policies/api/overrides/k", "{\"kind\":\"block\"}"},
             new String[] {"DELETE", "/policies/api/overrides/k", null},
+            new String[] {"GET", "/policies/api/keys/h:k", null},
             new String[] {"GET", "/policies/api/top-keys", null},
             new String[] {"GET", "/policies/api/trial", null},
             new String[] {"PUT", "/policies/api/trial", "{\"limits\":\"1/s\",\"period\":\"1m\"}"},
@@ -174,6 +175,50 @@ class AdminApiTest {
         admin("PUT", "/policies/api/overrides/x", "{\"kind\":\"ban\"}", TOKEN);
     assertThat(badKind.statusCode()).isEqualTo(400);
     assertThat(badKind.body()).contains("kind: ").contains("ban");
+  }
+
+  /** A key's state, read without charging it: under the live version, with its override. */
+  @Test
+  void aKeysStateIsReadWithoutChargingIt() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      assertThat(api("reader")).isEqualTo(200);
+    }
+
+    for (int i = 0; i < 5; i++) {
+      HttpResponse<String> state = admin("GET", "/policies/api/keys/h:reader", null, TOKEN);
+      assertThat(state.statusCode()).isEqualTo(200);
+      assertThat(state.body())
+          .startsWith(
+              "{\"policy\":\"api\",\"key\":\"h:reader\",\"version\":0,\"limits\":\"5/h\","
+                  + "\"limit\":\"5/h\",\"remaining\":2,\"resetSeconds\":")
+          .endsWith(",\"override\":null}");
+    }
+    assertThat(admin("GET", "/policies/api/keys/h:never", null, TOKEN).body())
+        .contains("\"remaining\":5,\"resetSeconds\":0,");
+
+    // Then the 2 left pass: the reads charged nothing
+    assertThat(api("reader")).isEqualTo(200);
+    assertThat(api("reader")).isEqualTo(200);
+    assertThat(api("reader")).isEqualTo(429);
+
+    // Under a lowered limit and a block, the key reads its count against the new limit, blocked
+    admin("PUT", "/policies/api/limits", "{\"limits\":\"8/1h\"}", TOKEN);
+    admin("PUT", "/policies/api/overrides/h:reader", "{\"kind\":\"block\"}", TOKEN);
+    assertThat(admin("GET", "/policies/api/keys/h:reader", null, TOKEN).body())
+        .contains("\"version\":1,\"limits\":\"8/h\",\"limit\":\"8/h\",\"remaining\":3,")
+        .contains("\"override\":{\"key\":\"h:reader\",\"kind\":\"block\"");
+    // A key with limits of its own reads under them
+    admin(
+        "PUT",
+        "/policies/api/overrides/h:big",
+        "{\"kind\":\"limits\",\"limits\":\"100/1h\"}",
+        TOKEN);
+    assertThat(api("big")).isEqualTo(200);
+    assertThat(admin("GET", "/policies/api/keys/h:big", null, TOKEN).body())
+        .contains("\"limit\":\"100/h\",\"remaining\":99,");
+    assertThat(admin("GET", "/policies/nope/keys/h:big", null, TOKEN).statusCode()).isEqualTo(404);
+    assertThat(admin("GET", "/policies/api/keys/" + "k".repeat(300), null, TOKEN).statusCode())
+        .isEqualTo(400);
   }
 
   @Test

@@ -4,25 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.tck.browser.Chromium;
+import io.github.limiter.tck.browser.DevToolsPage;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.File;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,12 +32,14 @@ import org.junit.jupiter.api.Test;
  */
 class ConsoleInBrowserTest {
 
+  private static final String RENDERS = "renders the operator console";
+  private static final String DRIVES = "drives the operator console";
+
   TestServer server;
 
   @BeforeEach
   void start() throws Exception {
-    String browser = chromiumBinary();
-    assertThat(browser).isNotBlank();
+    assertThat(Chromium.binary(RENDERS)).isNotBlank();
     Consumer<ServletContext> filter =
         TestServer.filter(
             Props.of(
@@ -178,189 +178,55 @@ class ConsoleInBrowserTest {
   @Test
   void anOperatorBlocksAKeyAndAppliesATrialFromTheConsole() throws Exception {
     call("GET", "/api/x", null, "abuser");
-    Path profile = Files.createTempDirectory("chromium-profile");
-    Process browser =
-        new ProcessBuilder(
-                chromiumBinary(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--remote-debugging-port=0",
-                "--user-data-dir=" + profile,
-                server.uri("/sign-in").toString())
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    try {
-      String port = null;
-      var err =
-          new java.io.BufferedReader(
-              new java.io.InputStreamReader(browser.getErrorStream(), StandardCharsets.UTF_8));
-      {
-        for (String line = err.readLine(); line != null; line = err.readLine()) {
-          var m =
-              java.util.regex.Pattern.compile("DevTools listening on ws://[^:]+:(\\d+)/")
-                  .matcher(line);
-          if (m.find()) {
-            port = m.group(1);
-            break;
-          }
-        }
-        assertThat(port).as("chromium's DevTools port").isNotNull();
-        new Thread(() -> drain(err)).start();
-        String targets =
-            Http.CLIENT
-                .send(
-                    HttpRequest.newBuilder(
-                            java.net.URI.create("http://127.0.0.1:" + port + "/json/list"))
-                        .build(),
-                    HttpResponse.BodyHandlers.ofString())
-                .body();
-        var ws =
-            java.util.regex.Pattern.compile(
-                    "\"webSocketDebuggerUrl\": \"(ws://[^\"]+/page/[^\"]+)\"")
-                .matcher(targets);
-        assertThat(ws.find()).as(targets).isTrue();
-        try (Devtools page = new Devtools(ws.group(1))) {
-          String title = null;
-          for (int i = 0; i < 50 && title == null; i++) {
-            // null while the sign-in page turns into the console: its script context goes
-            title =
-                page.eval(
-                    until(
-                        "document.body && document.body.getAttribute('data-loaded') === 'true'",
-                        "document.title"));
-          }
-          assertThat(title).isEqualTo("Limiter console");
-          page.eval(
-              "(() => { const s = document.querySelector('section[data-policy=api]');"
-                  + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Override a key'));"
-                  + " f.elements.key.value = 'h:abuser'; f.elements.kind.value = 'block';"
-                  + " f.requestSubmit(); return 'sent'; })()");
-          assertThat(
-                  page.eval(
-                      until(
-                          "document.querySelector('section[data-policy=api] table.overrides tr[data-key=\"h:abuser\"]') !== null",
-                          "document.getElementById('status').textContent")))
-              .isEqualTo("Overriding h:abuser: done.");
-          assertThat(call("GET", "/api/x", null, "abuser")).as("blocked").isEqualTo(429);
+    try (DevToolsPage page =
+        DevToolsPage.open(DRIVES, server.uri("/sign-in").toString(), "1400,1000")) {
+      // the sign-in page turns into the console: await waits across the navigation
+      assertThat(
+              page.await(
+                  "document.body && document.body.getAttribute('data-loaded') === 'true'",
+                  "document.title"))
+          .isEqualTo("Limiter console");
+      page.eval(
+          "(() => { const s = document.querySelector('section[data-policy=api]');"
+              + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Override a key'));"
+              + " f.elements.key.value = 'h:abuser'; f.elements.kind.value = 'block';"
+              + " f.requestSubmit(); return 'sent'; })()");
+      assertThat(
+              page.await(
+                  "document.querySelector('section[data-policy=api] table.overrides tr[data-key=\"h:abuser\"]') !== null",
+                  "document.getElementById('status').textContent"))
+          .isEqualTo("Overriding h:abuser: done.");
+      assertThat(call("GET", "/api/x", null, "abuser")).as("blocked").isEqualTo(429);
 
-          page.eval(
-              "(() => { const s = document.querySelector('section[data-policy=login]');"
-                  + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Try in shadow'));"
-                  + " f.elements.limits.value = '1/1m'; f.elements.period.value = '5m';"
-                  + " f.requestSubmit(); return 'sent'; })()");
-          page.eval(
-              until(
-                  "document.querySelector('section[data-policy=login] .trial[data-state=running]') !== null",
-                  "1"));
-          page.eval(
-              "(() => { [...document.querySelectorAll('section[data-policy=login] .trial button')]"
-                  + ".find(b => b.textContent === 'Apply').click(); return 'sent'; })()");
-          assertThat(
-                  page.eval(
-                      until(
-                          "document.querySelector('section[data-policy=login] .trial[data-state=applied]') !== null",
-                          "document.querySelector('section[data-policy=login] .limits').textContent")))
-              .isEqualTo("1/m");
-        }
-      }
-    } finally {
-      browser.destroy();
-      if (!browser.waitFor(30, TimeUnit.SECONDS)) {
-        browser.destroyForcibly();
-      }
+      page.eval(
+          "(() => { const s = document.querySelector('section[data-policy=api]');"
+              + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Look up a key'));"
+              + " f.elements.key.value = 'h:abuser'; f.requestSubmit(); return 'sent'; })()");
+      assertThat(
+              page.await(
+                  "document.querySelector('section[data-policy=api] .key-state[data-key=\"h:abuser\"]') !== null",
+                  "document.querySelector('section[data-policy=api] .key-state').textContent"))
+          .matches("h:abuser: 4 left under 5/h, fresh again in 3[0-9]{3} s · block");
+
+      page.eval(
+          "(() => { const s = document.querySelector('section[data-policy=login]');"
+              + " const f = [...s.querySelectorAll('form')].find(f => f.textContent.includes('Try in shadow'));"
+              + " f.elements.limits.value = '1/1m'; f.elements.period.value = '5m';"
+              + " f.requestSubmit(); return 'sent'; })()");
+      page.await(
+          "document.querySelector('section[data-policy=login] .trial[data-state=running]') !== null",
+          "1");
+      page.eval(
+          "(() => { [...document.querySelectorAll('section[data-policy=login] .trial button')]"
+              + ".find(b => b.textContent === 'Apply').click(); return 'sent'; })()");
+      assertThat(
+              page.await(
+                  "document.querySelector('section[data-policy=login] .trial[data-state=applied]') !== null",
+                  "document.querySelector('section[data-policy=login] .limits').textContent"))
+          .isEqualTo("1/m");
     }
     assertThat(call("GET", "/login/x", null, "walker")).isEqualTo(200);
     assertThat(call("GET", "/login/x", null, "walker")).as("the applied 1/m").isEqualTo(429);
-  }
-
-  /**
-   * A script that resolves with {@code value} once {@code condition} holds (polled in the page).
-   */
-  private static String until(String condition, String value) {
-    return "new Promise(done => { const t = () => ("
-        + condition
-        + ") ? done("
-        + value
-        + ") : setTimeout(t, 20); t(); })";
-  }
-
-  private static void drain(java.io.BufferedReader err) {
-    try {
-      while (err.readLine() != null) {
-        // Chromium's log: not needed
-      }
-    } catch (IOException e) {
-      // the browser ended
-    }
-  }
-
-  /** One page's DevTools connection: evaluates scripts and answers their values as strings. */
-  private static final class Devtools implements java.net.http.WebSocket.Listener, AutoCloseable {
-    private final java.net.http.WebSocket socket;
-    private final StringBuilder part = new StringBuilder();
-    private final java.util.concurrent.BlockingQueue<String> replies =
-        new java.util.concurrent.LinkedBlockingQueue<>();
-    private int id;
-
-    Devtools(String url) throws Exception {
-      socket =
-          Http.CLIENT
-              .newWebSocketBuilder()
-              .buildAsync(java.net.URI.create(url), this)
-              .get(30, TimeUnit.SECONDS);
-    }
-
-    @Override
-    public java.util.concurrent.CompletionStage<?> onText(
-        java.net.http.WebSocket webSocket, CharSequence data, boolean last) {
-      part.append(data);
-      if (last) {
-        replies.add(part.toString());
-        part.setLength(0);
-      }
-      webSocket.request(1);
-      return null;
-    }
-
-    String eval(String expression) throws Exception {
-      int call = ++id;
-      socket
-          .sendText(
-              "{\"id\":"
-                  + call
-                  + ",\"method\":\"Runtime.evaluate\",\"params\":{\"expression\":"
-                  + Json.write(expression)
-                  + ",\"awaitPromise\":true,\"returnByValue\":true}}",
-              true)
-          .get(30, TimeUnit.SECONDS);
-      while (true) {
-        String reply = replies.poll(30, TimeUnit.SECONDS);
-        assertThat(reply).as("chromium's answer to " + expression).isNotNull();
-        if (reply.startsWith("{\"id\":" + call + ",")) {
-          if (reply.contains("Execution context was destroyed")
-              || reply.contains("Cannot find context")
-              || reply.contains("Inspected target navigated")) {
-            return null;
-          }
-          assertThat(reply).as(expression).doesNotContain("exceptionDetails");
-          var value =
-              java.util.regex.Pattern.compile("\"value\":(\"((?:[^\"\\\\]|\\\\.)*)\"|[^,}]+)")
-                  .matcher(reply);
-          assertThat(value.find()).as(reply).isTrue();
-          return value.group(2) != null ? value.group(2) : value.group(1);
-        }
-      }
-    }
-
-    @Override
-    public void close() {
-      socket.abort();
-    }
   }
 
   private static String section(String dom, String policy) {
@@ -370,58 +236,8 @@ class ConsoleInBrowserTest {
   }
 
   private String chromium(String... args) throws IOException, InterruptedException {
-    Path profile = Files.createTempDirectory("chromium-profile");
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                chromiumBinary(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--virtual-time-budget=10000",
-                "--user-data-dir=" + profile));
-    command.addAll(List.of(args));
-    command.add(server.uri("/sign-in").toString());
-    Path stdout = Files.createTempFile("chromium", ".out");
-    Process process =
-        new ProcessBuilder(command)
-            .redirectOutput(stdout.toFile())
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("chromium did not finish in 120 s: " + command);
-    }
-    assertThat(process.exitValue()).as(String.join(" ", command)).isZero();
-    return Files.readString(stdout, StandardCharsets.UTF_8);
-  }
-
-  /** $CHROMIUM, else chromium (or Chrome) on the PATH; none: skipped, or failed under CI=true. */
-  static String chromiumBinary() {
-    String configured = System.getenv("CHROMIUM");
-    if (configured != null && !configured.isBlank()) {
-      return configured;
-    }
-    for (String name :
-        List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) {
-      for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-        Path candidate = Path.of(entry.isEmpty() ? "." : entry, name);
-        if (Files.isExecutable(candidate)) {
-          return candidate.toString();
-        }
-      }
-    }
-    String missing =
-        "this test renders the console in a real headless browser and found none (no CHROMIUM,"
-            + " and no chromium or google-chrome on the PATH); install Chromium or set CHROMIUM";
-    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-      throw new AssertionError("CI=true, so the browser test may not be skipped: " + missing);
-    }
-    return Assumptions.abort(missing);
+    List<String> all = new ArrayList<>(List.of("--virtual-time-budget=10000"));
+    all.addAll(List.of(args));
+    return Chromium.run(RENDERS, server.uri("/sign-in").toString(), all.toArray(String[]::new));
   }
 }

@@ -154,6 +154,28 @@ public final class PolicyFunction {
         delay);
   }
 
+  /**
+   * What {@code state} has left at {@code now}, read only: an admission of no permits under the
+   * limit with the fewest permits left, with its reset; no delay.
+   */
+  public Decision peek(long[] state, long now) {
+    int binding = 0;
+    long remaining = Long.MAX_VALUE;
+    for (int i = 0; i < limits.length; i++) {
+      long left = limits[i].remaining(state, offsets[i], now);
+      if (left < remaining) {
+        remaining = left;
+        binding = i;
+      }
+    }
+    return Decision.allowed(
+        policy,
+        limits[binding].limit(),
+        Math.max(0, remaining),
+        limits[binding].resetAfter(state, offsets[binding], now),
+        0);
+  }
+
   /** The rejection for a request whose {@link #retryAfter} was {@code retry} (positive). */
   public Decision reject(long[] state, long now, long permits, long retry) {
     int binding = 0;

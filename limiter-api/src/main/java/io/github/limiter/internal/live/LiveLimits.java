@@ -464,6 +464,11 @@ public final class LiveLimits implements RateLimitStore {
   }
 
   @Override
+  public Decision peek(Policy policy, String key) {
+    return bind(policy).peek(key);
+  }
+
+  @Override
   public TimeSource timeSource() {
     return store.timeSource();
   }

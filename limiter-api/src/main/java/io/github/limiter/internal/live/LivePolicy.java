@@ -89,6 +89,12 @@ final class LivePolicy implements PolicyStore {
     return current.bound().tryAcquire(key, permits);
   }
 
+  /** The key's state under the current version, whatever its override. */
+  @Override
+  public Decision peek(String key) {
+    return current.bound().peek(key);
+  }
+
   /** A key under an override settles there: its own limits, or nothing for block and exempt. */
   @Override
   public void adjust(String key, long delta) {

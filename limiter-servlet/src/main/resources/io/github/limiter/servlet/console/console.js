@@ -90,6 +90,18 @@
         change("PUT", path(name) + "/limits", { limits: v.limits }, "Changing the limits of " + name);
       })
     ]);
+    var keyState = el("p", { "class": "key-state", role: "status" });
+    section.appendChild(form("Look up a key", [["key", "key, e.g. h:abc"]], function (v) {
+      call("GET", path(name) + "/keys/" + encodeURIComponent(v.key)).then(function (r) {
+        keyState.className = r.status === 200 ? "key-state" : "key-state error";
+        if (r.status !== 200) { keyState.textContent = "Cannot read " + v.key + " (" + r.status + "): " + (r.json.error || ""); return; }
+        var s = r.json, o = s.override;
+        keyState.setAttribute("data-key", s.key);
+        keyState.textContent = s.key + ": " + s.remaining + " left under " + s.limit + ", fresh again in " + s.resetSeconds + " s" +
+          (o ? " · " + o.kind + (o.limits ? " " + o.limits : "") + (o.expiresInSeconds === null ? "" : ", " + o.expiresInSeconds + " s left") : "");
+      });
+    }));
+    section.appendChild(keyState);
     if (top) {
       section.appendChild(el("div", { "class": "columns" }, [
         counts("Most rejections", top.byRejections, "rejections", top.rejections),

@@ -1,0 +1,198 @@
+package io.github.limiter.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Decision;
+import io.github.limiter.FailureMode;
+import io.github.limiter.Limit;
+import io.github.limiter.NanoClock;
+import io.github.limiter.Policy;
+import io.github.limiter.PolicyStore;
+import io.github.limiter.RateLimitStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The contract of {@link RateLimitStore#peek}: a key's state read for an operator, without charging
+ * or writing anything. It reads what a decision at the same instant reports, a key never seen reads
+ * as fresh, and a state stored under other limits of the policy reads as carried over to the
+ * current ones.
+ *
+ * <p>Extend it as {@link RateLimitStoreContract}: {@link #createStore(NanoClock)} returns a store
+ * that reads the given clock. Every test drives time through a {@link ManualClock}.
+ */
+public abstract class KeyStateContract {
+
+  private final List<RateLimitStore> created = new ArrayList<>();
+
+  /** A new, empty store that reads {@code clock}. Closed by the contract after each test. */
+  protected abstract RateLimitStore createStore(NanoClock clock);
+
+  @AfterEach
+  void closeStores() {
+    created.forEach(RateLimitStore::close);
+    created.clear();
+  }
+
+  private RateLimitStore store(ManualClock clock) {
+    RateLimitStore store = createStore(clock);
+    created.add(store);
+    return store;
+  }
+
+  private static Policy policy(Algorithm algorithm, Limit... limits) {
+    return new Policy("peek", algorithm, List.of(limits), FailureMode.FAIL_CLOSED);
+  }
+
+  /** 10 a minute: a bucket of 10, or a window of 10 per minute, or 10 in flight. */
+  private static Limit tenAMinute(Algorithm algorithm) {
+    return algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET
+        ? Limit.bucket(10, Duration.ofMinutes(1), 10)
+        : Limit.of(10, Duration.ofMinutes(1));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aKeyNeverSeenReadsFresh(Algorithm algorithm) {
+    RateLimitStore store = store(ManualClock.random(11));
+    Policy policy = policy(algorithm, tenAMinute(algorithm));
+
+    Decision state = store.peek(policy, "unseen");
+
+    assertThat(state.isAllowed()).isTrue();
+    assertThat(state.policy()).isEqualTo("peek");
+    assertThat(state.limit()).isEqualTo(tenAMinute(algorithm));
+    assertThat(state.remaining()).isEqualTo(10);
+    assertThat(state.resetAfterNanos()).isZero();
+    assertThat(store.bind(policy).peek("unseen").remaining()).isEqualTo(10);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aKeyReadsWhatItsLastDecisionReported(Algorithm algorithm) {
+    // Given a key that spent 3 permits, at one instant
+    RateLimitStore store = store(ManualClock.random(12));
+    PolicyStore bound = store.bind(policy(algorithm, tenAMinute(algorithm)));
+    Decision last = null;
+    for (int i = 0; i < 3; i++) {
+      last = bound.decide("k", 1);
+      assertThat(last.isAllowed()).isTrue();
+    }
+
+    // When it is read, then it reads what the decision said: 7 left, and the same reset
+    Decision state = bound.peek("k");
+    assertThat(state.remaining()).isEqualTo(7).isEqualTo(last.remaining());
+    assertThat(state.limit()).isEqualTo(last.limit());
+    assertThat(state.resetAfterNanos()).isEqualTo(last.resetAfterNanos()).isPositive();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aReadChargesNothing(Algorithm algorithm) {
+    RateLimitStore store = store(ManualClock.random(13));
+    PolicyStore bound = store.bind(policy(algorithm, tenAMinute(algorithm)));
+    bound.decide("k", 1);
+
+    for (int i = 0; i < 25; i++) {
+      assertThat(bound.peek("k").remaining()).isEqualTo(9);
+      assertThat(bound.peek("other").remaining()).isEqualTo(10);
+    }
+
+    int admitted = 0;
+    while (bound.decide("k", 1).isAllowed() && admitted < 20) {
+      admitted++;
+    }
+    assertThat(admitted).as("the 9 left after 25 reads").isEqualTo(9);
+    assertThat(bound.decide("other", 1).remaining())
+        .as("read 25 times, never charged")
+        .isEqualTo(9);
+  }
+
+  @Test
+  void aTokenBucketReadsItsRefillAsTimePasses() {
+    // Given a bucket of 10 at 1/s, emptied
+    ManualClock clock = ManualClock.nearMaxValue();
+    RateLimitStore store = store(clock);
+    PolicyStore bound =
+        store.bind(policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, Duration.ofSeconds(1), 10)));
+    for (int i = 0; i < 10; i++) {
+      bound.decide("k", 1);
+    }
+    assertThat(bound.peek("k").remaining()).isZero();
+
+    // When 3 s pass, then it reads 3 tokens, full again in 7 s
+    clock.advance(Duration.ofSeconds(3).toNanos());
+    Decision state = bound.peek("k");
+    assertThat(state.remaining()).isEqualTo(3);
+    assertThat(state.resetAfter()).isEqualTo(Duration.ofSeconds(7));
+  }
+
+  @Test
+  void aPolicyOfSeveralLimitsReadsTheOneWithTheFewestLeft() {
+    // Given 5 a second and 8 a minute, of which 6 were spent over two seconds
+    ManualClock clock = ManualClock.at(0);
+    RateLimitStore store = store(clock);
+    Limit perSecond = Limit.of(5, Duration.ofSeconds(1));
+    Limit perMinute = Limit.of(8, Duration.ofMinutes(1));
+    PolicyStore bound = store.bind(policy(Algorithm.FIXED_WINDOW, perSecond, perMinute));
+    for (int i = 0; i < 4; i++) {
+      assertThat(bound.decide("k", 1).isAllowed()).isTrue();
+    }
+    assertThat(bound.peek("k").limit()).as("1 left a second, 4 a minute").isEqualTo(perSecond);
+    assertThat(bound.peek("k").remaining()).isEqualTo(1);
+
+    // When the next second has begun and 2 more are spent, then the minute binds, with 2 left
+    clock.advance(Duration.ofSeconds(1).toNanos());
+    bound.decide("k", 1);
+    bound.decide("k", 1);
+    Decision state = bound.peek("k");
+    assertThat(state.limit()).isEqualTo(perMinute);
+    assertThat(state.remaining()).isEqualTo(2);
+  }
+
+  @Test
+  void aStateOfOtherLimitsReadsAsCarriedOverBeforeAnyDecision() {
+    // Given a bucket of 10 that spent 4
+    RateLimitStore store = store(ManualClock.random(14));
+    Policy v1 = policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, Duration.ofHours(1), 10));
+    PolicyStore bound = store.bind(v1);
+    for (int i = 0; i < 4; i++) {
+      bound.decide("k", 1);
+    }
+
+    // When the capacity is lowered to 8, then 5, it reads 6, then 5: its tokens capped, never a
+    // fresh bucket; a key never seen reads the new capacity
+    PolicyStore v2 =
+        store.rebind(
+            bound, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, Duration.ofHours(1), 8)));
+    assertThat(v2.peek("k").remaining()).isEqualTo(6);
+    assertThat(v2.peek("new").remaining()).isEqualTo(8);
+    PolicyStore v3 =
+        store.rebind(v2, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, Duration.ofHours(1), 5)));
+    assertThat(v3.peek("k").remaining()).isEqualTo(5);
+    assertThat(v3.peek("k").limit()).isEqualTo(Limit.bucket(1, Duration.ofHours(1), 5));
+
+    // And the read left the carry to the first decision, which finds the same
+    assertThat(v3.decide("k", 1).remaining()).isEqualTo(4);
+  }
+
+  @Test
+  void aWindowReadsItsCountAgainstTheNewLimit() {
+    RateLimitStore store = store(ManualClock.at(0));
+    PolicyStore v1 = store.bind(policy(Algorithm.FIXED_WINDOW, Limit.of(10, Duration.ofHours(1))));
+    for (int i = 0; i < 6; i++) {
+      v1.decide("k", 1);
+    }
+
+    PolicyStore v2 =
+        store.rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(8, Duration.ofHours(1))));
+
+    assertThat(v2.peek("k").remaining()).as("6 of 10 used, lowered to 8").isEqualTo(2);
+  }
+}
