@@ -35,21 +35,47 @@ public final class PolicyFunction {
 
   /** Compiles {@code policy}; a store does this once, when it binds the policy. */
   public static PolicyFunction of(Policy policy) {
-    return of(policy.name(), policy.algorithm(), policy.limits());
+    return of(policy, 0);
   }
 
-  /** Compiles the limits of policy {@code policy} under {@code algorithm}. */
+  /**
+   * Compiles {@code policy} for a store whose time plus {@code epochOffset} is nanoseconds since
+   * the epoch, which calendar quotas need; 0 when store time is epoch time.
+   */
+  public static PolicyFunction of(Policy policy, long epochOffset) {
+    return of(policy.name(), policy.algorithm(), policy.limits(), epochOffset);
+  }
+
+  /** Compiles the limits of policy {@code policy} under {@code algorithm}, on epoch time. */
   public static PolicyFunction of(String policy, Algorithm algorithm, List<Limit> limits) {
+    return of(policy, algorithm, limits, 0);
+  }
+
+  private static PolicyFunction of(
+      String policy, Algorithm algorithm, List<Limit> limits, long epochOffset) {
     if (limits.isEmpty()) {
       throw new IllegalArgumentException("a policy needs at least one limit");
     }
     return new PolicyFunction(
         policy,
-        limits.stream().map(limit -> function(algorithm, limit)).toArray(LimitFunction[]::new));
+        limits.stream()
+            .map(limit -> function(algorithm, limit, epochOffset))
+            .toArray(LimitFunction[]::new));
   }
 
-  /** The pure function of one limit under {@code algorithm}. */
+  /** The pure function of one limit under {@code algorithm}, on epoch time. */
   public static LimitFunction function(Algorithm algorithm, Limit limit) {
+    return function(algorithm, limit, 0);
+  }
+
+  /**
+   * The pure function of one limit under {@code algorithm}; a calendar quota is counted per period
+   * whatever the algorithm, on store time plus {@code epochOffset}.
+   */
+  public static LimitFunction function(Algorithm algorithm, Limit limit, long epochOffset) {
+    if (limit.isQuota()) {
+      return new CalendarWindow(limit, epochOffset);
+    }
     return switch (algorithm) {
       case FIXED_WINDOW -> new FixedWindow(limit);
       case SLIDING_WINDOW_COUNTER -> new SlidingWindowCounter(limit);
