@@ -183,6 +183,26 @@ class CalendarQuotaTest {
   }
 
   @Test
+  void aNewVersionOfThePolicyKeepsTheQuotasCountAndARateNeverTakesAQuotasState() {
+    // Given a window of 100 a day beside a quota of 2 a day, used up
+    ManualClock clock = ManualClock.at(ManualClock.NEGATIVE);
+    InMemoryStore store = store(clock, "2024-06-01T12:00:00Z");
+    Policy v1 = Policy.fixedWindow("live", Limit.of(100, Duration.ofDays(1)), Limit.parse("2/day"));
+    var bound = store.bind(v1);
+    bound.decide("k", 2);
+
+    // When the quota grows to 3, listed first now, beside the same window
+    Policy v2 = Policy.fixedWindow("live", Limit.parse("3/day"), Limit.of(100, Duration.ofDays(1)));
+    var next = store.rebind(bound, v2);
+
+    // Then the key keeps its 2 used of the day: one more passes, and the window kept its count
+    Decision one = next.decide("k", 1);
+    assertThat(one.isAllowed()).isTrue();
+    assertThat(one.remaining()).isZero();
+    assertThat(next.decide("k", 1).isAllowed()).isFalse();
+  }
+
+  @Test
   void quotasParseBesideRates() {
     List<Limit> limits = Limit.parseAll("100/s burst=200, 10000/month");
     assertThat(limits.get(1).isQuota()).isTrue();

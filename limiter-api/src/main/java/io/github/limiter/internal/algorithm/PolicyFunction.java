@@ -114,8 +114,8 @@ public final class PolicyFunction {
    * The state under these limits of a key whose state was {@code fromState} under {@code from}, the
    * limits of the same policy and algorithm that these replace while the application runs. Each
    * limit takes its state from the old limit of the same period, else from the old limit at the
-   * same position, by its algorithm's rule ({@link LimitFunction#carry}); a limit that has neither
-   * is new, and starts fresh.
+   * same position, by its algorithm's rule ({@link LimitFunction#carry}), a calendar quota only
+   * from a quota and a rate only from a rate; a limit that has neither is new, and starts fresh.
    */
   public long[] carry(PolicyFunction from, long[] fromState, long now) {
     long[] state = new long[stateSize];
@@ -134,12 +134,15 @@ public final class PolicyFunction {
    * The index of the limit of {@code limit}'s period here, else {@code position}; -1 if neither.
    */
   private int predecessor(LimitFunction limit, int position) {
+    boolean quota = limit.limit().isQuota();
     for (int i = 0; i < limits.length; i++) {
-      if (limits[i].limit().period().equals(limit.limit().period())) {
+      if (limits[i].limit().isQuota() == quota
+          && limits[i].limit().period().equals(limit.limit().period())) {
         return i;
       }
     }
-    return position < limits.length ? position : -1;
+    // A quota takes over only a quota's count, a rate only a rate's state.
+    return position < limits.length && limits[position].limit().isQuota() == quota ? position : -1;
   }
 
   /**
