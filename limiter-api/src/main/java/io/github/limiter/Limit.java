@@ -1,6 +1,10 @@
 package io.github.limiter;
 
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,12 +23,31 @@ import java.util.OptionalLong;
  * 5000/d}, {@code 5/PT10S}, optionally followed by {@code burst=20} and {@code initial=0}, e.g.
  * {@code 10/s burst=20}.
  *
+ * <p>A <b>calendar quota</b> ({@code 10000/month}, also {@code /day}, {@code /week}, {@code /year})
+ * counts permits per period of the calendar in {@code zone}, whatever the policy's algorithm: days
+ * from local midnight (23 or 25 hours at a daylight-saving change), ISO weeks from Monday, months
+ * from {@code anchorDay} (on a shorter month's last day when it has no such day), years from
+ * January 1st. Its {@code period} is the unit's nominal length, for headers only; a quota has no
+ * burst and no initial. Permits charged beyond the quota as debt keep the key out until the period
+ * ends, and never into the next period.
+ *
  * @param permits permits per period, at least 1
  * @param period the window, or the period of the rate; at least one nanosecond per permit
  * @param burst bucket capacity, at least 1 (for windows, equal to {@code permits})
  * @param initial initial tokens or level, between 0 and {@code burst}; empty for the default
+ * @param calendar for a calendar quota: {@code DAYS}, {@code WEEKS}, {@code MONTHS} or {@code
+ *     YEARS}; null for a rate or window
+ * @param zone the time zone of a quota's periods (UTC by default)
+ * @param anchorDay the day of the month a quota's months start on, 1 to 31 (1 by default)
  */
-public record Limit(long permits, Duration period, long burst, OptionalLong initial) {
+public record Limit(
+    long permits,
+    Duration period,
+    long burst,
+    OptionalLong initial,
+    ChronoUnit calendar,
+    ZoneId zone,
+    int anchorDay) {
 
   /** Keeps bucket arithmetic in nanoseconds clear of overflow, with room for differences. */
   private static final long MAX_SPAN_NANOS = 1L << 61;
@@ -32,6 +55,24 @@ public record Limit(long permits, Duration period, long burst, OptionalLong init
   public Limit {
     Objects.requireNonNull(period, "period");
     Objects.requireNonNull(initial, "initial");
+    Objects.requireNonNull(zone, "zone");
+    require(anchorDay >= 1 && anchorDay <= 31, "anchor day must be 1 to 31, was " + anchorDay);
+    if (calendar != null) {
+      require(
+          calendar == ChronoUnit.DAYS
+              || calendar == ChronoUnit.WEEKS
+              || calendar == ChronoUnit.MONTHS
+              || calendar == ChronoUnit.YEARS,
+          "a quota's period is a day, week, month or year, was " + calendar);
+      require(
+          period.equals(calendar.getDuration()),
+          "a " + calendar + " quota's period is " + calendar.getDuration() + ", was " + period);
+      require(
+          burst == permits && initial.isEmpty(),
+          "a calendar quota has no burst and no initial, was burst "
+              + burst
+              + (initial.isPresent() ? " initial " + initial.getAsLong() : ""));
+    }
     require(permits >= 1, "permits must be at least 1, was " + permits);
     require(!period.isNegative() && !period.isZero(), "period must be positive, was " + period);
     require(
@@ -51,6 +92,53 @@ public record Limit(long permits, Duration period, long burst, OptionalLong init
     }
   }
 
+  /** A rate or window limit; see {@link Limit}. */
+  public Limit(long permits, Duration period, long burst, OptionalLong initial) {
+    this(permits, period, burst, initial, null, ZoneOffset.UTC, 1);
+  }
+
+  /**
+   * A calendar quota: {@code permits} per {@code unit} ({@code DAYS}, {@code WEEKS}, {@code
+   * MONTHS}, {@code YEARS}) in UTC, months from the 1st; see {@link #inCalendar}.
+   */
+  public static Limit quota(long permits, ChronoUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    return new Limit(
+        permits, unit.getDuration(), permits, OptionalLong.empty(), unit, ZoneOffset.UTC, 1);
+  }
+
+  /**
+   * This quota's copy whose periods follow {@code zone}, months starting on {@code anchorDay}; this
+   * limit itself if it is no quota.
+   */
+  public Limit inCalendar(ZoneId zone, int anchorDay) {
+    return calendar == null
+        ? this
+        : new Limit(permits, period, burst, initial, calendar, zone, anchorDay);
+  }
+
+  /** Whether this is a calendar quota. */
+  public boolean isQuota() {
+    return calendar != null;
+  }
+
+  /**
+   * Parses a time zone as in configuration, e.g. {@code Europe/Berlin}, {@code UTC}, {@code
+   * +02:00}.
+   *
+   * @throws IllegalArgumentException naming the text and what was expected
+   */
+  public static ZoneId parseZone(String text) {
+    String trimmed = text == null ? "" : text.trim();
+    try {
+      return ZoneId.of(trimmed);
+    } catch (DateTimeException e) {
+      throw new IllegalArgumentException(
+          "expected a time zone such as 'UTC', 'Europe/Berlin' or '+02:00', was '" + trimmed + "'",
+          e);
+    }
+  }
+
   /** N per W, for the window algorithms; also a bucket of rate N/W and capacity N. */
   public static Limit of(long permits, Duration period) {
     return new Limit(permits, period, permits, OptionalLong.empty());
@@ -63,7 +151,8 @@ public record Limit(long permits, Duration period, long burst, OptionalLong init
 
   /** A copy with the given initial tokens (token bucket) or level (leaky bucket). */
   public Limit withInitial(long initialValue) {
-    return new Limit(permits, period, burst, OptionalLong.of(initialValue));
+    return new Limit(
+        permits, period, burst, OptionalLong.of(initialValue), calendar, zone, anchorDay);
   }
 
   /** The window W in nanoseconds. */
@@ -120,6 +209,9 @@ public record Limit(long permits, Duration period, long burst, OptionalLong init
 
   @Override
   public String toString() {
+    if (calendar != null) {
+      return permits + "/" + LimitSyntax.format(calendar);
+    }
     StringBuilder text =
         new StringBuilder().append(permits).append('/').append(LimitSyntax.format(period));
     if (burst != permits) {

@@ -2,6 +2,7 @@ package io.github.limiter;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -14,7 +15,7 @@ final class LimitSyntax {
 
   private static final String EXPECTED_LIMIT =
       "expected <permits>/<period> [burst=<n>] [initial=<n>] such as '10/s', '100/1m', '5/PT10S'"
-          + " or '10/s burst=20'";
+          + " or '10/s burst=20', or a calendar quota <permits>/day, /week, /month or /year";
   private static final String EXPECTED_DURATION =
       "expected a duration such as 's', '10s', '500ms', '1m', '1h', '1d' or ISO-8601 'PT10S'";
 
@@ -32,6 +33,14 @@ final class LimitSyntax {
       throw new IllegalArgumentException(EXPECTED_LIMIT + ", was '" + trimmed + "'");
     }
     long permits = parseCount(matcher.group(1), trimmed);
+    ChronoUnit calendar = calendarUnit(matcher.group(2));
+    if (calendar != null) {
+      if (!matcher.group(3).isBlank()) {
+        throw new IllegalArgumentException(
+            "invalid limit '" + trimmed + "': a calendar quota takes no burst and no initial");
+      }
+      return Limit.quota(permits, calendar);
+    }
     Duration period;
     try {
       period = parseDuration(matcher.group(2));
@@ -68,6 +77,28 @@ final class LimitSyntax {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid limit '" + trimmed + "': " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The calendar unit named by {@code day}, {@code week}, {@code month} or {@code year}; or null.
+   */
+  private static ChronoUnit calendarUnit(String text) {
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "day" -> ChronoUnit.DAYS;
+      case "week" -> ChronoUnit.WEEKS;
+      case "month" -> ChronoUnit.MONTHS;
+      case "year" -> ChronoUnit.YEARS;
+      default -> null;
+    };
+  }
+
+  static String format(ChronoUnit calendar) {
+    return switch (calendar) {
+      case DAYS -> "day";
+      case WEEKS -> "week";
+      case MONTHS -> "month";
+      default -> "year";
+    };
   }
 
   /** Parses {@code s}, {@code 10s}, {@code 500ms}, {@code 1m}, ... or an ISO-8601 duration. */

@@ -56,7 +56,7 @@ public final class Policy {
     }
     if (!algorithm.isBucket()) {
       for (Limit limit : this.limits) {
-        if (limit.burst() != limit.permits() || limit.initial().isPresent()) {
+        if (!limit.isQuota() && (limit.burst() != limit.permits() || limit.initial().isPresent())) {
           throw new IllegalArgumentException(
               "policy '"
                   + name
@@ -70,6 +70,13 @@ public final class Policy {
       }
     }
     if (algorithm == Algorithm.CONCURRENCY) {
+      if (this.limits.stream().anyMatch(Limit::isQuota)) {
+        throw new IllegalArgumentException(
+            "policy '"
+                + name
+                + "': a concurrency policy has no calendar quota, was "
+                + this.limits);
+      }
       if (this.limits.size() != 1) {
         throw new IllegalArgumentException(
             "policy '" + name + "': a concurrency policy has one limit, was " + this.limits);
@@ -86,7 +93,7 @@ public final class Policy {
     }
     if (algorithm == Algorithm.SLIDING_WINDOW_LOG) {
       for (Limit limit : this.limits) {
-        if (limit.permits() > 1 << 20) {
+        if (!limit.isQuota() && limit.permits() > 1 << 20) {
           throw new IllegalArgumentException(
               "a sliding-window-log keeps one timestamp per permit; at most 1048576 permits, was "
                   + limit.permits()
@@ -168,6 +175,10 @@ public final class Policy {
   }
 
   private Limit share(Limit limit, int nodes) {
+    if (limit.isQuota()) {
+      return Limit.quota(Math.max(1, limit.permits() / nodes), limit.calendar())
+          .inCalendar(limit.zone(), limit.anchorDay());
+    }
     if (!algorithm.isBucket()) {
       return Limit.of(Math.max(1, limit.permits() / nodes), limit.period());
     }

@@ -20,6 +20,8 @@ import io.github.limiter.memory.KeyOps.Decide;
 import io.github.limiter.memory.KeyOps.Op;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -95,6 +97,10 @@ public final class InMemoryStore implements RateLimitStore {
 
   private final NanoClock clock;
   private final long epoch;
+
+  /** Wall time at creation in nanoseconds since the epoch: store time plus it is wall time. */
+  private final long epochOffset;
+
   private final int maxKeys;
 
   /** By policy, and by an identity of their own for the tables of {@link #rebind}. */
@@ -106,6 +112,8 @@ public final class InMemoryStore implements RateLimitStore {
   private InMemoryStore(Builder builder) {
     this.clock = builder.clock;
     this.epoch = clock.nanos();
+    Instant wall = builder.wallClock.instant();
+    this.epochOffset = wall.getEpochSecond() * 1_000_000_000L + wall.getNano();
     this.maxKeys = builder.maxKeys;
     this.evictor = new Evictor(builder.maxKeys, builder.overflow, tables.values());
     this.blocks = new BlockTable(builder.maxKeys);
@@ -244,7 +252,7 @@ public final class InMemoryStore implements RateLimitStore {
 
     Table(Policy policy, Table predecessor) {
       this.policy = policy;
-      this.function = PolicyFunction.of(policy);
+      this.function = PolicyFunction.of(policy, epochOffset);
       this.single = function.single();
       this.predecessor = predecessor;
       this.chain = predecessor != null ? predecessor.chain : new Object();
@@ -564,6 +572,7 @@ public final class InMemoryStore implements RateLimitStore {
   /** Configures an {@link InMemoryStore}. */
   public static final class Builder {
     private NanoClock clock = NanoClock.system();
+    private Clock wallClock = Clock.systemUTC();
     private int maxKeys = DEFAULT_MAX_KEYS;
     private Overflow overflow = Overflow.EVICT;
 
@@ -574,6 +583,15 @@ public final class InMemoryStore implements RateLimitStore {
      */
     public Builder clock(NanoClock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The wall clock, read once when the store is built: calendar quotas place their periods at
+     * that instant plus the time {@link #clock} measured since. The system's by default.
+     */
+    public Builder wallClock(Clock wallClock) {
+      this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
       return this;
     }
 

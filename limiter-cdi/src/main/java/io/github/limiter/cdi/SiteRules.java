@@ -157,7 +157,8 @@ final class SiteRules {
                 counts,
                 planOf,
                 criticalityOf,
-                compiler.gate(policy.get())));
+                compiler.gate(policy.get()),
+                compiler.quota(policy.get())));
       }
     }
     if (Criticality.find(limited.criticality()) != null

@@ -4,6 +4,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.internal.algorithm.CalendarPeriods;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,6 +31,15 @@ final class CompiledPolicy {
   private final String[] suffixes;
   private final List<String> params;
 
+  /**
+   * The policy's limits in the scripts' order: its rates and windows first, then its calendar
+   * quotas, whose keys and parameters follow theirs.
+   */
+  private final Limit[] ordered;
+
+  /** The calendar quotas, each with the periods around the last instant asked for. */
+  private final Quota[] quotas;
+
   /** A policy of an algorithm that holds no permits per node (any but concurrency). */
   CompiledPolicy(Policy policy, KeyScheme keys) {
     this(policy, keys, "", 0, "");
@@ -49,11 +59,23 @@ final class CompiledPolicy {
     this.peek = Scripts.peek(algorithm);
     this.renew = Scripts.renew(algorithm);
     this.head = keys.head(policy.name());
-    List<Limit> limits = policy.limits();
-    this.suffixes = new String[limits.size()];
+    List<Limit> rates = policy.limits().stream().filter(l -> !l.isQuota()).toList();
+    List<Limit> quotaLimits = policy.limits().stream().filter(Limit::isQuota).toList();
+    this.ordered = new Limit[rates.size() + quotaLimits.size()];
+    this.suffixes = new String[ordered.length];
+    this.quotas = new Quota[quotaLimits.size()];
+    for (int j = 0; j < quotas.length; j++) {
+      int at = rates.size() + j;
+      ordered[at] = quotaLimits.get(j);
+      quotas[j] = new Quota(quotaLimits.get(j));
+      // q, for quota, and its period: a quota never shares a key with an algorithm's state.
+      suffixes[at] = "q" + quotaLimits.get(j).calendar().name().charAt(0) + j;
+    }
+    List<Limit> limits = rates;
     List<String> p = new ArrayList<>();
     for (int i = 0; i < limits.size(); i++) {
       Limit limit = limits.get(i);
+      ordered[i] = limit;
       suffixes[i] = code(algorithm) + i;
       long period = ceilDiv(limit.periodNanos(), NANOS_PER_MICRO);
       switch (algorithm) {
@@ -139,6 +161,51 @@ final class CompiledPolicy {
   }
 
   /**
+   * The ARGV of decide.lua and adjust.lua: {@link #args}, then each quota's N and periods, then the
+   * number of quotas. The periods are those around {@code wallMillis}, the caller's wall clock, and
+   * the next one, in the scripts' microseconds: epoch microseconds less {@code scriptEpochMicros}.
+   */
+  List<String> quotaArgs(
+      String now, long permits, String ttlFloorMillis, long wallMillis, long scriptEpochMicros) {
+    List<String> args = args(now, permits, ttlFloorMillis);
+    for (Quota quota : quotas) {
+      long[] span = quota.periods(wallMillis);
+      args.add(Long.toString(quota.limit.permits()));
+      for (long boundary : span) {
+        args.add(Long.toString(boundary * 1_000L - scriptEpochMicros));
+      }
+    }
+    args.add(Integer.toString(quotas.length));
+    return args;
+  }
+
+  /** A calendar quota and its periods, computed with the zone rules again only when one ends. */
+  private static final class Quota {
+    final Limit limit;
+
+    /** {start, end, next end} in epoch milliseconds. */
+    private volatile long[] span = {0, 0, 0};
+
+    Quota(Limit limit) {
+      this.limit = limit;
+    }
+
+    long[] periods(long wallMillis) {
+      long[] s = span;
+      if (wallMillis >= s[0] && wallMillis < s[1]) {
+        return s;
+      }
+      long[] now =
+          CalendarPeriods.period(wallMillis, limit.calendar(), limit.zone(), limit.anchorDay());
+      long[] next =
+          CalendarPeriods.period(now[1], limit.calendar(), limit.zone(), limit.anchorDay());
+      s = new long[] {now[0], now[1], next[1]};
+      span = s;
+      return s;
+    }
+  }
+
+  /**
    * The decision a decide script returned: {outcome, limit, remaining, resetAfter, retryAfter,
    * delay}.
    */
@@ -147,7 +214,7 @@ final class CompiledPolicy {
       throw new IllegalStateException("unexpected reply from " + decide.name() + ": " + reply);
     }
     long outcome = number(values.get(0));
-    Limit limit = policy.limits().get((int) number(values.get(1)) - 1);
+    Limit limit = ordered[(int) number(values.get(1)) - 1];
     long remaining = number(values.get(2));
     long reset = number(values.get(3)) * NANOS_PER_MICRO;
     long retry = number(values.get(4)) * NANOS_PER_MICRO;

@@ -12,6 +12,8 @@ import io.github.limiter.StoreHealth;
 import io.github.limiter.internal.live.LiveBoard;
 import io.github.limiter.memory.InMemoryStore;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -54,11 +56,25 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
   public static final long EPOCH_SECONDS = 1_735_689_600L;
 
   private static final String SERVER_TIME = "";
+
+  /** The origin of the scripts' server time, 2025-01-01T00:00:00Z (see prelude.lua). */
+  private static final long SERVER_EPOCH_MILLIS = 1_735_689_600_000L;
+
   private static final String NO_TTL_FLOOR = "0";
 
   private final GuardedCalls calls;
   private final KeyScheme keys;
   private final NanoClock callerClock;
+
+  /** The wall clock of calendar quotas; under a caller clock, its reading at build time. */
+  private final Clock wallClock;
+
+  /**
+   * The epoch microseconds at which the scripts' microseconds are 0: 2025-01-01 under server time,
+   * the wall clock's reading at build time under caller time.
+   */
+  private final long scriptEpochMicros;
+
   private final long callerEpoch;
   private final String ttlFloor;
 
@@ -93,6 +109,12 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     this.keys = new KeyScheme(b.keyPrefix);
     this.callerClock = b.callerClock;
     this.callerEpoch = callerClock == null ? 0 : callerClock.nanos();
+    this.wallClock = b.wallClock;
+    Instant wall = wallClock.instant();
+    this.scriptEpochMicros =
+        callerClock == null
+            ? SERVER_EPOCH_MILLIS * 1_000L
+            : wall.getEpochSecond() * 1_000_000L + wall.getNano() / 1_000;
     this.ttlFloor = callerClock == null ? NO_TTL_FLOOR : Long.toString(b.callerTtlFloor.toMillis());
     this.localNodes = b.localNodes;
     this.node = newNodeId();
@@ -102,6 +124,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     this.local =
         InMemoryStore.builder()
             .clock(callerClock == null ? NanoClock.system() : callerClock)
+            .wallClock(wallClock)
             .build();
     this.leases =
         b.leases.isEmpty()
@@ -294,7 +317,12 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
 
   /** A script's arguments: the time, the permits, the TTL floor, then the policy's parameters. */
   private List<String> args(CompiledPolicy c, long permits) {
-    return c.args(now(), permits, ttlFloor);
+    String now = now();
+    long wallMillis =
+        callerClock == null
+            ? wallClock.millis()
+            : Math.floorDiv(scriptEpochMicros + Long.parseLong(now), 1_000L);
+    return c.quotaArgs(now, permits, ttlFloor, wallMillis, scriptEpochMicros);
   }
 
   private static String newNodeId() {

@@ -4,6 +4,7 @@ import io.github.limiter.FailureMode;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.config.PolicyConfig;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -42,6 +43,7 @@ public final class RedisStoreBuilder {
   int breakerFailureThreshold = 5;
   Duration breakerOpenDuration = Duration.ofSeconds(1);
   NanoClock callerClock;
+  Clock wallClock = Clock.systemUTC();
   NanoClock clock = NanoClock.system();
   Duration callerTtlFloor = Duration.ofMinutes(10);
   Duration concurrencyHold = DEFAULT_CONCURRENCY_HOLD;
@@ -227,6 +229,16 @@ public final class RedisStoreBuilder {
    */
   public RedisStoreBuilder callerClock(NanoClock clock) {
     this.callerClock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /**
+   * The wall clock from which calendar quotas compute their periods (the system's by default): the
+   * scripts then check them against the server's {@code TIME}. Under a {@link #callerClock}, read
+   * once at build time: the periods are placed at that instant plus caller time.
+   */
+  public RedisStoreBuilder wallClock(Clock clock) {
+    this.wallClock = Objects.requireNonNull(clock, "clock");
     return this;
   }
 

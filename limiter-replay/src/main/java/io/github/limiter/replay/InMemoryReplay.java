@@ -2,6 +2,7 @@ package io.github.limiter.replay;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.Policy;
 import io.github.limiter.internal.algorithm.LimitFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
 
@@ -22,6 +23,31 @@ final class InMemoryReplay {
   record Run(boolean[] allowed, long[] departures) {}
 
   private InMemoryReplay() {}
+
+  /**
+   * Replays a trace through every limit of {@code policy}, all-or-nothing: a rate and a calendar
+   * quota, whose periods follow the trace's time as time since the epoch.
+   */
+  static Run replay(Policy policy, Trace trace) {
+    PolicyFunction f = PolicyFunction.of(policy);
+    long[][] states = new long[trace.keyNames().length][];
+    long[] nanos = trace.nanos();
+    int[] keys = trace.keys();
+    boolean[] allowed = new boolean[nanos.length];
+    long[] departures = new long[nanos.length];
+    for (int i = 0; i < nanos.length; i++) {
+      long now = nanos[i];
+      long[] state = states[keys[i]];
+      if (state == null) {
+        state = states[keys[i]] = f.fresh(now);
+      }
+      if (f.retryAfter(state, now, 1) == 0) {
+        departures[i] = now + f.admit(state, now, 1).delayNanos();
+        allowed[i] = true;
+      }
+    }
+    return new Run(allowed, departures);
+  }
 
   static Run replay(Algorithm algorithm, Limit limit, Trace trace) {
     LimitFunction f = PolicyFunction.function(algorithm, limit);

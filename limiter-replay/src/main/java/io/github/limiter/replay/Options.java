@@ -10,7 +10,11 @@ import io.github.limiter.redis.RedisStore;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 
@@ -22,6 +26,12 @@ final class Options {
   String rate;
   String capacity;
   String initial;
+
+  /** A calendar quota beside the limit, such as 10000/month; null for none. */
+  String quota;
+
+  String timeZone;
+  String anchorDay;
   boolean decisions;
   boolean doubleArithmetic;
   String store = "memory";
@@ -61,6 +71,9 @@ final class Options {
         case "--rate" -> o.rate = value(args, ++i, arg);
         case "--capacity" -> o.capacity = value(args, ++i, arg);
         case "--initial" -> o.initial = value(args, ++i, arg);
+        case "--quota" -> o.quota = value(args, ++i, arg);
+        case "--time-zone" -> o.timeZone = value(args, ++i, arg);
+        case "--anchor-day" -> o.anchorDay = value(args, ++i, arg);
         case "--decisions" -> o.decisions = true;
         case "--format" -> formatName = value(args, ++i, arg);
         case "--time-field" -> timeField = value(args, ++i, arg);
@@ -139,6 +152,13 @@ final class Options {
               + (o.decisions ? "--decisions" : "--store")
               + " is for the one-algorithm command");
     }
+    if (o.quota == null && (o.timeZone != null || o.anchorDay != null)) {
+      throw new ReplayException(
+          (o.timeZone != null ? "--time-zone" : "--anchor-day") + " is for --quota");
+    }
+    if (o.quota != null && o.doubleArithmetic) {
+      throw new ReplayException("--quota replays in exact arithmetic: drop --arithmetic double");
+    }
     switch (o.store) {
       case "memory" -> {
         if (o.redisUrl != null) {
@@ -164,7 +184,9 @@ final class Options {
   InMemoryReplay.Run run(Trace trace) {
     return doubleArithmetic
         ? DoubleArithmetic.replay(this, trace)
-        : InMemoryReplay.replay(algorithm, policy().limits().get(0), trace);
+        : quota != null
+            ? InMemoryReplay.replay(policy(), trace)
+            : InMemoryReplay.replay(algorithm, policy().limits().get(0), trace);
   }
 
   /**
@@ -183,6 +205,9 @@ final class Options {
       o.window = window;
     }
     o.doubleArithmetic = doubleArithmetic;
+    o.quota = quota;
+    o.timeZone = timeZone;
+    o.anchorDay = anchorDay;
     o.policy(); // validates them
     return o;
   }
@@ -194,6 +219,8 @@ final class Options {
       return RedisStore.builder()
           .url(redisUrl)
           .callerClock(traceClock)
+          // trace time is time since the epoch: so are the quotas' periods
+          .wallClock(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC))
           .keyPrefix("limiter-replay:" + UUID.randomUUID() + ":")
           .decisionTimeout(Duration.ofSeconds(5))
           .socketTimeout(Duration.ofSeconds(5))
@@ -204,6 +231,38 @@ final class Options {
   }
 
   Policy policy() {
+    Policy policy = ratePolicy();
+    if (quota == null) {
+      return policy;
+    }
+    Limit calendar;
+    try {
+      calendar = Limit.parse(quota);
+    } catch (IllegalArgumentException e) {
+      throw new ReplayException("--quota: " + e.getMessage());
+    }
+    if (!calendar.isQuota()) {
+      throw new ReplayException(
+          "--quota: expected a calendar quota such as 10000/month, 500/day, /week or /year, was '"
+              + quota
+              + "'");
+    }
+    ZoneId zone;
+    try {
+      zone = timeZone == null ? ZoneOffset.UTC : Limit.parseZone(timeZone);
+    } catch (IllegalArgumentException e) {
+      throw new ReplayException("--time-zone: " + e.getMessage());
+    }
+    int day = anchorDay == null ? 1 : (int) positiveInteger("--anchor-day", anchorDay);
+    if (day > 31) {
+      throw new ReplayException("--anchor-day: expected 1 to 31, was '" + anchorDay + "'");
+    }
+    List<Limit> limits = List.of(policy.limits().get(0), calendar.inCalendar(zone, day));
+    return new Policy("replay", algorithm, limits, FailureMode.FAIL_CLOSED);
+  }
+
+  /** The policy of --limit/--window or --rate/--capacity alone. */
+  private Policy ratePolicy() {
     if (algorithm.isBucket()) {
       forbid("--limit", limit);
       forbid("--window", window);
@@ -232,6 +291,17 @@ final class Options {
   }
 
   String describe() {
+    String calendar =
+        quota == null
+            ? ""
+            : " quota="
+                + quota
+                + (timeZone == null ? "" : " time-zone=" + timeZone)
+                + (anchorDay == null ? "" : " anchor-day=" + anchorDay);
+    return rates() + calendar;
+  }
+
+  private String rates() {
     return algorithm.isBucket()
         ? "rate="
             + rate

@@ -44,6 +44,8 @@ public final class Replay {
         window algorithms: --limit N --window SECONDS
         bucket algorithms: --rate R --capacity B [--initial X]
              token bucket: X = initial tokens, default B; leaky bucket: X = initial level, default 0
+        calendar quota, beside either: --quota N/day|week|month|year [--time-zone Z] [--anchor-day D]
+             periods from local midnight in zone Z (UTC), months from day D (1); all-or-nothing
         TRACE: a file in the --format below, stdin when absent; by default one timestamp in
                seconds (decimal) a line, and an optional second field, the key: limits apply per key.
       compare: all five algorithms on the trace, one table row each (windows take --limit/--window,

@@ -235,6 +235,11 @@ public final class Admission {
           refused = Decision.unknownPlan(rule.name(), rule.policy().limits().get(0));
         }
       }
+      if (refused == null && rule.quota() != null) {
+        planned = planned != null ? planned : set.limiters.toArray(new PolicyLimiter[0]);
+        QuotaReader quota = rule.quota();
+        planned[i] = set.inCalendar(planned[i], quota.zoneOf(request), quota.anchorOf(request));
+      }
       if (refused != null) {
         if (!rule.dryRun()) {
           keys[i] = key != null ? key : ClientKeys.CONSTANT;

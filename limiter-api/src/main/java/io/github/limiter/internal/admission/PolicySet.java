@@ -1,14 +1,17 @@
 package io.github.limiter.internal.admission;
 
+import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.PolicyConfig;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.util.function.IntToLongFunction;
@@ -19,7 +22,7 @@ import java.util.function.IntToLongFunction;
  */
 public final class PolicySet {
 
-  public static final PolicySet NONE = new PolicySet(new Rule[0], List.of(), null, null);
+  public static final PolicySet NONE = new PolicySet(new Rule[0], List.of(), null, null, null);
 
   final Rule[] rules;
   final List<PolicyLimiter> limiters;
@@ -58,11 +61,22 @@ public final class PolicySet {
   /** The clock of the first adaptive rule's gate, to time its requests; null if none is. */
   final NanoClock adaptiveClock;
 
+  /** Binds a policy, for the versions of a policy in a request's quota zone; null for NONE. */
+  private final Function<Policy, PolicyLimiter> bind;
+
+  /** Per zone and anchor day, each policy's version bound: see {@link #inCalendar}. */
+  private final ConcurrentHashMap<Policy, PolicyLimiter> calendars = new ConcurrentHashMap<>();
+
+  /** The most policy versions kept per zone and anchor day: about every zone, for 2 policies. */
+  private static final int MAX_CALENDARS = 1_000;
+
   private PolicySet(
       Rule[] rules,
       List<PolicyLimiter> limiters,
       List<Map<String, PolicyLimiter>> plans,
-      Criticality criticality) {
+      Criticality criticality,
+      Function<Policy, PolicyLimiter> bind) {
+    this.bind = bind;
     this.rules = rules;
     this.limiters = limiters;
     this.policies = List.of(rules).stream().map(Rule::policy).toList();
@@ -106,7 +120,8 @@ public final class PolicySet {
                     rule -> rule.gate() != null ? rule.gate().limiter() : bind.apply(rule.policy()))
                 .toList(),
             plans(rules, bind),
-            criticality);
+            criticality,
+            bind);
   }
 
   /** Each rule's plans, bound (null for a rule without); null when no rule has any. */
@@ -140,8 +155,10 @@ public final class PolicySet {
     List<Map<String, PolicyLimiter>> plans = new ArrayList<>();
     boolean planned = false;
     Criticality criticality = null;
+    Function<Policy, PolicyLimiter> bind = null;
     for (PolicySet set : sets) {
       criticality = criticality != null ? criticality : set.criticality;
+      bind = bind != null ? bind : set.bind;
       for (int i = 0; i < set.rules.length; i++) {
         if (!rules.contains(set.rules[i])) {
           rules.add(set.rules[i]);
@@ -156,7 +173,31 @@ public final class PolicySet {
       return NONE;
     }
     return new PolicySet(
-        rules.toArray(new Rule[0]), List.copyOf(limiters), planned ? plans : null, criticality);
+        rules.toArray(new Rule[0]),
+        List.copyOf(limiters),
+        planned ? plans : null,
+        criticality,
+        bind);
+  }
+
+  /**
+   * {@code bound}'s policy with its calendar quotas in {@code zone} from {@code anchorDay}, bound:
+   * a version of its own per zone and day, under the same name (so the same keys in a shared
+   * store). {@code bound} itself when that changes nothing, or when {@link #MAX_CALENDARS} versions
+   * are held already.
+   */
+  PolicyLimiter inCalendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {
+    Policy policy = bound.policy();
+    List<Limit> limits = policy.limits().stream().map(l -> l.inCalendar(zone, anchorDay)).toList();
+    if (bind == null || limits.equals(policy.limits())) {
+      return bound;
+    }
+    Policy version = new Policy(policy.name(), policy.algorithm(), limits, policy.failureMode());
+    PolicyLimiter found = calendars.get(version);
+    if (found != null) {
+      return found;
+    }
+    return calendars.size() >= MAX_CALENDARS ? bound : calendars.computeIfAbsent(version, bind);
   }
 
   /**

@@ -20,6 +20,8 @@ import io.github.limiter.internal.config.PolicyConfig;
  *     or null when the policy names no source of it
  * @param gate the node's requests in flight under an adaptive policy, and its limit; null for any
  *     other policy
+ * @param quota the request's zone and anchor day for the calendar quotas, when resolvers answer
+ *     them; null when they are fixed (or there are no quotas)
  */
 public record Rule(
     PolicyConfig config,
@@ -29,11 +31,25 @@ public record Rule(
     Counting counts,
     RequestReader plan,
     RequestReader criticality,
-    AdaptiveGate gate) {
+    AdaptiveGate gate,
+    QuotaReader quota) {
+
+  /** A rule whose quotas have a fixed zone and anchor day. */
+  public Rule(
+      PolicyConfig config,
+      RequestReader key,
+      long permits,
+      RequestReader cost,
+      Counting counts,
+      RequestReader plan,
+      RequestReader criticality,
+      AdaptiveGate gate) {
+    this(config, key, permits, cost, counts, plan, criticality, gate, null);
+  }
 
   /** A rule whose requests cost {@code permits} each, and all count. */
   public Rule(PolicyConfig config, RequestReader key, long permits) {
-    this(config, key, permits, null, Counting.ALL, null, null, null);
+    this(config, key, permits, null, Counting.ALL, null, null, null, null);
   }
 
   /** A rule whose requests' criticality is its policy's, or the route's; not adaptive. */
@@ -44,13 +60,13 @@ public record Rule(
       RequestReader cost,
       Counting counts,
       RequestReader plan) {
-    this(config, key, permits, cost, counts, plan, null, null);
+    this(config, key, permits, cost, counts, plan, null, null, null);
   }
 
   /** A rule without plans. */
   public Rule(
       PolicyConfig config, RequestReader key, long permits, RequestReader cost, Counting counts) {
-    this(config, key, permits, cost, counts, null, null, null);
+    this(config, key, permits, cost, counts, null, null, null, null);
   }
 
   public Policy policy() {

@@ -4,6 +4,7 @@ import io.github.limiter.KeyResolver;
 import io.github.limiter.NanoClock;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.config.QuotaCalendar;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,32 @@ public final class RuleCompiler {
         Counting.byStatus(policy.count()),
         plan,
         criticality(policy),
-        gate(policy));
+        gate(policy),
+        quota(policy));
+  }
+
+  /**
+   * The reader of a request's zone and anchor day for {@code policy}'s calendar quotas; null when
+   * no resolver answers them.
+   */
+  public QuotaReader quota(PolicyConfig policy) {
+    QuotaCalendar calendar = policy.quota();
+    if (!calendar.perRequest()) {
+      return null;
+    }
+    return new QuotaReader(
+        calendar,
+        reader(policy, "quota.time-zone", calendar.zoneResolver()),
+        reader(policy, "quota.anchor-day", calendar.anchorResolver()));
+  }
+
+  private RequestReader reader(PolicyConfig policy, String setting, String resolverName) {
+    if (resolverName == null) {
+      return null;
+    }
+    Supplier<KeyResolver> resolver =
+        resolver(policy, setting, new KeySource(KeySource.Kind.RESOLVER, resolverName));
+    return request -> resolver.get().resolve(request);
   }
 
   /**
@@ -129,6 +155,12 @@ public final class RuleCompiler {
     find(resolvers, policy, "cost", policy.cost().source());
     find(resolvers, policy, "plan-source", planResolverSource(policy));
     find(resolvers, policy, "criticality", policy.overload().criticality().source());
+    find(resolvers, policy, "quota.time-zone", quotaSource(policy.quota().zoneResolver()));
+    find(resolvers, policy, "quota.anchor-day", quotaSource(policy.quota().anchorResolver()));
+  }
+
+  private static KeySource quotaSource(String resolverName) {
+    return resolverName == null ? null : new KeySource(KeySource.Kind.RESOLVER, resolverName);
   }
 
   /** The resolver a plan source names, as a key source; null if it names none. */

@@ -35,21 +35,47 @@ public final class PolicyFunction {
 
   /** Compiles {@code policy}; a store does this once, when it binds the policy. */
   public static PolicyFunction of(Policy policy) {
-    return of(policy.name(), policy.algorithm(), policy.limits());
+    return of(policy, 0);
   }
 
-  /** Compiles the limits of policy {@code policy} under {@code algorithm}. */
+  /**
+   * Compiles {@code policy} for a store whose time plus {@code epochOffset} is nanoseconds since
+   * the epoch, which calendar quotas need; 0 when store time is epoch time.
+   */
+  public static PolicyFunction of(Policy policy, long epochOffset) {
+    return of(policy.name(), policy.algorithm(), policy.limits(), epochOffset);
+  }
+
+  /** Compiles the limits of policy {@code policy} under {@code algorithm}, on epoch time. */
   public static PolicyFunction of(String policy, Algorithm algorithm, List<Limit> limits) {
+    return of(policy, algorithm, limits, 0);
+  }
+
+  private static PolicyFunction of(
+      String policy, Algorithm algorithm, List<Limit> limits, long epochOffset) {
     if (limits.isEmpty()) {
       throw new IllegalArgumentException("a policy needs at least one limit");
     }
     return new PolicyFunction(
         policy,
-        limits.stream().map(limit -> function(algorithm, limit)).toArray(LimitFunction[]::new));
+        limits.stream()
+            .map(limit -> function(algorithm, limit, epochOffset))
+            .toArray(LimitFunction[]::new));
   }
 
-  /** The pure function of one limit under {@code algorithm}. */
+  /** The pure function of one limit under {@code algorithm}, on epoch time. */
   public static LimitFunction function(Algorithm algorithm, Limit limit) {
+    return function(algorithm, limit, 0);
+  }
+
+  /**
+   * The pure function of one limit under {@code algorithm}; a calendar quota is counted per period
+   * whatever the algorithm, on store time plus {@code epochOffset}.
+   */
+  public static LimitFunction function(Algorithm algorithm, Limit limit, long epochOffset) {
+    if (limit.isQuota()) {
+      return new CalendarWindow(limit, epochOffset);
+    }
     return switch (algorithm) {
       case FIXED_WINDOW -> new FixedWindow(limit);
       case SLIDING_WINDOW_COUNTER -> new SlidingWindowCounter(limit);
@@ -88,8 +114,8 @@ public final class PolicyFunction {
    * The state under these limits of a key whose state was {@code fromState} under {@code from}, the
    * limits of the same policy and algorithm that these replace while the application runs. Each
    * limit takes its state from the old limit of the same period, else from the old limit at the
-   * same position, by its algorithm's rule ({@link LimitFunction#carry}); a limit that has neither
-   * is new, and starts fresh.
+   * same position, by its algorithm's rule ({@link LimitFunction#carry}), a calendar quota only
+   * from a quota and a rate only from a rate; a limit that has neither is new, and starts fresh.
    */
   public long[] carry(PolicyFunction from, long[] fromState, long now) {
     long[] state = new long[stateSize];
@@ -108,12 +134,15 @@ public final class PolicyFunction {
    * The index of the limit of {@code limit}'s period here, else {@code position}; -1 if neither.
    */
   private int predecessor(LimitFunction limit, int position) {
+    boolean quota = limit.limit().isQuota();
     for (int i = 0; i < limits.length; i++) {
-      if (limits[i].limit().period().equals(limit.limit().period())) {
+      if (limits[i].limit().isQuota() == quota
+          && limits[i].limit().period().equals(limit.limit().period())) {
         return i;
       }
     }
-    return position < limits.length ? position : -1;
+    // A quota takes over only a quota's count, a rate only a rate's state.
+    return position < limits.length && limits[position].limit().isQuota() == quota ? position : -1;
   }
 
   /**

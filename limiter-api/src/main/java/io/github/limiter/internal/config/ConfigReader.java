@@ -39,6 +39,15 @@ public final class ConfigReader {
       }
       String rest = key.substring(prefix.length());
       int dot = rest.lastIndexOf('.');
+      // A known key may have dots itself (quota.time-zone): the longest that ends the key wins.
+      for (String k : known) {
+        if (k.indexOf('.') > 0
+            && rest.length() > k.length() + 1
+            && rest.endsWith("." + k)
+            && rest.length() - k.length() - 1 < (dot < 0 ? Integer.MAX_VALUE : dot + 1)) {
+          dot = rest.length() - k.length() - 1;
+        }
+      }
       String suffix = dot < 0 ? "" : rest.substring(dot + 1);
       if (dot <= 0 || !known.contains(suffix)) {
         problems.add(unknown(key, prefix + "<name>.<one of " + new TreeSet<>(known) + ">"));

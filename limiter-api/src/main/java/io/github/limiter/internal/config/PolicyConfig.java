@@ -29,6 +29,7 @@ import java.util.TreeSet;
  * @param plans the policy's limits per customer plan, and where a request's plan comes from
  * @param overload a concurrency limit's handling of overload: whether it adapts, and how it sheds
  *     by criticality
+ * @param quota the time zone and anchor day of the calendar quotas, fixed or per request
  */
 public record PolicyConfig(
     Policy policy,
@@ -41,7 +42,8 @@ public record PolicyConfig(
     Cost cost,
     Count count,
     Plans plans,
-    Overload overload) {
+    Overload overload,
+    QuotaCalendar quota) {
 
   /** What a request without a key gets. */
   public enum MissingKey {
@@ -495,6 +497,7 @@ public record PolicyConfig(
     Objects.requireNonNull(cost, "cost");
     Objects.requireNonNull(count, "count");
     Objects.requireNonNull(plans, "plans");
+    Objects.requireNonNull(quota, "quota");
     if (permits < 1) {
       throw new IllegalArgumentException("permits must be at least 1, was " + permits);
     }
@@ -519,7 +522,8 @@ public record PolicyConfig(
         Cost.STATIC,
         Count.ALL,
         Plans.NONE,
-        Overload.NONE);
+        Overload.NONE,
+        QuotaCalendar.DEFAULT);
   }
 
   /** A policy keyed by client address, one permit a request, no shaping, not dry-run. */

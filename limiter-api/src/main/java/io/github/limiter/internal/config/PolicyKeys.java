@@ -202,6 +202,32 @@ final class PolicyKeys {
               "a plan name that is not configured: the policy's own limits, or a rejection like a"
                   + " missing key's");
 
+  static final Setting<QuotaCalendar.ZoneSetting> QUOTA_TIME_ZONE =
+      Setting.of(
+              "quota.time-zone",
+              QuotaCalendar.ZoneSetting::parse,
+              new QuotaCalendar.ZoneSetting(java.time.ZoneOffset.UTC, null))
+          .doc(
+              "zone ID, `resolver:NAME`",
+              "`UTC`",
+              "Europe/Berlin",
+              "the time zone of the calendar quotas (`10000/month`, `/day`, `/week`, `/year`): a"
+                  + " day starts at local midnight; or a resolver that answers each request's zone"
+                  + " (the customer's), falling back to UTC (see [Calendar"
+                  + " quotas](api-products.md#calendar-quotas))");
+
+  static final Setting<QuotaCalendar.AnchorSetting> QUOTA_ANCHOR_DAY =
+      Setting.of(
+              "quota.anchor-day",
+              QuotaCalendar.AnchorSetting::parse,
+              new QuotaCalendar.AnchorSetting(1, null))
+          .doc(
+              "int 1-31, `resolver:NAME`",
+              "`1`",
+              "15",
+              "the day of the month a quota's months start on (a shorter month: its last day);"
+                  + " or a resolver that answers each request's billing day, falling back to 1");
+
   static final Setting<Count> COUNT =
       Setting.of("count", Count::parse, Count.ALL)
           .doc(
@@ -328,6 +354,8 @@ final class PolicyKeys {
           PLANS,
           PLAN_SOURCE,
           ON_UNKNOWN_PLAN,
+          QUOTA_TIME_ZONE,
+          QUOTA_ANCHOR_DAY,
           COUNT,
           FAILURE,
           DRY_RUN,

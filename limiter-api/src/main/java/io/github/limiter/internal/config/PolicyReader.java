@@ -29,6 +29,8 @@ import static io.github.limiter.internal.config.PolicyKeys.ON_UNKNOWN_PLAN;
 import static io.github.limiter.internal.config.PolicyKeys.PERMITS;
 import static io.github.limiter.internal.config.PolicyKeys.PLAN_LIMITS;
 import static io.github.limiter.internal.config.PolicyKeys.PLAN_SOURCE;
+import static io.github.limiter.internal.config.PolicyKeys.QUOTA_ANCHOR_DAY;
+import static io.github.limiter.internal.config.PolicyKeys.QUOTA_TIME_ZONE;
 import static io.github.limiter.internal.config.PolicyKeys.RETRY_AFTER;
 
 import io.github.limiter.Algorithm;
@@ -311,8 +313,17 @@ final class PolicyReader {
     if (text == null) {
       return null;
     }
-    return collect(
-        () -> reader.parse(key, text, t -> Limits.parse(t, value(ALGORITHM), value(RETRY_AFTER))));
+    List<Limit> limits =
+        collect(
+            () ->
+                reader.parse(
+                    key, text, t -> Limits.parse(t, value(ALGORITHM), value(RETRY_AFTER))));
+    QuotaCalendar.ZoneSetting zone = value(QUOTA_TIME_ZONE);
+    QuotaCalendar.AnchorSetting anchor = value(QUOTA_ANCHOR_DAY);
+    if (limits == null || zone == null || anchor == null) {
+      return limits;
+    }
+    return limits.stream().map(l -> l.inCalendar(zone.zone(), anchor.day())).toList();
   }
 
   /**
@@ -401,6 +412,15 @@ final class PolicyReader {
       LeaseMode lease,
       PolicyConfig.Adaptive adaptive) {
     Policy policy = policy(name, algorithm, limits, base + LIMITS.name());
+    boolean quotas =
+        limits.stream().anyMatch(Limit::isQuota)
+            || planLimits.values().stream().flatMap(List::stream).anyMatch(Limit::isQuota);
+    if (lease.enabled() && quotas) {
+      throw new ConfigException(
+          base + LEASE.name(),
+          "lease mode spends slices of a rate, not of a calendar quota; remove the quota or set"
+              + " lease=off, was 'on'");
+    }
     long permits = value(PERMITS);
     long maxCost = value(MAX_COST);
     long capacity = Limits.capacity(algorithm, limits);
@@ -437,7 +457,15 @@ final class PolicyReader {
         plans(algorithm, planLimits),
         algorithm == Algorithm.CONCURRENCY
             ? new PolicyConfig.Overload(adaptive, value(CRITICALITY), criticalShare(adaptive))
-            : PolicyConfig.Overload.NONE);
+            : PolicyConfig.Overload.NONE,
+        quota());
+  }
+
+  /** Where the quotas take their zone and anchor day. */
+  private QuotaCalendar quota() {
+    QuotaCalendar.ZoneSetting zone = value(QUOTA_TIME_ZONE);
+    QuotaCalendar.AnchorSetting anchor = value(QUOTA_ANCHOR_DAY);
+    return new QuotaCalendar(zone.zone(), zone.resolver(), anchor.day(), anchor.resolver());
   }
 
   /**

@@ -346,7 +346,7 @@ public final class LiveLimits implements RateLimitStore {
   public Policy validate(String name, String limits) {
     Policy now = live(name).current().version().policy();
     try {
-      return new Policy(name, now.algorithm(), Limit.parseAll(limits), now.failureMode());
+      return new Policy(name, now.algorithm(), inCalendarOf(now, limits), now.failureMode());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("limits: " + e.getMessage(), e);
     }
@@ -397,7 +397,7 @@ public final class LiveLimits implements RateLimitStore {
       if (kind != KeyOverride.Kind.LIMITS) {
         return new KeyOverride(kind, policy, null, expiresAt);
       }
-      List<Limit> limits = Limit.parseAll(shared.limits());
+      List<Limit> limits = inCalendarOf(policy, shared.limits());
       if (before != null && before.bound() != null && before.policy().limits().equals(limits)) {
         return new KeyOverride(kind, before.policy(), before.bound(), expiresAt);
       }
@@ -423,7 +423,10 @@ public final class LiveLimits implements RateLimitStore {
     try {
       next =
           new Policy(
-              now.name(), now.algorithm(), Limit.parseAll(published.limits()), now.failureMode());
+              now.name(),
+              now.algorithm(),
+              inCalendarOf(now, published.limits()),
+              now.failureMode());
     } catch (IllegalArgumentException e) {
       LOG.log(
           Level.WARNING,
@@ -476,5 +479,18 @@ public final class LiveLimits implements RateLimitStore {
   @Override
   public StoreHealth health() {
     return store.health();
+  }
+
+  /**
+   * The limits of {@code text}, their calendar quotas in the zone and from the anchor day of {@code
+   * policy}'s quotas, which the text does not say.
+   */
+  private static List<Limit> inCalendarOf(Policy policy, String text) {
+    List<Limit> limits = Limit.parseAll(text);
+    return policy.limits().stream()
+        .filter(Limit::isQuota)
+        .findFirst()
+        .map(q -> limits.stream().map(l -> l.inCalendar(q.zone(), q.anchorDay())).toList())
+        .orElse(limits);
   }
 }

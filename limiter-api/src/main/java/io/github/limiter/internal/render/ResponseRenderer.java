@@ -382,8 +382,9 @@ public final class ResponseRenderer {
   }
 
   private static long windowSeconds(Algorithm algorithm, Limit limit) {
+    // A calendar quota's window is its unit's nominal length, whatever the policy's algorithm.
     long nanos =
-        algorithm.isBucket()
+        algorithm.isBucket() && !limit.isQuota()
             ? Math.multiplyExact(limit.burst(), limit.intervalNanos())
             : limit.periodNanos();
     return Math.max(1, ceilSeconds(nanos));

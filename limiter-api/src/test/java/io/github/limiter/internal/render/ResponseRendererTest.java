@@ -169,6 +169,25 @@ class ResponseRendererTest {
   }
 
   @Test
+  void aQuotaIsListedWithItsUnitsLengthAndRefusesUntilItsPeriodEnds() {
+    // Given a bucket of 10 a second beside a quota of 9999 a month, whose interval is inexact
+    Limit rate = Limit.bucket(10, Duration.ofSeconds(1), 20);
+    Limit quota = Limit.parse("9999/month");
+    Policy policy = Policy.tokenBucket("api", rate, quota);
+
+    // When the quota refuses, 3 h 20 min before its month ends
+    long untilEnd = 12_000 * S;
+    RateLimitResponse response =
+        renderer.rejection(policy, Decision.limited("api", quota, untilEnd, untilEnd));
+
+    // Then both are listed, the month at its nominal length, and the waits are to its end
+    assertThat(response.header("RateLimit-Policy"))
+        .isEqualTo("\"api\";q=20;w=2, \"api.2\";q=9999;w=2629746");
+    assertThat(response.header("RateLimit")).isEqualTo("\"api.2\";r=0;t=12000");
+    assertThat(response.header("Retry-After")).isEqualTo("12000");
+  }
+
+  @Test
   void aRejectionIs429WithRetryAfterNoStoreHeadersAndAProblemDocument() {
     // Given a rejection that may retry in 17.2 s
     Decision decision =

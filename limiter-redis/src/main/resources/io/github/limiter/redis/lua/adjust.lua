@@ -5,30 +5,49 @@
 -- missing key; a refund leaves it missing, as it is fresh already. Returns the number of keys
 -- changed.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
-local n = #KEYS
+-- The last ARGV is q, the number of calendar quotas, as in decide.lua.
+local q = tonumber(ARGV[#ARGV])
+local n = #KEYS - q
 local format, ceil, fmod = string.format, math.ceil, math.fmod
 --@ head
---@ fetch
 local charging = permits > 0
 if not charging then permits = -permits end
 local changed = 0
-for i = 1, n do
-  local a = 4 + (i - 1) * PARAMS
-  --@ load
-  if charging or not fresh then
+if n > 0 then
+  --@ fetch
+  for i = 1, n do
+    local a = 4 + (i - 1) * PARAMS
+    --@ load
+    if charging or not fresh then
+      if charging then
+        --@ admit
+        --@ debt
+      else
+        --@ refund
+      end
+      --@ reset
+      if reset > 0 then
+        --@ ttl
+        --@ write
+      elseif not fresh then
+        redis.call('DEL', KEYS[i])
+      end
+      changed = changed + 1
+    end
+  end
+end
+for j = 1, q do
+  --@ quota
+  if charging or qcount > 0 then
+    -- Debt is a count above N, up to 2N, until the period ends: as CalendarWindow.charge.
     if charging then
-      --@ admit
-      --@ debt
+      qcount = qcount + math.min(permits, 2 * QN)
+      if qcount > 2 * QN then qcount = 2 * QN end
     else
-      --@ refund
+      qcount = qcount - permits
+      if qcount < 0 then qcount = 0 end
     end
-    --@ reset
-    if reset > 0 then
-      --@ ttl
-      --@ write
-    elseif not fresh then
-      redis.call('DEL', KEYS[i])
-    end
+    --@ quotawrite
     changed = changed + 1
   end
 end

@@ -70,3 +70,46 @@ for k = 1, #records, 2 do
     end
   end
 end
+--@ quota
+-- Calendar quota j (KEYS[n + j]), as io.github.limiter.internal.algorithm.CalendarWindow, whatever
+-- the algorithm. Lua has no time-zone rules, so the caller computes the periods and passes, from
+-- ARGV[b]: N, then the start and the end of the period around the caller's now, and the end of the
+-- next one; the script's now picks the period: pe is its end. The state is "end count"; a state of
+-- an ended period counts 0, so debt never crosses a period's end.
+local b = 4 + n * PARAMS + (j - 1) * 4
+local QN, pe = tonumber(ARGV[b]), tonumber(ARGV[b + 2])
+if now >= pe then
+  local next_end = tonumber(ARGV[b + 3])
+  -- a caller a whole period behind the server: a period as long as the next one, from now
+  if now >= next_end then next_end = now + next_end - pe end
+  pe = next_end
+end
+local qcount = 0
+local qstate = redis.call('GET', KEYS[n + j])
+if qstate then
+  local se, sc = string.match(qstate, '^(%-?%d+) (%d+)$')
+  if se and tonumber(se) >= pe then qcount = tonumber(sc) end
+end
+local qwait = NEVER
+if permits <= QN then
+  if qcount + permits <= QN then qwait = 0 else qwait = pe - now end
+end
+--@ quotawrite
+-- Stores quota j's count, which lives until its period ends: at that instant on the server's
+-- clock (PEXPIREAT), or, on a caller's clock, for the time left (at least the floor).
+local qleft = QN - qcount
+if qleft < 0 then qleft = 0 end
+local qreset = 0
+if qcount > 0 then qreset = pe - now end
+if qcount > 0 then
+  redis.call('SET', KEYS[n + j], format('%d %d', pe, qcount))
+  if ARGV[1] == '' then
+    redis.call('PEXPIREAT', KEYS[n + j], format('%d', pe / 1000 + 1735689600000))
+  else
+    local px = ceil(qreset / 1000) + 1
+    if px < ttl_floor then px = ttl_floor end
+    redis.call('PEXPIRE', KEYS[n + j], format('%d', px))
+  end
+else
+  redis.call('DEL', KEYS[n + j])
+end

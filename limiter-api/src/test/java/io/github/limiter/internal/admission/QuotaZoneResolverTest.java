@@ -1,0 +1,160 @@
+package io.github.limiter.internal.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.limiter.Decision;
+import io.github.limiter.KeyResolver;
+import io.github.limiter.Limiter;
+import io.github.limiter.RequestView;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.memory.InMemoryStore;
+import io.github.limiter.spi.ConfigLookup;
+import io.github.limiter.tck.ManualClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** A key whose quota zone and billing day come from resolvers: each customer's own calendar. */
+class QuotaZoneResolverTest {
+
+  static final String NOW = "2024-06-01T20:00:00Z";
+
+  private final ManualClock clock = ManualClock.at(ManualClock.NEAR_MAX);
+  private final Limiter limiter =
+      Limiter.of(
+          InMemoryStore.builder()
+              .clock(clock)
+              .wallClock(Clock.fixed(Instant.parse(NOW), ZoneOffset.UTC))
+              .build());
+
+  @AfterEach
+  void close() {
+    limiter.close();
+  }
+
+  /** A resolver that answers a request's header {@code header}. */
+  static KeyResolver header(String name, String header) {
+    return new KeyResolver() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public String resolve(RequestView request) {
+        return request.header(header);
+      }
+    };
+  }
+
+  private PolicySet set(String... extra) {
+    Map<String, String> map =
+        new java.util.HashMap<>(
+            Map.of(
+                "limiter.policy.api.algorithm", "token-bucket",
+                "limiter.policy.api.limits", "100/s burst=200, 2/day",
+                "limiter.policy.api.key", "header:X-Key",
+                "limiter.policy.api.quota.time-zone", "resolver:customer-zone"));
+    for (int i = 0; i < extra.length; i += 2) {
+      map.put(extra[i], extra[i + 1]);
+    }
+    LimiterConfig config = LimiterConfig.from(ConfigLookup.of(map));
+    Map<String, KeyResolver> resolvers =
+        Map.of(
+            "customer-zone", header("customer-zone", "X-Zone"),
+            "billing-day", header("billing-day", "X-Billing-Day"));
+    RuleCompiler compiler =
+        new RuleCompiler(admission(config), (policy, setting, name) -> () -> resolvers.get(name));
+    return PolicySet.of(
+        List.of(compiler.compile(config.policy("api").orElseThrow())), limiter::bind);
+  }
+
+  private Admission admission;
+
+  private Admission admission(LimiterConfig config) {
+    admission =
+        new Admission(
+            new ClientAddress(config.http()),
+            false,
+            false,
+            (request, outcome) -> {},
+            AdmissionMetrics.OFF);
+    return admission;
+  }
+
+  private Decision third(PolicySet set, AdmissionTest.View request) {
+    admission.admit(set, request);
+    admission.admit(set, request);
+    return admission.admit(set, request).rejection();
+  }
+
+  private static AdmissionTest.View customer(String key, String zone, String billingDay) {
+    Map<String, String> headers = new java.util.HashMap<>();
+    headers.put("X-Key", key);
+    if (zone != null) {
+      headers.put("X-Zone", zone);
+    }
+    if (billingDay != null) {
+      headers.put("X-Billing-Day", billingDay);
+    }
+    return new AdmissionTest.View("10.0.0.1", headers, Set.of());
+  }
+
+  @ParameterizedTest(name = "{0}: local midnight at {1}")
+  @CsvSource({
+    "Asia/Tokyo, 2024-06-01T15:00:00Z, 2024-06-02T15:00:00Z",
+    "America/Los_Angeles, 2024-06-01T07:00:00Z, 2024-06-02T07:00:00Z",
+    "Europe/Berlin, 2024-05-31T22:00:00Z, 2024-06-01T22:00:00Z",
+  })
+  void eachCustomersDayEndsAtTheirLocalMidnight(String zone, String start, String end) {
+    // Given a daily quota of 2 whose zone a resolver answers per request
+    PolicySet set = set();
+    // When a customer in the zone uses it up at NOW
+    Decision refused = third(set, customer("c-" + zone, zone, null));
+    // Then the third waits until their local midnight, to the millisecond
+    assertThat(refused).isNotNull();
+    long untilMidnight = Duration.between(Instant.parse(NOW), Instant.parse(end)).toNanos();
+    assertThat(refused.retryAfterNanos()).isEqualTo(untilMidnight);
+    // 1 ms before it still refused, at it admitted
+    clock.advance(untilMidnight - 1_000_000);
+    assertThat(admission.admit(set, customer("c-" + zone, zone, null)).rejection()).isNotNull();
+    clock.advance(1_000_000);
+    assertThat(admission.admit(set, customer("c-" + zone, zone, null)).rejection()).isNull();
+    assertThat(Instant.parse(start)).isBefore(Instant.parse(NOW));
+  }
+
+  @Test
+  void aZoneTheResolverCannotNameFallsBackToUtc() {
+    PolicySet set = set();
+    Decision refused = third(set, customer("lost", "Mars/Olympus_Mons", null));
+    assertThat(refused.retryAfter()).contains(Duration.ofHours(4));
+    Decision none = third(set, customer("none", null, null));
+    assertThat(none.retryAfter()).contains(Duration.ofHours(4));
+  }
+
+  @Test
+  void aBillingDayFromAResolverStartsTheCustomersMonth() {
+    // Given a monthly quota whose anchor day a resolver answers
+    PolicySet set =
+        set(
+            "limiter.policy.api.limits", "100/s burst=200, 2/month",
+            "limiter.policy.api.quota.time-zone", "UTC",
+            "limiter.policy.api.quota.anchor-day", "resolver:billing-day");
+    // Then a customer billed on the 2nd resets at June 2nd, one billed on the 1st at July 1st
+    assertThat(third(set, customer("b2", null, "2")).retryAfter()).contains(Duration.ofHours(4));
+    assertThat(third(set, customer("b1", null, "1")).retryAfter())
+        .contains(Duration.between(Instant.parse(NOW), Instant.parse("2024-07-01T00:00:00Z")));
+    // and one billed on the 31st resets at June 30th, June's last day
+    assertThat(third(set, customer("b31", null, "31")).retryAfter())
+        .contains(Duration.between(Instant.parse(NOW), Instant.parse("2024-06-30T00:00:00Z")));
+  }
+}
