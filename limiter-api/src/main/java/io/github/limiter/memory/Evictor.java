@@ -1,7 +1,6 @@
 package io.github.limiter.memory;
 
 import io.github.limiter.Algorithm;
-import io.github.limiter.memory.InMemoryStore.Entry;
 import io.github.limiter.memory.InMemoryStore.Overflow;
 import io.github.limiter.memory.InMemoryStore.Table;
 import java.util.Collection;

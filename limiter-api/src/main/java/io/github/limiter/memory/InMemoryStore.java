@@ -16,10 +16,10 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.algorithm.LimitFunction;
 import io.github.limiter.internal.algorithm.LongStateFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
+import io.github.limiter.memory.Entry.LongEntry;
+import io.github.limiter.memory.Entry.SnapshotEntry;
 import io.github.limiter.memory.KeyOps.Decide;
 import io.github.limiter.memory.KeyOps.Op;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -517,55 +517,6 @@ public final class InMemoryStore implements RateLimitStore {
       }
       long[] state = ((SnapshotEntry) entry).state;
       return state == DEAD_STATE ? 0 : function.resetAfter(state, now());
-    }
-  }
-
-  /** A key's state, replaced whole by compare-and-set; dead once reclaimed or evicted. */
-  abstract static class Entry {}
-
-  /** A key whose state is one long. */
-  static final class LongEntry extends Entry {
-    private static final VarHandle STATE;
-
-    static {
-      try {
-        STATE = MethodHandles.lookup().findVarHandle(LongEntry.class, "state", long.class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
-    volatile long state;
-
-    LongEntry(long state) {
-      this.state = state;
-    }
-
-    boolean compareAndSet(long expected, long next) {
-      return STATE.compareAndSet(this, expected, next);
-    }
-  }
-
-  /** A key whose state is an immutable array, replaced whole. */
-  static final class SnapshotEntry extends Entry {
-    private static final VarHandle STATE;
-
-    static {
-      try {
-        STATE = MethodHandles.lookup().findVarHandle(SnapshotEntry.class, "state", long[].class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
-    volatile long[] state;
-
-    SnapshotEntry(long[] state) {
-      this.state = state;
-    }
-
-    boolean compareAndSet(long[] expected, long[] next) {
-      return STATE.compareAndSet(this, expected, next);
     }
   }
 

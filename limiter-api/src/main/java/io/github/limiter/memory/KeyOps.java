@@ -8,9 +8,8 @@ import static io.github.limiter.memory.InMemoryStore.TOMBSTONE;
 
 import io.github.limiter.Decision;
 import io.github.limiter.internal.algorithm.PolicyFunction;
-import io.github.limiter.memory.InMemoryStore.Entry;
-import io.github.limiter.memory.InMemoryStore.LongEntry;
-import io.github.limiter.memory.InMemoryStore.SnapshotEntry;
+import io.github.limiter.memory.Entry.LongEntry;
+import io.github.limiter.memory.Entry.SnapshotEntry;
 import io.github.limiter.memory.InMemoryStore.Table;
 
 /** The operations of {@link InMemoryStore} on one key's state, each run by its one loop. */
