@@ -234,7 +234,7 @@ final class PolicyReader {
   private PolicyConfig.Adaptive adaptive(Algorithm algorithm, Set<String> planNames) {
     if (!adaptiveLimits(algorithm)) {
       if (algorithm == Algorithm.CONCURRENCY) {
-        ADAPTIVE_TUNING.forEach(this::notWithoutAdaptive);
+        ADAPTIVE_TUNING.forEach(setting -> onlyWith(setting, "limits=adaptive"));
       }
       return null;
     }
@@ -296,7 +296,8 @@ final class PolicyReader {
         : new PolicyConfig.Adaptive(floor.intValue(), ceiling.intValue(), (int) start, tolerance);
   }
 
-  private void notWithoutAdaptive(Setting<?> setting) {
+  /** Reports {@code setting} when it is set although {@code base + condition} is not. */
+  private void onlyWith(Setting<?> setting, String condition) {
     String key = base + setting.name();
     reader
         .text(key)
@@ -304,8 +305,7 @@ final class PolicyReader {
             value ->
                 problems.add(
                     new ConfigException(
-                        key,
-                        "applies only with " + base + "limits=adaptive, was '" + value + "'")));
+                        key, "applies only with " + base + condition + ", was '" + value + "'")));
   }
 
   /** The limits {@code text} at {@code key} says; null if it was not read or is bad. */
@@ -337,7 +337,7 @@ final class PolicyReader {
       return null;
     }
     if (!on) {
-      LEASE_TUNING.forEach(this::notWithoutLease);
+      LEASE_TUNING.forEach(setting -> onlyWith(setting, "lease=on"));
       return problems.size() > before ? null : LeaseMode.OFF;
     }
     if (!LEASE.appliesTo(algorithm)) {
@@ -357,17 +357,6 @@ final class PolicyReader {
     Long maxSlice = checkMaxSlice(read(LEASE_MAX_SLICE));
     Double lowWater = read(LEASE_LOW_WATER);
     return problems.size() > before ? null : LeaseMode.on(refresh, ttl, maxSlice, lowWater);
-  }
-
-  private void notWithoutLease(Setting<?> setting) {
-    String key = base + setting.name();
-    reader
-        .text(key)
-        .ifPresent(
-            value ->
-                problems.add(
-                    new ConfigException(
-                        key, "applies only with " + base + "lease=on, was '" + value + "'")));
   }
 
   private Duration checkTtl(Duration ttl, Duration refresh) {
