@@ -42,6 +42,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LiveOpsTwoNodesIT {
 
+  private static final String STATUS = "document.getElementById('status').textContent";
   private static final String TOKEN = "it-live-ops-" + UUID.randomUUID();
   private static final String ADMIN = "limiter/admin/";
 
@@ -317,18 +318,24 @@ class LiveOpsTwoNodesIT {
     try (DevToolsPage console =
         DevToolsPage.open(
             "renders the operator console", nodeA.base().resolve(ADMIN).toString(), "1400,1100")) {
-      console.await("document.getElementById('login') !== null", "1");
+      // typed before console.js runs, the token would be a plain form submission
+      console.await("document.body.getAttribute('data-ready') === 'true'", "1");
       console.eval(
           "(() => { document.getElementById('token').value = '"
               + TOKEN
               + "'; document.getElementById('login').requestSubmit(); return 'sent'; })()");
-      String policies =
+      String loaded =
           console.await(
-              "document.body.getAttribute('data-loaded') === 'true'",
+              "document.body.hasAttribute('data-loaded')",
+              "document.body.getAttribute('data-loaded')");
+      assertThat(loaded)
+          .as("the console's loading, which said: %s", console.eval(STATUS))
+          .isEqualTo("true");
+      String policies =
+          console.eval(
               "[...document.querySelectorAll('section.policy')].map(s => s.dataset.policy).join(' ')");
       assertThat(policies.split(" ")).contains("live", "hello", "login", "export");
-      assertThat(console.eval("document.getElementById('status').textContent"))
-          .matches("\\d+ policies, as of .*");
+      assertThat(console.eval(STATUS)).matches("\\d+ policies, as of .*");
       String live = "document.querySelector('section[data-policy=live]')";
       assertThat(console.eval(live + ".querySelector('.limits').textContent"))
           .isEqualTo("1/h burst=8");

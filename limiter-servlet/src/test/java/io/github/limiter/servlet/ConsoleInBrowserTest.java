@@ -144,6 +144,9 @@ class ConsoleInBrowserTest {
     assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow())
         .startsWith("default-src 'none'");
     assertThat(page.body()).doesNotContain(AdminApiTest.TOKEN).doesNotContain("http");
+    assertThat(page.body())
+        .as("a token typed before the script runs must not be submitted as a page load")
+        .contains("<button type=\"submit\" id=\"use-token\" disabled>");
 
     Path png = Path.of("target", "limiter-console.png").toAbsolutePath();
     Files.deleteIfExists(png);

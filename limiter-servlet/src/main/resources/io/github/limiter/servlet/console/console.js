@@ -148,7 +148,7 @@
   function load(quiet) {
     if (!sessionStorage.getItem(TOKEN)) { return Promise.resolve(); }
     return call("GET", "/policies").then(function (r) {
-      if (r.status !== 200) { say("The admin API answered " + r.status + ": " + (r.json.error || "") + ". Check the token.", true); return; }
+      if (r.status !== 200) { failed("The admin API answered " + r.status + ": " + (r.json.error || "") + ". Check the token."); return; }
       return Promise.all(r.json.policies.map(function (p) {
         return Promise.all([call("GET", path(p.name) + "/top-keys"), call("GET", path(p.name) + "/overrides"), call("GET", path(p.name) + "/trial")])
           .then(function (parts) { return policySection(p, optional(parts[0]), (optional(parts[1]) || { overrides: [] }).overrides, optional(parts[2])); });
@@ -158,7 +158,12 @@
         if (!quiet) { say(sections.length + " policies, as of " + new Date().toLocaleTimeString() + "."); }
         document.body.setAttribute("data-loaded", "true");
       });
-    }).catch(function (e) { say("Cannot reach the admin API: " + e, true); });
+    }).catch(function (e) { failed("Cannot reach the admin API: " + e); });
+  }
+
+  function failed(text) {
+    say(text, true);
+    document.body.setAttribute("data-loaded", "failed");
   }
 
   document.getElementById("login").addEventListener("submit", function (event) {
@@ -173,5 +178,8 @@
     say("Token forgotten.");
   });
   document.getElementById("reload").addEventListener("click", function () { load(false); });
+  // Until now a click on "Use token" would have submitted the form as a plain page load.
+  document.getElementById("use-token").disabled = false;
+  document.body.setAttribute("data-ready", "true");
   load(false);
 })();

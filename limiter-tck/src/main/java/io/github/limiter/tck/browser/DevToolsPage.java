@@ -39,6 +39,9 @@ public final class DevToolsPage implements WebSocket.Listener, AutoCloseable {
       Pattern.compile("\"value\":(\"((?:[^\"\\\\]|\\\\.)*)\"|[^,}]+)");
   private static final Pattern DATA = Pattern.compile("\"data\":\"([^\"]+)\"");
 
+  private static final Duration AWAIT = Duration.ofSeconds(30);
+  private static final String NOT_YET = "devtools-page: not yet";
+
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final Process browser;
@@ -140,23 +143,36 @@ public final class DevToolsPage implements WebSocket.Listener, AutoCloseable {
 
   /**
    * The value of {@code value} once {@code condition} holds in the page, polled there every 20 ms;
-   * across navigations (a reload, a redirect) it waits for the next page. Fails after 30 s.
+   * across navigations (a reload, a redirect) it waits for the next page. Fails after 30 s, saying
+   * what the page's status line showed then.
    */
   public String await(String condition, String value) throws Exception {
-    String script =
-        "new Promise(done => { const t = () => ("
-            + condition
-            + ") ? done("
-            + value
-            + ") : setTimeout(t, 20); t(); })";
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() - deadline < 0) {
+    long deadline = System.nanoTime() + AWAIT.toNanos();
+    for (long left = AWAIT.toMillis(); left > 0; ) {
+      // The page gives up before the browser's answer is overdue, so a miss is reported as one.
+      String script =
+          "new Promise(done => { const end = Date.now() + "
+              + left
+              + "; const t = () => ("
+              + condition
+              + ") ? done("
+              + value
+              + ") : Date.now() > end ? done("
+              + quote(NOT_YET)
+              + ") : setTimeout(t, 20); t(); })";
       String result = eval(script); // null at once while the page navigates: then again
-      if (result != null) {
+      if (result != null && !result.equals(NOT_YET)) {
         return result;
       }
+      left = Duration.ofNanos(deadline - System.nanoTime()).toMillis();
     }
-    throw new AssertionError("not within 30 s: " + condition);
+    throw new AssertionError(
+        "not within "
+            + AWAIT.toSeconds()
+            + " s: "
+            + condition
+            + "; the page's #status then: "
+            + eval("(document.getElementById('status') || {}).textContent || 'none'"));
   }
 
   /** A PNG of the page as the browser shows it now. */
