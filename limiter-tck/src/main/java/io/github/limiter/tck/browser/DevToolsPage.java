@@ -143,8 +143,9 @@ public final class DevToolsPage implements WebSocket.Listener, AutoCloseable {
 
   /**
    * The value of {@code value} once {@code condition} holds in the page, polled there every 20 ms;
-   * across navigations (a reload, a redirect) it waits for the next page. Fails after 30 s, saying
-   * what the page's status line showed then.
+   * across navigations (a reload, a redirect) it waits for the next page, and a condition that
+   * throws (the page not parsed yet) does not hold yet. Fails after 30 s, saying what the page's
+   * status line showed then.
    */
   public String await(String condition, String value) throws Exception {
     long deadline = System.nanoTime() + AWAIT.toNanos();
@@ -153,9 +154,9 @@ public final class DevToolsPage implements WebSocket.Listener, AutoCloseable {
       String script =
           "new Promise(done => { const end = Date.now() + "
               + left
-              + "; const t = () => ("
+              + "; const holds = () => { try { return ("
               + condition
-              + ") ? done("
+              + "); } catch (e) { return false; } }; const t = () => holds() ? done("
               + value
               + ") : Date.now() > end ? done("
               + quote(NOT_YET)
