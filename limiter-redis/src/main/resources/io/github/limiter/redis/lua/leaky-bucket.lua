@@ -9,27 +9,15 @@
 local PARAMS = 4
 
 --@ fetch
--- Decoded once, into the reply's free slots: raw[n + i] holds key i's tat under these limits (nil
--- when it is missing or unreadable). A bare "tat" is a state of these limits.
-local raw = redis.call('MGET', unpack(KEYS))
-for i = 1, n do
-  if raw[i] then
-    local a, k = 4 + (i - 1) * PARAMS, 3
-    local tat, oT, ob = string.match(raw[i], '^(%-?%d+) (%d+) (%d+)$')
-    if not tat then tat = string.match(raw[i], '^(%-?%d+)$') end
-    tat, oT, ob = tonumber(tat), tonumber(oT), tonumber(ob)
-    local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-    if tat and oT and (oT ~= T or ob ~= b) then
-      --+ carry
-      local backlog = tat - c
-      if backlog < 0 then backlog = 0 end
-      backlog = math.floor(backlog * T / oT)
-      if backlog > 2 * b * T then backlog = 2 * b * T end
-      tat = c + backlog
-    end
-    raw[n + i] = tat
-  end
-end
+--+ stored
+
+--@ rebase
+-- keeps the backlog that v held under the limits oT, ob, now leaking at the new rate
+local backlog = v - c
+if backlog < 0 then backlog = 0 end
+backlog = math.floor(backlog * T / oT)
+if backlog > 2 * b * T then backlog = 2 * b * T end
+v = c + backlog
 
 --@ load
 local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])

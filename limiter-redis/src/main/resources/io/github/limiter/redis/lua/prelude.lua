@@ -32,6 +32,27 @@ px = format('%d', px)
 -- it gives none; never later than now.
 local c = tonumber(ARGV[a + k]) or now
 if c > now then c = now end
+--@ stored
+-- The fetch of the bucket algorithms, whose state is one instant v stored as "v T b", the limits
+-- it was written under (a bare "v" is a state of these limits). Decoded once, into the reply's
+-- free slots: raw[n + i] holds key i's v under these limits, nil when it is missing or
+-- unreadable. A state of other limits is carried over by the algorithm's own rebase section,
+-- which turns v, written under T = oT and b = ob, into v under T and b as of the instant c.
+local raw = redis.call('MGET', unpack(KEYS, 1, n))
+for i = 1, n do
+  if raw[i] then
+    local a, k = 4 + (i - 1) * PARAMS, 3
+    local v, oT, ob = string.match(raw[i], '^(%-?%d+) (%d+) (%d+)$')
+    if not v then v = string.match(raw[i], '^(%-?%d+)$') end
+    v, oT, ob = tonumber(v), tonumber(oT), tonumber(ob)
+    local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+    if v and oT and (oT ~= T or ob ~= b) then
+      --+ carry
+      --+ rebase
+    end
+    raw[n + i] = v
+  end
+end
 --@ window
 -- The window algorithms' parameters W and N, and the aligned window of now: e, the time elapsed
 -- in it (floor modulo, exact on integers), and w, its index.

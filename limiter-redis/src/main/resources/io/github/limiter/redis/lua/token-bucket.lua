@@ -9,28 +9,16 @@
 local PARAMS = 4
 
 --@ fetch
--- Decoded once, into the reply's free slots: raw[n + i] holds key i's z under these limits (nil
--- when it is missing or unreadable). A bare "z" is a state of these limits.
-local raw = redis.call('MGET', unpack(KEYS, 1, n))
-for i = 1, n do
-  if raw[i] then
-    local a, k = 4 + (i - 1) * PARAMS, 3
-    local z, oT, ob = string.match(raw[i], '^(%-?%d+) (%d+) (%d+)$')
-    if not z then z = string.match(raw[i], '^(%-?%d+)$') end
-    z, oT, ob = tonumber(z), tonumber(oT), tonumber(ob)
-    local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-    if z and oT and (oT ~= T or ob ~= b) then
-      --+ carry
-      local saved = c - z
-      if saved > ob * oT then saved = ob * oT end
-      saved = saved * T / oT
-      if saved >= 0 then saved = math.floor(saved) else saved = math.ceil(saved) end
-      if saved > b * T then saved = b * T elseif saved < -b * T then saved = -b * T end
-      z = c - saved
-    end
-    raw[n + i] = z
-  end
-end
+--+ stored
+
+--@ rebase
+-- keeps the tokens (or debt) that v held under the limits oT, ob, capped at the new capacity
+local saved = c - v
+if saved > ob * oT then saved = ob * oT end
+saved = saved * T / oT
+if saved >= 0 then saved = math.floor(saved) else saved = math.ceil(saved) end
+if saved > b * T then saved = b * T elseif saved < -b * T then saved = -b * T end
+v = c - saved
 
 --@ load
 local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
