@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
@@ -44,7 +45,12 @@ public final class Chromium {
    * @param why what the test does in the browser, for the message, e.g. "renders the report"
    */
   public static String binary(String why) {
-    String configured = System.getenv("CHROMIUM");
+    return binary(why, System.getenv());
+  }
+
+  /** {@link #binary(String)} in the environment {@code env}. */
+  static String binary(String why, Map<String, String> env) {
+    String configured = env.get("CHROMIUM");
     if (configured != null && !configured.isBlank()) {
       if (!Files.isExecutable(Path.of(configured))) {
         throw new AssertionError("CHROMIUM=" + configured + " is not an executable file");
@@ -53,7 +59,7 @@ public final class Chromium {
     }
     for (String name :
         List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) {
-      for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      for (String entry : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
         Path candidate = Path.of(entry.isEmpty() ? "." : entry, name);
         if (Files.isExecutable(candidate)) {
           return candidate.toString();
@@ -67,7 +73,7 @@ public final class Chromium {
             + " chromium-browser or google-chrome on the PATH). To run it, install Chromium"
             + " (Debian and Ubuntu: apt-get install chromium) or point CHROMIUM at a Chromium or"
             + " Chrome binary: CHROMIUM=/path/to/chrome ./mvnw verify.";
-    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+    if ("true".equalsIgnoreCase(env.get("CI"))) {
       throw new AssertionError("CI=true, so the browser test may not be skipped: " + missing);
     }
     // Surefire keeps a skip's reason in its report files: say it where the build is watched too.
