@@ -12,9 +12,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.util.function.IntToLongFunction;
+import java.util.logging.Logger;
 
 /**
  * The rules of one place (a route, a {@code @Limited} method) with their bound policies: built
@@ -67,8 +69,16 @@ public final class PolicySet {
   /** Per zone and anchor day, each policy's version bound: see {@link #inCalendar}. */
   private final ConcurrentHashMap<Policy, PolicyLimiter> calendars = new ConcurrentHashMap<>();
 
-  /** The most policy versions kept per zone and anchor day: about every zone, for 2 policies. */
-  private static final int MAX_CALENDARS = 1_000;
+  /**
+   * The most policy versions kept per zone and anchor day: a bound on memory that a resolver
+   * answering ever new zones cannot lift. Beyond it a customer's quota keeps the deployed calendar,
+   * and the first time that happens is logged.
+   */
+  static final int MAX_CALENDARS = 1_000;
+
+  private static final Logger LOG = Logger.getLogger(PolicySet.class.getName());
+
+  private final AtomicBoolean toldCalendarsFull = new AtomicBoolean();
 
   private PolicySet(
       Rule[] rules,
@@ -184,7 +194,7 @@ public final class PolicySet {
    * {@code bound}'s policy with its calendar quotas in {@code zone} from {@code anchorDay}, bound:
    * a version of its own per zone and day, under the same name (so the same keys in a shared
    * store). {@code bound} itself when that changes nothing, or when {@link #MAX_CALENDARS} versions
-   * are held already.
+   * are held already (logged once).
    */
   PolicyLimiter inCalendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {
     Policy policy = bound.policy();
@@ -197,7 +207,26 @@ public final class PolicySet {
     if (found != null) {
       return found;
     }
-    return calendars.size() >= MAX_CALENDARS ? bound : calendars.computeIfAbsent(version, bind);
+    if (calendars.size() >= MAX_CALENDARS) {
+      if (toldCalendarsFull.compareAndSet(false, true)) {
+        LOG.warning(
+            () ->
+                "Policy '"
+                    + policy.name()
+                    + "' keeps its quotas in "
+                    + MAX_CALENDARS
+                    + " calendars (time zone and anchor day) already: requests in another one,"
+                    + " first "
+                    + zone
+                    + " from day "
+                    + anchorDay
+                    + ", count their quota in the deployed calendar instead. A resolver of"
+                    + " quota.time-zone or quota.anchor-day that answers fewer distinct values"
+                    + " keeps every customer in their own.");
+      }
+      return bound;
+    }
+    return calendars.computeIfAbsent(version, bind);
   }
 
   /**

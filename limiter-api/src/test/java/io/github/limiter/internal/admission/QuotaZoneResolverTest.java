@@ -157,4 +157,45 @@ class QuotaZoneResolverTest {
     assertThat(third(set, customer("b31", null, "31")).retryAfter())
         .contains(Duration.between(Instant.parse(NOW), Instant.parse("2024-06-30T00:00:00Z")));
   }
+
+  @Test
+  void beyondItsCalendarsAPolicyKeepsTheDeployedOneAndSaysSoOnce() {
+    // Given a policy whose quota's zone comes from a resolver
+    PolicySet set = set();
+    List<String> warnings = new java.util.ArrayList<>();
+    java.util.logging.Handler handler =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            warnings.add(record.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger(PolicySet.class.getName());
+    log.addHandler(handler);
+    try {
+      // When customers fill every calendar the set keeps (a zone each, UTC+00:01 and up)
+      for (int minutes = 1; minutes <= PolicySet.MAX_CALENDARS; minutes++) {
+        String zone = java.time.ZoneOffset.ofTotalSeconds(minutes * 60).getId();
+        admission.admit(set, customer("c" + minutes, zone, null));
+      }
+      assertThat(warnings).isEmpty();
+      // Then a customer in one calendar more counts in the deployed one: their day ends at
+      // midnight UTC, 4 hours after NOW, not at Tokyo's
+      Decision refused = third(set, customer("one-more", "Asia/Tokyo", null));
+      assertThat(refused.retryAfter()).contains(Duration.ofHours(4));
+      third(set, customer("and-another", "Asia/Kolkata", null));
+      // And the first such request is logged, once, naming the policy and the calendar
+      assertThat(warnings)
+          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .contains("Policy 'api'", "1000 calendars", "Asia/Tokyo from day 1", "resolver");
+    } finally {
+      log.removeHandler(handler);
+    }
+  }
 }
