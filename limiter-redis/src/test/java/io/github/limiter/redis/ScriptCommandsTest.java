@@ -133,4 +133,39 @@ class ScriptCommandsTest {
                 store.redisKey(policy, "never-seen", 0)))
         .isEqualTo(0L);
   }
+
+  /**
+   * A rate's key gone (expired sooner than its period's quota) while the quota's key lives: the
+   * next decision reads the rate as fresh and the quota as counted. The algorithms fetch only their
+   * own keys, never the quotas' after them.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Algorithm.class,
+      names = {"CONCURRENCY"},
+      mode = EnumSource.Mode.EXCLUDE)
+  void aRateKeyGoneBesideALiveQuotaKeyReadsAsFresh(Algorithm algorithm) {
+    Policy policy =
+        new Policy(
+            "gone-" + algorithm.configName(),
+            algorithm,
+            List.of(
+                algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET
+                    ? Limit.bucket(5, Duration.ofHours(1), 5)
+                    : Limit.of(5, Duration.ofHours(1)),
+                Limit.quota(10, java.time.temporal.ChronoUnit.DAYS)),
+            FailureMode.FAIL_CLOSED);
+    assertThat(store.decide(policy, "k", 1).isAllowed()).isTrue();
+    List<?> rateKeys =
+        (List<?>)
+            server.call("KEYS", "*" + policy.name() + "*" + CompiledPolicy.code(algorithm) + "0");
+    assertThat(rateKeys).hasSize(1);
+    server.call("DEL", rateKeys.get(0).toString());
+
+    Decision next = store.decide(policy, "k", 1);
+
+    assertThat(next.isVerified()).as("decided in Redis, not by the failure mode").isTrue();
+    assertThat(next.isAllowed()).isTrue();
+    assertThat(next.remaining()).as("the rate fresh (4 left), the quota at 8").isEqualTo(4);
+  }
 }

@@ -57,7 +57,7 @@ end
 -- Decoded once, into the reply's free slots: raw[n + 3i - 2 .. n + 3i] hold key i's w, c and q
 -- under this limit (nil when it is missing or unreadable), so that each pass reads three numbers.
 -- A bare "w c q" is a state of this limit.
-local raw = redis.call('MGET', unpack(KEYS))
+local raw = redis.call('MGET', unpack(KEYS, 1, n))
 for i = 1, n do
   if raw[i] then
     local sw, sc, sq, oW, oN = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+) (%d+) (%d+)$')
