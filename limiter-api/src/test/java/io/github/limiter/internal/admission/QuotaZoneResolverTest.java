@@ -15,9 +15,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -162,11 +167,11 @@ class QuotaZoneResolverTest {
   void beyondItsCalendarsAPolicyKeepsTheDeployedOneAndSaysSoOnce() {
     // Given a policy whose quota's zone comes from a resolver
     PolicySet set = set();
-    List<String> warnings = new java.util.ArrayList<>();
-    java.util.logging.Handler handler =
-        new java.util.logging.Handler() {
+    List<String> warnings = new ArrayList<>();
+    Handler handler =
+        new Handler() {
           @Override
-          public void publish(java.util.logging.LogRecord record) {
+          public void publish(LogRecord record) {
             warnings.add(record.getMessage());
           }
 
@@ -176,12 +181,12 @@ class QuotaZoneResolverTest {
           @Override
           public void close() {}
         };
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(PolicySet.class.getName());
+    Logger log = Logger.getLogger(PolicySet.class.getName());
     log.addHandler(handler);
     try {
       // When customers fill every calendar the set keeps (a zone each, UTC+00:01 and up)
       for (int minutes = 1; minutes <= PolicySet.MAX_CALENDARS; minutes++) {
-        String zone = java.time.ZoneOffset.ofTotalSeconds(minutes * 60).getId();
+        String zone = ZoneOffset.ofTotalSeconds(minutes * 60).getId();
         admission.admit(set, customer("c" + minutes, zone, null));
       }
       assertThat(warnings).isEmpty();
@@ -192,7 +197,7 @@ class QuotaZoneResolverTest {
       third(set, customer("and-another", "Asia/Kolkata", null));
       // And the first such request is logged, once, naming the policy and the calendar
       assertThat(warnings)
-          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .singleElement(InstanceOfAssertFactories.STRING)
           .contains("Policy 'api'", "1000 calendars", "Asia/Tokyo from day 1", "resolver");
     } finally {
       log.removeHandler(handler);

@@ -3,6 +3,7 @@ package io.github.limiter.tck.browser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -42,7 +43,7 @@ class ChromiumTest {
     executable(dir.resolve("chromium-browser"));
     Files.createFile(dir.resolve("chromium")); // not executable: not a browser
 
-    String path = dir + java.io.File.pathSeparator + other;
+    String path = dir + File.pathSeparator + other;
     assertThat(Chromium.binary("renders a page", Map.of("PATH", path)))
         .as("chromium comes first by name, wherever it is on the PATH")
         .isEqualTo(other.resolve("chromium").toString());
