@@ -37,6 +37,9 @@ final class CompiledPolicy {
    */
   private final Limit[] ordered;
 
+  /** Where each of the policy's limits, in its order, stands in {@link #ordered}. */
+  private final int[] positions;
+
   /** The calendar quotas, each with the periods around the last instant asked for. */
   private final Quota[] quotas;
 
@@ -70,6 +73,10 @@ final class CompiledPolicy {
       quotas[j] = new Quota(quotaLimits.get(j));
       // q, for quota, and its period: a quota never shares a key with an algorithm's state.
       suffixes[at] = "q" + quotaLimits.get(j).calendar().name().charAt(0) + j;
+    }
+    this.positions = new int[ordered.length];
+    for (int k = 0, r = 0, j = rates.size(); k < positions.length; k++) {
+      positions[k] = policy.limits().get(k).isQuota() ? j++ : r++;
     }
     List<Limit> limits = rates;
     List<String> p = new ArrayList<>();
@@ -230,14 +237,26 @@ final class CompiledPolicy {
     };
   }
 
-  /** What a peek script returned, {limit, remaining, resetAfter}, as an admission of nothing. */
+  /**
+   * What a peek script returned, {remaining, resetAfter} of each limit in the scripts' order, as an
+   * admission of nothing under the binding limit: as the in-memory store reads it, the first of the
+   * policy's limits, in the policy's order, with the fewest permits left.
+   */
   Decision peeked(Object reply) {
-    if (!(reply instanceof List<?> values) || values.size() != 3) {
+    if (!(reply instanceof List<?> values) || values.size() != 2 * ordered.length) {
       throw new IllegalStateException("unexpected reply from " + peek.name() + ": " + reply);
     }
-    Limit limit = policy.limits().get((int) number(values.get(0)) - 1);
-    long reset = number(values.get(2)) * NANOS_PER_MICRO;
-    return Decision.allowed(policy.name(), limit, number(values.get(1)), reset, 0);
+    int bind = positions[0];
+    long least = Long.MAX_VALUE;
+    for (int at : positions) {
+      long left = number(values.get(2 * at));
+      if (left < least) {
+        least = left;
+        bind = at;
+      }
+    }
+    long reset = number(values.get(2 * bind + 1)) * NANOS_PER_MICRO;
+    return Decision.allowed(policy.name(), ordered[bind], least, reset, 0);
   }
 
   private static long number(Object value) {

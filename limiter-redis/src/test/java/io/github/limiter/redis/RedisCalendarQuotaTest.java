@@ -7,7 +7,6 @@ import io.github.limiter.tck.redis.RedisCluster;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Clock;
-import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,10 +26,7 @@ class RedisCalendarQuotaTest {
 
     @Override
     protected RateLimitStore createStore(NanoClock clock, Clock wallClock) {
-      return RedisStandaloneContractTest.forContract(RedisStore.builder().url(server.url()), clock)
-          .wallClock(wallClock)
-          .socketTimeout(Duration.ofSeconds(2))
-          .build();
+      return RedisStandaloneContractTest.standalone(server, clock, wallClock);
     }
   }
 
@@ -45,12 +41,7 @@ class RedisCalendarQuotaTest {
 
     @Override
     protected RateLimitStore createStore(NanoClock clock, Clock wallClock) {
-      return RedisStandaloneContractTest.forContract(
-              RedisStore.builder().clusterNodes(cluster.seedList()), clock)
-          .wallClock(wallClock)
-          .poolMaxTotal(8)
-          .socketTimeout(Duration.ofSeconds(1))
-          .build();
+      return RedisStandaloneContractTest.cluster(cluster, clock, wallClock);
     }
   }
 }

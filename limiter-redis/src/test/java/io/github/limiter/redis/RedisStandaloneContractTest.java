@@ -3,8 +3,10 @@ package io.github.limiter.redis;
 import io.github.limiter.NanoClock;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.tck.RateLimitStoreContract;
+import io.github.limiter.tck.redis.RedisCluster;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +35,29 @@ class RedisStandaloneContractTest extends RateLimitStoreContract {
         .decisionTimeout(Duration.ofSeconds(2))
         // The pure function's permits are held for ever; the longest hold outlasts every trace.
         .concurrencyHold(Duration.ofHours(1));
+  }
+
+  /**
+   * A store for a contract on standalone {@code server}, its calendar quotas' periods placed at
+   * {@code wallClock}'s instant.
+   */
+  static RateLimitStore standalone(RedisServer server, NanoClock clock, Clock wallClock) {
+    return forContract(RedisStore.builder().url(server.url()), clock)
+        .wallClock(wallClock)
+        .socketTimeout(Duration.ofSeconds(2))
+        .build();
+  }
+
+  /**
+   * A store for a contract on {@code cluster}, its calendar quotas' periods placed at {@code
+   * wallClock}'s instant.
+   */
+  static RateLimitStore cluster(RedisCluster cluster, NanoClock clock, Clock wallClock) {
+    return forContract(RedisStore.builder().clusterNodes(cluster.seedList()), clock)
+        .wallClock(wallClock)
+        .poolMaxTotal(8)
+        .socketTimeout(Duration.ofSeconds(1))
+        .build();
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,7 +26,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ScriptCommandsTest {
 
   /** The commands a script may read with; none of them changes a key. */
-  private static final Set<String> READS = Set.of("time", "mget", "llen", "lindex", "hgetall");
+  private static final Set<String> READS =
+      Set.of("time", "mget", "get", "llen", "lindex", "lrange", "hgetall");
 
   private static RedisServer server;
   private static RedisStore store;
@@ -134,6 +136,16 @@ class ScriptCommandsTest {
         .isEqualTo(0L);
   }
 
+  /** 5 an hour under {@code algorithm} (a bucket of 5, or a window of 5), then {@code quota}. */
+  private static Policy rateAndQuota(String name, Algorithm algorithm, Limit quota) {
+    Limit rate =
+        algorithm.isBucket()
+            ? Limit.bucket(5, Duration.ofHours(1), 5)
+            : Limit.of(5, Duration.ofHours(1));
+    return new Policy(
+        name + algorithm.configName(), algorithm, List.of(rate, quota), FailureMode.FAIL_CLOSED);
+  }
+
   /**
    * A rate's key gone (expired sooner than its period's quota) while the quota's key lives: the
    * next decision reads the rate as fresh and the quota as counted. The algorithms fetch only their
@@ -145,16 +157,7 @@ class ScriptCommandsTest {
       names = {"CONCURRENCY"},
       mode = EnumSource.Mode.EXCLUDE)
   void aRateKeyGoneBesideALiveQuotaKeyReadsAsFresh(Algorithm algorithm) {
-    Policy policy =
-        new Policy(
-            "gone-" + algorithm.configName(),
-            algorithm,
-            List.of(
-                algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET
-                    ? Limit.bucket(5, Duration.ofHours(1), 5)
-                    : Limit.of(5, Duration.ofHours(1)),
-                Limit.quota(10, java.time.temporal.ChronoUnit.DAYS)),
-            FailureMode.FAIL_CLOSED);
+    Policy policy = rateAndQuota("gone-", algorithm, Limit.quota(10, ChronoUnit.DAYS));
     assertThat(store.decide(policy, "k", 1).isAllowed()).isTrue();
     List<?> rateKeys =
         (List<?>)
@@ -167,5 +170,33 @@ class ScriptCommandsTest {
     assertThat(next.isVerified()).as("decided in Redis, not by the failure mode").isTrue();
     assertThat(next.isAllowed()).isTrue();
     assertThat(next.remaining()).as("the rate fresh (4 left), the quota at 8").isEqualTo(4);
+  }
+
+  /**
+   * A read of a key under a rate and a calendar quota, on the server's clock: the quota's key is
+   * read beside the rate's, the spent quota binds, and nothing is written.
+   */
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = "CONCURRENCY", mode = EnumSource.Mode.EXCLUDE)
+  void aPeekBesideAQuotaOnlyReads(Algorithm algorithm) {
+    Limit quota = Limit.quota(2, ChronoUnit.DAYS);
+    Policy policy = rateAndQuota("peek-quota-", algorithm, quota);
+    assertThat(store.decide(policy, "k", 2).isAllowed()).isTrue();
+
+    Map<String, Long> calls =
+        commandsDuring(
+            () -> {
+              Decision spent = store.peek(policy, "k");
+              assertThat(spent.limit())
+                  .as("3 left of the rate, none of the quota")
+                  .isEqualTo(quota);
+              assertThat(spent.remaining()).isZero();
+              assertThat(spent.resetAfterNanos()).isPositive();
+              assertThat(store.peek(policy, "unseen").remaining()).isEqualTo(2);
+            });
+
+    assertThat(calls).containsKey("get");
+    assertThat(calls.keySet()).as("commands run by %s", algorithm).isSubsetOf(READS);
+    assertThat(store.decide(policy, "k", 1).limit()).as("still spent").isEqualTo(quota);
   }
 }

@@ -10,7 +10,11 @@ import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -24,15 +28,23 @@ import org.junit.jupiter.params.provider.EnumSource;
  * as fresh, and a state stored under other limits of the policy reads as carried over to the
  * current ones.
  *
- * <p>Extend it as {@link RateLimitStoreContract}: {@link #createStore(NanoClock)} returns a store
- * that reads the given clock. Every test drives time through a {@link ManualClock}.
+ * <p>Extend it as {@link RateLimitStoreContract}: {@link #createStore(NanoClock, Clock)} returns a
+ * store that reads the given clock, placed at the wall clock's instant for calendar quotas, as in
+ * {@link CalendarQuotaContract}. Every test drives time through a {@link ManualClock}.
  */
 public abstract class KeyStateContract {
 
   private final List<RateLimitStore> created = new ArrayList<>();
 
-  /** A new, empty store that reads {@code clock}. Closed by the contract after each test. */
-  protected abstract RateLimitStore createStore(NanoClock clock);
+  private static final long MS = 1_000_000L;
+
+  /**
+   * A new, empty store that reads {@code clock}, at {@code wallClock}'s instant when created: the
+   * store must take {@code now} from {@code clock} as its reading minus its reading at creation,
+   * and place that instant at {@code wallClock}'s reading at creation. Closed by the contract after
+   * each test.
+   */
+  protected abstract RateLimitStore createStore(NanoClock clock, Clock wallClock);
 
   @AfterEach
   void closeStores() {
@@ -41,7 +53,15 @@ public abstract class KeyStateContract {
   }
 
   private RateLimitStore store(ManualClock clock) {
-    RateLimitStore store = createStore(clock);
+    return store(clock, Clock.systemUTC());
+  }
+
+  private RateLimitStore store(ManualClock clock, String at) {
+    return store(clock, Clock.fixed(Instant.parse(at), ZoneOffset.UTC));
+  }
+
+  private RateLimitStore store(ManualClock clock, Clock wallClock) {
+    RateLimitStore store = createStore(clock, wallClock);
     created.add(store);
     return store;
   }
@@ -194,5 +214,79 @@ public abstract class KeyStateContract {
         store.rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(8, Duration.ofHours(1))));
 
     assertThat(v2.peek("k").remaining()).as("6 of 10 used, lowered to 8").isEqualTo(2);
+  }
+
+  @Test
+  void aSpentDailyQuotaReadsNoneLeftUntilItsPeriodEnds() {
+    // Given 3 a day in Tokyo, listed before 100 a second (burst 200), at 10:30 UTC: the day ends
+    // at 15:00 UTC, midnight in Tokyo
+    ManualClock clock = ManualClock.random(15);
+    RateLimitStore store = store(clock, "2024-06-10T10:30:00Z");
+    Limit quota = Limit.parse("3/day").inCalendar(ZoneId.of("Asia/Tokyo"), 1);
+    PolicyStore bound =
+        store.bind(
+            policy(Algorithm.TOKEN_BUCKET, quota, Limit.bucket(100, Duration.ofSeconds(1), 200)));
+    long toDayEnd =
+        Duration.between(
+                Instant.parse("2024-06-10T10:30:00Z"), Instant.parse("2024-06-10T15:00:00Z"))
+            .toNanos();
+    Decision unseen = bound.peek("k");
+    assertThat(unseen.limit()).as("3 left of the quota, 200 of the rate").isEqualTo(quota);
+    assertThat(unseen.remaining()).isEqualTo(3);
+    assertThat(unseen.resetAfterNanos()).isZero();
+
+    // When the key spends its quota
+    for (int i = 0; i < 3; i++) {
+      assertThat(bound.decide("k", 1).isAllowed()).isTrue();
+    }
+
+    // Then it reads none left of the quota, for as long as the decision it would get waits
+    Decision spent = bound.peek("k");
+    assertThat(spent.isAllowed()).as("a read admits nothing and refuses nothing").isTrue();
+    assertThat(spent.limit()).isEqualTo(quota);
+    assertThat(spent.remaining()).isZero();
+    assertThat(spent.resetAfterNanos()).isEqualTo(toDayEnd);
+    Decision refused = bound.decide("k", 1);
+    assertThat(refused.limit()).isEqualTo(quota);
+    assertThat(refused.retryAfterNanos()).isEqualTo(toDayEnd);
+    clock.advance(toDayEnd - MS);
+    assertThat(bound.peek("k").remaining()).isZero();
+    assertThat(bound.peek("k").resetAfterNanos()).as("1 ms before the day ends").isEqualTo(MS);
+
+    // And at the day's end it reads the whole quota again, and nothing to reset
+    clock.advance(MS);
+    Decision next = bound.peek("k");
+    assertThat(next.limit()).isEqualTo(quota);
+    assertThat(next.remaining()).isEqualTo(3);
+    assertThat(next.resetAfterNanos()).isZero();
+    assertThat(bound.decide("k", 3).isAllowed()).isTrue();
+  }
+
+  @Test
+  void aTieBindsTheLimitListedFirst() {
+    // Given a bucket of 2 at 1 an hour and 2 a day, both spent by the same 2 permits, at 18:00 UTC
+    ManualClock clock = ManualClock.negative();
+    RateLimitStore store = store(clock, "2024-06-10T18:00:00Z");
+    Limit rate = Limit.bucket(1, Duration.ofHours(1), 2);
+    Limit quota = Limit.parse("2/day");
+    PolicyStore quotaFirst = store.bind(policy(Algorithm.TOKEN_BUCKET, quota, rate));
+    quotaFirst.decide("k", 2);
+    Policy rateFirst =
+        new Policy(
+            "peek-rate-first",
+            Algorithm.TOKEN_BUCKET,
+            List.of(rate, quota),
+            FailureMode.FAIL_CLOSED);
+    store.decide(rateFirst, "k", 2);
+
+    // When they are read, Then each reads 0 left under the limit it lists first, with its reset
+    Decision byQuota = quotaFirst.peek("k");
+    assertThat(byQuota.limit()).isEqualTo(quota);
+    assertThat(byQuota.remaining()).isZero();
+    assertThat(byQuota.resetAfter()).as("at midnight UTC").isEqualTo(Duration.ofHours(6));
+    Decision byRate = store.peek(rateFirst, "k");
+    assertThat(byRate.limit()).isEqualTo(rate);
+    assertThat(byRate.remaining()).isZero();
+    assertThat(byRate.resetAfter()).as("refilled in 2 hours").isEqualTo(Duration.ofHours(2));
   }
 }

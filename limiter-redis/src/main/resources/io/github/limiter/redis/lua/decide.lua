@@ -76,10 +76,7 @@ if retry > 0 then
   -- Refused by a quota.
   local j = bind - n
   --@ quota
-  local qleft = QN - qcount
-  if qleft < 0 then qleft = 0 end
-  local qreset = 0
-  if qcount > 0 then qreset = pe - now end
+  --@ quotaleft
   if retry == NEVER then return { 2, bind, qleft, qreset, 0, 0 } end
   return { 0, bind, 0, qreset, retry, 0 }
 end

@@ -1,18 +1,28 @@
 -- Reads what every limit has left for the keys, writing nothing: the state as decide.lua finds it
--- now (carried over to these limits), not charged. Returns {limit (1-based), remaining, resetAfter}
--- of the limit with the fewest permits left, times in microseconds; a missing key reads as fresh.
+-- now (carried over to these limits), not charged. Returns {remaining, resetAfter} of each limit
+-- in turn, times in microseconds: the algorithm's limits, then the calendar quotas, whose keys and
+-- parameters follow theirs as in decide.lua (the last ARGV is q, the number of quotas). A missing
+-- key reads as fresh. The caller picks the binding limit, in the policy's order.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
-local n = #KEYS
+local q = tonumber(ARGV[#ARGV])
+local n = #KEYS - q
 local format, ceil, fmod = string.format, math.ceil, math.fmod
 --@ head
---@ fetch
-local least, bind, least_reset = nil, 1, 0
-for i = 1, n do
-  local a = 4 + (i - 1) * PARAMS
-  --@ load
-  --@ remaining
-  --@ reset
-  if left < 0 then left = 0 end
-  if least == nil or left < least then least, bind, least_reset = left, i, reset end
+local read = {}
+if n > 0 then
+  --@ fetch
+  for i = 1, n do
+    local a = 4 + (i - 1) * PARAMS
+    --@ load
+    --@ remaining
+    --@ reset
+    if left < 0 then left = 0 end
+    read[2 * i - 1], read[2 * i] = left, reset
+  end
 end
-return { bind, least, least_reset }
+for j = 1, q do
+  --@ quota
+  --@ quotaleft
+  read[2 * (n + j) - 1], read[2 * (n + j)] = qleft, qreset
+end
+return read

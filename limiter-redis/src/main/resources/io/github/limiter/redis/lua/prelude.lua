@@ -115,13 +115,18 @@ local qwait = NEVER
 if permits <= QN then
   if qcount + permits <= QN then qwait = 0 else qwait = pe - now end
 end
---@ quotawrite
--- Stores quota j's count, which lives until its period ends: at that instant on the server's
--- clock (PEXPIREAT), or, on a caller's clock, for the time left (at least the floor).
+--@ quotaleft
+-- What quota j has left after its quota section, as CalendarWindow's remaining and resetAfter:
+-- qleft permits (never below 0), and qreset, the time until its count is gone (the period's end),
+-- 0 if it counts nothing.
 local qleft = QN - qcount
 if qleft < 0 then qleft = 0 end
 local qreset = 0
 if qcount > 0 then qreset = pe - now end
+--@ quotawrite
+-- Stores quota j's count, which lives until its period ends: at that instant on the server's
+-- clock (PEXPIREAT), or, on a caller's clock, for the time left (at least the floor).
+--+ quotaleft
 if qcount > 0 then
   redis.call('SET', KEYS[n + j], format('%d %d', pe, qcount))
   if ARGV[1] == '' then
