@@ -107,7 +107,10 @@ class LimiterRuntime {
             renderer::headers,
             new Insight(setup.config().topKeys(), NanoClock.system()));
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
-    this.live = LiveLimits.open(store).watchedBy(admission.insight(), metrics);
+    this.live =
+        LiveLimits.open(store)
+            .inCalendarsOf(setup.config())
+            .watchedBy(admission.insight(), metrics);
     this.refresh =
         LimiterConfig.refreshPeriod(setup.lookup())
             .map(

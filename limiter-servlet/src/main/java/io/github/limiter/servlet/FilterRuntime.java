@@ -95,7 +95,10 @@ final class FilterRuntime {
     this.limiter = limiter;
     this.ownsLimiter = ownsLimiter;
     this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
-    this.live = LiveLimits.open(limiter.store()).watchedBy(admission.insight(), metrics);
+    this.live =
+        LiveLimits.open(limiter.store())
+            .inCalendarsOf(config)
+            .watchedBy(admission.insight(), metrics);
     this.renderer = new ResponseRenderer(config.http());
     this.routes =
         new Routes(

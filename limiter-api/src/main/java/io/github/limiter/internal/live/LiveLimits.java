@@ -11,6 +11,8 @@ import io.github.limiter.PolicyLimiter;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.QuotaCalendar;
 import io.github.limiter.internal.metrics.Recorder;
 import java.time.Duration;
@@ -70,6 +72,10 @@ public final class LiveLimits implements RateLimitStore {
   private final Limiter asLimiter = Limiter.of(this);
 
   private final Map<Policy, PolicyLimiter> limiters = new ConcurrentHashMap<>();
+
+  /** The calendars of the policies' quotas as configured, by name: see {@link #inCalendarsOf}. */
+  private final Map<String, QuotaCalendar> configuredCalendars = new ConcurrentHashMap<>();
+
   private final NanoClock clock;
   private ScheduledExecutorService refresher;
   private volatile Insight insight;
@@ -177,12 +183,12 @@ public final class LiveLimits implements RateLimitStore {
 
   /**
    * The calendar of {@code policy}'s quotas: its first quota's zone and anchor day, or, for a
-   * version without quotas, the default.
+   * version without quotas, the one configured for it (see {@link #inCalendarsOf}).
    */
-  private static QuotaCalendar calendarOf(Policy policy) {
+  private QuotaCalendar calendarOf(Policy policy) {
     Limit quota = quota(policy);
     return quota == null
-        ? QuotaCalendar.DEFAULT
+        ? configuredCalendars.getOrDefault(policy.name(), QuotaCalendar.DEFAULT)
         : new QuotaCalendar(quota.zone(), null, quota.anchorDay(), null);
   }
 
@@ -249,6 +255,21 @@ public final class LiveLimits implements RateLimitStore {
   public PolicyLimiter limiter(Policy policy) {
     PolicyLimiter found = limiters.get(policy);
     return found != null ? found : limiters.computeIfAbsent(policy, asLimiter::bind);
+  }
+
+  /**
+   * Learns the calendar of every policy of {@code config} ({@code quota.time-zone} and {@code
+   * quota.anchor-day}; a resolver's fallback when they come from one), plans' policies included: a
+   * quota added live to a policy that had none counts in it, not in UTC.
+   */
+  public LiveLimits inCalendarsOf(LimiterConfig config) {
+    for (PolicyConfig policy : config.policies().values()) {
+      configuredCalendars.put(policy.name(), policy.quota());
+      for (Policy plan : policy.plans().byName().values()) {
+        configuredCalendars.put(plan.name(), policy.quota());
+      }
+    }
+    return this;
   }
 
   /** The current version of every bound policy, by name. */
@@ -552,14 +573,10 @@ public final class LiveLimits implements RateLimitStore {
 
   /**
    * The limits of {@code text}, their calendar quotas in the zone and from the anchor day of {@code
-   * policy}'s quotas, which the text does not say.
+   * policy}'s quotas, which the text does not say; for a policy without quotas, in its configured
+   * {@code quota.time-zone} and {@code quota.anchor-day}.
    */
-  private static List<Limit> inCalendarOf(Policy policy, String text) {
-    List<Limit> limits = Limit.parseAll(text);
-    return policy.limits().stream()
-        .filter(Limit::isQuota)
-        .findFirst()
-        .map(q -> limits.stream().map(l -> l.inCalendar(q.zone(), q.anchorDay())).toList())
-        .orElse(limits);
+  private List<Limit> inCalendarOf(Policy policy, String text) {
+    return calendarOf(policy).apply(Limit.parseAll(text));
   }
 }
