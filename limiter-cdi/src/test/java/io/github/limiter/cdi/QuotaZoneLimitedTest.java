@@ -15,6 +15,7 @@ import jakarta.enterprise.inject.Alternative;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
+import jakarta.interceptor.InvocationContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,15 +59,7 @@ class QuotaZoneLimitedTest {
 
   /** The call of {@code customer} in {@code zone} (null: none answered, so UTC). */
   private static RateLimitExceededException call(Api api, String customer, String zone) {
-    CustomerZone.current = zone;
-    return catchThrowableOfType(RateLimitExceededException.class, () -> api.call(customer));
-  }
-
-  private static LiveLimits live() {
-    return LiveLimits.open().stream()
-        .filter(l -> l.version("daily").isPresent())
-        .findFirst()
-        .orElseThrow();
+    return catchThrowableOfType(RateLimitExceededException.class, () -> api.call(customer, zone));
   }
 
   @Test
@@ -103,7 +96,11 @@ class QuotaZoneLimitedTest {
       assertThat(call(api, "tokyo-2", "Asia/Tokyo")).isNotNull();
 
       // When an operator raises the quota to 3 a day
-      live().change("daily", "100/s burst=200, 3/day");
+      LiveLimits.open().stream()
+          .filter(l -> l.version("daily").isPresent())
+          .findFirst()
+          .orElseThrow()
+          .change("daily", "100/s burst=200, 3/day");
 
       // Then the Tokyo customer gets a third call and no fourth, until Tokyo's midnight
       assertThat(call(api, "tokyo-2", "Asia/Tokyo")).isNull();
@@ -139,11 +136,9 @@ class QuotaZoneLimitedTest {
     }
   }
 
-  /** The customer's time zone, as the test sets it. */
+  /** The customer's time zone: the call's second argument. */
   @ApplicationScoped
   static class CustomerZone implements KeyResolver {
-    static volatile String current;
-
     @Override
     public String name() {
       return "customer-zone";
@@ -151,13 +146,13 @@ class QuotaZoneLimitedTest {
 
     @Override
     public String resolve(RequestView call) {
-      return current;
+      return (String) call.unwrap(InvocationContext.class).getParameters()[1];
     }
   }
 
   @ApplicationScoped
   static class Api {
     @Limited(value = "daily", key = "param:0")
-    public void call(String customer) {}
+    public void call(String customer, String zone) {}
   }
 }

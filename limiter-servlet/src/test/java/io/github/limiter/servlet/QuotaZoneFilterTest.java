@@ -39,13 +39,6 @@ class QuotaZoneFilterTest {
     return Http.get(server.uri("/"), "X-Api-Key", "utc");
   }
 
-  private static LiveLimits live() {
-    return LiveLimits.open().stream()
-        .filter(l -> l.version("daily").isPresent())
-        .findFirst()
-        .orElseThrow();
-  }
-
   @Test
   void aTokyoCustomersDayEndsAtTokyoMidnightWhileAUtcCustomerWaits() throws Exception {
     try (ManualTime time = new ManualTime(NOON);
@@ -81,7 +74,11 @@ class QuotaZoneFilterTest {
       assertThat(tokyo(server).statusCode()).isEqualTo(429);
 
       // When an operator raises the quota to 3 a day
-      live().change("daily", "100/s burst=200, 3/day");
+      LiveLimits.open().stream()
+          .filter(l -> l.version("daily").isPresent())
+          .findFirst()
+          .orElseThrow()
+          .change("daily", "100/s burst=200, 3/day");
 
       // Then the Tokyo customer gets a third request, shown as 3 a day, and no fourth
       HttpResponse<String> third = tokyo(server);
