@@ -4,7 +4,6 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limiter;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.PolicyLimiter;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.Admission;
@@ -67,14 +66,11 @@ class LimiterRuntime {
   /** The policies' live limits, which operators can change while the application runs. */
   private final LiveLimits live;
 
-  private final Limiter liveLimiter;
-
   /** limiter.config.refresh, when on; else null. */
   private final ConfigRefresh refresh;
 
   private final SiteRules siteRules;
   private final ShapingPause pause;
-  private final Map<String, PolicyLimiter> bound = new ConcurrentHashMap<>();
 
   /**
    * Policy sets by method; a method inherited by several bean classes with class-level annotations
@@ -111,8 +107,10 @@ class LimiterRuntime {
             renderer::headers,
             new Insight(setup.config().topKeys(), NanoClock.system()));
     this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
-    this.live = LiveLimits.open(store).watchedBy(admission.insight(), metrics);
-    this.liveLimiter = Limiter.of(live);
+    this.live =
+        LiveLimits.open(store)
+            .inCalendarsOf(setup.config())
+            .watchedBy(admission.insight(), metrics);
     this.refresh =
         LimiterConfig.refreshPeriod(setup.lookup())
             .map(
@@ -153,10 +151,7 @@ class LimiterRuntime {
       // The extension reports these at deployment; reaching here means a site it did not check.
       throw new IllegalStateException(String.join("; ", problems));
     }
-    return PolicySet.of(
-        rules,
-        policy -> bound.computeIfAbsent(policy.name(), name -> liveLimiter.bind(policy)),
-        SiteRules.criticality(site));
+    return PolicySet.of(rules, live::limiter, SiteRules.criticality(site));
   }
 
   @PreDestroy

@@ -2,7 +2,6 @@ package io.github.limiter.servlet;
 
 import io.github.limiter.Limiter;
 import io.github.limiter.NanoClock;
-import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.NearLimit;
@@ -27,7 +26,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -97,19 +95,16 @@ final class FilterRuntime {
     this.limiter = limiter;
     this.ownsLimiter = ownsLimiter;
     this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
-    this.live = LiveLimits.open(limiter.store()).watchedBy(admission.insight(), metrics);
-    Limiter liveLimiter = Limiter.of(live);
+    this.live =
+        LiveLimits.open(limiter.store())
+            .inCalendarsOf(config)
+            .watchedBy(admission.insight(), metrics);
     this.renderer = new ResponseRenderer(config.http());
-    Map<String, PolicyLimiter> bound = new HashMap<>();
     this.routes =
         new Routes(
             config.routes(),
             rules,
-            (list, criticality) ->
-                PolicySet.of(
-                    list,
-                    policy -> bound.computeIfAbsent(policy.name(), n -> liveLimiter.bind(policy)),
-                    criticality));
+            (list, criticality) -> PolicySet.of(list, live::limiter, criticality));
     this.shaper =
         rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
             ? new Shaper(scheduler.get())

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -53,8 +54,13 @@ class AdminApiTest {
 
   HttpResponse<String> admin(String method, String path, String body, String token)
       throws Exception {
+    return admin(server, method, path, body, token);
+  }
+
+  static HttpResponse<String> admin(
+      TestServer on, String method, String path, String body, String token) throws Exception {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(server.uri("/limiter/admin" + path))
+        HttpRequest.newBuilder(on.uri("/limiter/admin" + path))
             .timeout(Duration.ofSeconds(20))
             .method(
                 method,
@@ -99,6 +105,53 @@ class AdminApiTest {
     assertThat(admin("GET", "/policies/api/overrides", null, null).body()).doesNotContain(TOKEN);
     assertThat(api("k")).as("nothing changed").isEqualTo(200);
     assertThat(admin("GET", "/policies", null, TOKEN).body()).contains("\"version\":0");
+  }
+
+  @Test
+  void aQuotaAddedToAPolicyWithoutOneCountsInItsConfiguredZone() throws Exception {
+    // Given a policy without quota whose quotas are configured in Tokyo, at noon UTC
+    AdminSettings settings =
+        new AdminSettings(true, "/limiter/admin", Optional.empty(), Optional.of(TOKEN));
+    try (ManualTime time = new ManualTime(Instant.parse("2024-06-01T12:00:00Z"));
+        TestServer tokyo =
+            TestServer.start(
+                TestServer.context(
+                    time.filter(
+                            Props.of(
+                                "limiter.policy.tokyo.algorithm", "token-bucket",
+                                "limiter.policy.tokyo.limits", "100/s burst=200",
+                                "limiter.policy.tokyo.key", "header:X-Api-Key",
+                                "limiter.policy.tokyo.quota.time-zone", "Asia/Tokyo",
+                                "limiter.route.all.pattern", "/*",
+                                "limiter.route.all.policies", "tokyo"))
+                        .andThen(
+                            ctx ->
+                                ctx.addServlet(
+                                        "limiter-admin",
+                                        new AdminServlet(settings, LiveLimits::open))
+                                    .addMapping("/limiter/admin/*"))))) {
+      // When an operator adds a quota of 2 a day through the admin API
+      HttpResponse<String> changed =
+          admin(
+              tokyo,
+              "PUT",
+              "/policies/tokyo/limits",
+              "{\"limits\": \"100/s burst=200, 2/day\"}",
+              TOKEN);
+      assertThat(changed.statusCode()).isEqualTo(200);
+
+      // Then a key that used it waits until Tokyo's midnight, 3 hours, not UTC's, 12
+      URI uri = tokyo.uri("/x");
+      assertThat(Http.get(uri, "X-Api-Key", "k").statusCode()).isEqualTo(200);
+      assertThat(Http.get(uri, "X-Api-Key", "k").statusCode()).isEqualTo(200);
+      HttpResponse<String> refused = Http.get(uri, "X-Api-Key", "k");
+      assertThat(refused.statusCode()).isEqualTo(429);
+      assertThat(refused.headers().firstValue("Retry-After")).hasValue("10800");
+      time.advance(Duration.ofHours(3).minusMillis(1));
+      assertThat(Http.get(uri, "X-Api-Key", "k").statusCode()).isEqualTo(429);
+      time.advance(Duration.ofMillis(1));
+      assertThat(Http.get(uri, "X-Api-Key", "k").statusCode()).isEqualTo(200);
+    }
   }
 
   @Test

@@ -6,7 +6,10 @@ import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.ManualClock;
 import jakarta.servlet.ServletContext;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,18 @@ final class ManualTime implements Shaper.Scheduler, AutoCloseable {
   final ManualClock clock = ManualClock.at(Long.MAX_VALUE - Duration.ofMinutes(10).toNanos());
   private final List<Task> tasks = new ArrayList<>();
   private final List<Limiter> limiters = new ArrayList<>();
+
+  /** The wall clock the store reads once, when built: where calendar quotas place their periods. */
+  private final Clock wall;
+
+  ManualTime() {
+    this.wall = Clock.systemUTC();
+  }
+
+  /** Time whose wall clock reads {@code wallAtStart} when the test begins. */
+  ManualTime(Instant wallAtStart) {
+    this.wall = Clock.fixed(wallAtStart, ZoneOffset.UTC);
+  }
 
   @Override
   public synchronized void schedule(Runnable task, long nanos) {
@@ -56,7 +71,7 @@ final class ManualTime implements Shaper.Scheduler, AutoCloseable {
    * TestServer#context}.
    */
   Consumer<ServletContext> filter(Map<String, String> props) {
-    Limiter limiter = Limiter.of(InMemoryStore.builder().clock(clock).build());
+    Limiter limiter = Limiter.of(InMemoryStore.builder().clock(clock).wallClock(wall).build());
     limiters.add(limiter);
     return TestServer.filter(
         new RateLimitFilter(LimiterConfig.from(ConfigLookup.of(props)), limiter, () -> this));

@@ -1,11 +1,11 @@
 package io.github.limiter.internal.admission;
 
-import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.config.QuotaCalendar;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,13 +66,16 @@ public final class PolicySet {
   /** Binds a policy, for the versions of a policy in a request's quota zone; null for NONE. */
   private final Function<Policy, PolicyLimiter> bind;
 
-  /** Per zone and anchor day, each policy's version bound: see {@link #inCalendar}. */
-  private final ConcurrentHashMap<Policy, PolicyLimiter> calendars = new ConcurrentHashMap<>();
+  /** A bound policy (by identity) in a time zone from an anchor day. */
+  private record Calendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {}
+
+  /** Per bound policy, zone and anchor day, its version there bound: see {@link #inCalendar}. */
+  private final ConcurrentHashMap<Calendar, PolicyLimiter> calendars = new ConcurrentHashMap<>();
 
   /**
-   * The most policy versions kept per zone and anchor day: a bound on memory that a resolver
-   * answering ever new zones cannot lift. Beyond it a customer's quota keeps the deployed calendar,
-   * and the first time that happens is logged.
+   * The most calendars (a policy's time zone and anchor day) a set keeps: a bound on memory that a
+   * resolver answering ever new zones cannot lift (a live change of the limits adds none). Beyond
+   * it a customer's quota keeps the deployed calendar, and the first time that happens is logged.
    */
   static final int MAX_CALENDARS = 1_000;
 
@@ -193,17 +196,18 @@ public final class PolicySet {
   /**
    * {@code bound}'s policy with its calendar quotas in {@code zone} from {@code anchorDay}, bound:
    * a version of its own per zone and day, under the same name (so the same keys in a shared
-   * store). {@code bound} itself when that changes nothing, or when {@link #MAX_CALENDARS} versions
-   * are held already (logged once).
+   * store). Bound once per calendar: a live policy's version there follows the policy's live
+   * versions (see {@code LiveLimits#bind}). {@code bound} itself when that changes nothing, or when
+   * {@link #MAX_CALENDARS} calendars are held already (logged once).
    */
   PolicyLimiter inCalendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {
     Policy policy = bound.policy();
-    List<Limit> limits = policy.limits().stream().map(l -> l.inCalendar(zone, anchorDay)).toList();
-    if (bind == null || limits.equals(policy.limits())) {
+    Policy version = QuotaCalendar.inCalendar(policy, zone, anchorDay);
+    if (bind == null || version == policy) {
       return bound;
     }
-    Policy version = new Policy(policy.name(), policy.algorithm(), limits, policy.failureMode());
-    PolicyLimiter found = calendars.get(version);
+    Calendar calendar = new Calendar(bound, zone, anchorDay);
+    PolicyLimiter found = calendars.get(calendar);
     if (found != null) {
       return found;
     }
@@ -226,7 +230,7 @@ public final class PolicySet {
       }
       return bound;
     }
-    return calendars.computeIfAbsent(version, bind);
+    return calendars.computeIfAbsent(calendar, c -> bind.apply(version));
   }
 
   /**

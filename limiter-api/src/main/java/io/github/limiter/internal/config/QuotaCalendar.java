@@ -1,6 +1,7 @@
 package io.github.limiter.internal.config;
 
 import io.github.limiter.Limit;
+import io.github.limiter.Policy;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -31,7 +32,23 @@ public record QuotaCalendar(
 
   /** {@code limits} with this calendar's fixed zone and anchor day on each quota. */
   public List<Limit> apply(List<Limit> limits) {
+    return inCalendar(limits, zone, anchorDay);
+  }
+
+  /** {@code limits} with {@code zone} and {@code anchorDay} on each calendar quota. */
+  public static List<Limit> inCalendar(List<Limit> limits, ZoneId zone, int anchorDay) {
     return limits.stream().map(l -> l.inCalendar(zone, anchorDay)).toList();
+  }
+
+  /**
+   * {@code policy} with its calendar quotas in {@code zone} from {@code anchorDay}, under the same
+   * name; {@code policy} itself when that changes nothing.
+   */
+  public static Policy inCalendar(Policy policy, ZoneId zone, int anchorDay) {
+    List<Limit> limits = inCalendar(policy.limits(), zone, anchorDay);
+    return limits.equals(policy.limits())
+        ? policy
+        : new Policy(policy.name(), policy.algorithm(), limits, policy.failureMode());
   }
 
   /** The zone a resolver answered, or the fixed zone when the answer is missing or no zone. */

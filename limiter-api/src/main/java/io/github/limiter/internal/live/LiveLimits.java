@@ -7,9 +7,13 @@ import io.github.limiter.Limit;
 import io.github.limiter.Limiter;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.config.QuotaCalendar;
 import io.github.limiter.internal.metrics.Recorder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,6 +67,15 @@ public final class LiveLimits implements RateLimitStore {
   private final RateLimitStore store;
   private final LiveBoard board;
   private final Map<String, LivePolicy> policies = new ConcurrentHashMap<>();
+
+  /** This as a limiter, and the policies it bound for adapters: see {@link #limiter}. */
+  private final Limiter asLimiter = Limiter.of(this);
+
+  private final Map<Policy, PolicyLimiter> limiters = new ConcurrentHashMap<>();
+
+  /** The calendars of the policies' quotas as configured, by name: see {@link #inCalendarsOf}. */
+  private final Map<String, QuotaCalendar> configuredCalendars = new ConcurrentHashMap<>();
+
   private final NanoClock clock;
   private ScheduledExecutorService refresher;
   private volatile Insight insight;
@@ -131,15 +144,66 @@ public final class LiveLimits implements RateLimitStore {
 
   /**
    * The live handle of {@code policy}: the first policy bound under a name is its version 0, or the
-   * version the store's board publishes; a later bind of that name returns the same handle.
+   * version the store's board publishes; a later bind of that name returns the same handle, but in
+   * the calendar of the later policy's quotas when that is another (see {@link
+   * #inCalendarOfQuotas}).
    */
   @Override
   public PolicyStore bind(Policy policy) {
     Objects.requireNonNull(policy, "policy");
     LivePolicy live = policies.get(policy.name());
-    if (live != null) {
+    return inCalendarOfQuotas(live != null ? live : first(policy), policy);
+  }
+
+  /**
+   * {@code live}, or its handle in the calendar of {@code policy}'s quotas (a request's quota zone
+   * and anchor day) when {@code policy} keeps the live algorithm and failure mode and its quotas
+   * are in a calendar other than the live version's: the live versions decide there, re-zoned, and
+   * the live overrides apply. {@code policy}'s limits are not compared, as no later bind of a name
+   * compares them: a caller may have re-zoned a version that a change has replaced since.
+   */
+  private PolicyStore inCalendarOfQuotas(LivePolicy live, Policy policy) {
+    Policy now = live.current().version().policy();
+    Limit quota = quota(policy);
+    if (policy == now
+        || quota == null
+        || policy.algorithm() != now.algorithm()
+        || policy.failureMode() != now.failureMode()) {
       return live;
     }
+    QuotaCalendar ours = calendarOf(now);
+    if (quota.zone().equals(ours.zone()) && quota.anchorDay() == ours.anchorDay()) {
+      return live;
+    }
+    return live.inCalendar(
+        quota.zone(),
+        quota.anchorDay(),
+        () -> new LiveCalendar(live, store, quota.zone(), quota.anchorDay()));
+  }
+
+  /**
+   * The calendar of {@code policy}'s quotas: its first quota's zone and anchor day, or, for a
+   * version without quotas, the one configured for it (see {@link #inCalendarsOf}).
+   */
+  private QuotaCalendar calendarOf(Policy policy) {
+    Limit quota = quota(policy);
+    return quota == null
+        ? configuredCalendars.getOrDefault(policy.name(), QuotaCalendar.DEFAULT)
+        : new QuotaCalendar(quota.zone(), null, quota.anchorDay(), null);
+  }
+
+  /** {@code policy}'s first calendar quota, or null. */
+  private static Limit quota(Policy policy) {
+    for (Limit limit : policy.limits()) {
+      if (limit.isQuota()) {
+        return limit;
+      }
+    }
+    return null;
+  }
+
+  /** The live handle of the first policy bound under its name. */
+  private LivePolicy first(Policy policy) {
     synchronized (this) {
       return policies.computeIfAbsent(
           policy.name(),
@@ -180,6 +244,32 @@ public final class LiveLimits implements RateLimitStore {
             return created;
           });
     }
+  }
+
+  /**
+   * {@code policy} bound for the places of an adapter (routes, {@code @Limited} methods): each
+   * policy, by value, once, so that places naming it share its limiter; a version of it in a
+   * request's quota zone is a value of its own, bound in that calendar (see {@link #bind}). Safe
+   * from request threads, which bind those versions.
+   */
+  public PolicyLimiter limiter(Policy policy) {
+    PolicyLimiter found = limiters.get(policy);
+    return found != null ? found : limiters.computeIfAbsent(policy, asLimiter::bind);
+  }
+
+  /**
+   * Learns the calendar of every policy of {@code config} ({@code quota.time-zone} and {@code
+   * quota.anchor-day}; a resolver's fallback when they come from one), plans' policies included: a
+   * quota added live to a policy that had none counts in it, not in UTC.
+   */
+  public LiveLimits inCalendarsOf(LimiterConfig config) {
+    for (PolicyConfig policy : config.policies().values()) {
+      configuredCalendars.put(policy.name(), policy.quota());
+      for (Policy plan : policy.plans().byName().values()) {
+        configuredCalendars.put(plan.name(), policy.quota());
+      }
+    }
+    return this;
   }
 
   /** The current version of every bound policy, by name. */
@@ -483,14 +573,10 @@ public final class LiveLimits implements RateLimitStore {
 
   /**
    * The limits of {@code text}, their calendar quotas in the zone and from the anchor day of {@code
-   * policy}'s quotas, which the text does not say.
+   * policy}'s quotas, which the text does not say; for a policy without quotas, in its configured
+   * {@code quota.time-zone} and {@code quota.anchor-day}.
    */
-  private static List<Limit> inCalendarOf(Policy policy, String text) {
-    List<Limit> limits = Limit.parseAll(text);
-    return policy.limits().stream()
-        .filter(Limit::isQuota)
-        .findFirst()
-        .map(q -> limits.stream().map(l -> l.inCalendar(q.zone(), q.anchorDay())).toList())
-        .orElse(limits);
+  private List<Limit> inCalendarOf(Policy policy, String text) {
+    return calendarOf(policy).apply(Limit.parseAll(text));
   }
 }

@@ -4,7 +4,10 @@ import io.github.limiter.Decision;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
+import java.time.ZoneId;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * One policy as the adapters bind it: every call goes to the store's handle of its current version,
@@ -21,6 +24,12 @@ final class LivePolicy implements PolicyStore {
   private volatile Map<String, KeyOverride> overrides = Map.of();
 
   private final NanoClock clock;
+
+  /** A time zone and anchor day of calendar quotas. */
+  private record Calendar(ZoneId zone, int anchorDay) {}
+
+  /** This policy's handles in the calendars of requests' quota zones: see {@link #inCalendar}. */
+  private final Map<Calendar, PolicyStore> calendars = new ConcurrentHashMap<>();
 
   LivePolicy(Current first, NanoClock clock) {
     this.current = first;
@@ -66,27 +75,12 @@ final class LivePolicy implements PolicyStore {
 
   @Override
   public Decision decide(String key, long permits) {
-    if (!overrides.isEmpty()) {
-      long[] now = new long[1];
-      KeyOverride override = override(key, now);
-      if (override != null) {
-        return override.decide(key, permits, now[0]);
-      }
-    }
-    return current.bound().decide(key, permits);
+    return decide(current.bound(), key, permits);
   }
 
   @Override
   public long tryAcquire(String key, long permits) {
-    if (!overrides.isEmpty()) {
-      long[] now = new long[1];
-      KeyOverride override = override(key, now);
-      if (override != null) {
-        Decision decision = override.decide(key, permits, now[0]);
-        return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
-      }
-    }
-    return current.bound().tryAcquire(key, permits);
+    return tryAcquire(current.bound(), key, permits);
   }
 
   /** The key's state under the current version, whatever its override. */
@@ -95,9 +89,47 @@ final class LivePolicy implements PolicyStore {
     return current.bound().peek(key);
   }
 
-  /** A key under an override settles there: its own limits, or nothing for block and exempt. */
   @Override
   public void adjust(String key, long delta) {
+    adjust(current.bound(), key, delta);
+  }
+
+  /**
+   * The handle of this policy in the calendar {@code zone} from {@code anchorDay}: made by {@code
+   * make} on the first call, the same one after.
+   */
+  PolicyStore inCalendar(ZoneId zone, int anchorDay, Supplier<PolicyStore> make) {
+    return calendars.computeIfAbsent(new Calendar(zone, anchorDay), c -> make.get());
+  }
+
+  // A key's decision, under this policy's overrides, else through {@code under}: the handle of
+  // the current version, or of a calendar's version of it (LiveCalendar).
+
+  Decision decide(PolicyStore under, String key, long permits) {
+    if (!overrides.isEmpty()) {
+      long[] now = new long[1];
+      KeyOverride override = override(key, now);
+      if (override != null) {
+        return override.decide(key, permits, now[0]);
+      }
+    }
+    return under.decide(key, permits);
+  }
+
+  long tryAcquire(PolicyStore under, String key, long permits) {
+    if (!overrides.isEmpty()) {
+      long[] now = new long[1];
+      KeyOverride override = override(key, now);
+      if (override != null) {
+        Decision decision = override.decide(key, permits, now[0]);
+        return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+      }
+    }
+    return under.tryAcquire(key, permits);
+  }
+
+  /** A key under an override settles there: its own limits, or nothing for block and exempt. */
+  void adjust(PolicyStore under, String key, long delta) {
     if (!overrides.isEmpty()) {
       KeyOverride override = override(key, new long[1]);
       if (override != null) {
@@ -107,6 +139,6 @@ final class LivePolicy implements PolicyStore {
         return;
       }
     }
-    current.bound().adjust(key, delta);
+    under.adjust(key, delta);
   }
 }

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.Decision;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
+import io.github.limiter.Policy;
+import io.github.limiter.PolicyLimiter;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.tck.ManualClock;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -62,6 +66,10 @@ class QuotaZoneResolverTest {
   }
 
   private PolicySet set(String... extra) {
+    return set(limiter::bind, extra);
+  }
+
+  private PolicySet set(Function<Policy, PolicyLimiter> bind, String... extra) {
     Map<String, String> map =
         new java.util.HashMap<>(
             Map.of(
@@ -79,8 +87,7 @@ class QuotaZoneResolverTest {
             "billing-day", header("billing-day", "X-Billing-Day"));
     RuleCompiler compiler =
         new RuleCompiler(admission(config), (policy, setting, name) -> () -> resolvers.get(name));
-    return PolicySet.of(
-        List.of(compiler.compile(config.policy("api").orElseThrow())), limiter::bind);
+    return PolicySet.of(List.of(compiler.compile(config.policy("api").orElseThrow())), bind);
   }
 
   private Admission admission;
@@ -168,11 +175,62 @@ class QuotaZoneResolverTest {
     // Given a policy whose quota's zone comes from a resolver
     PolicySet set = set();
     List<String> warnings = new ArrayList<>();
+    logged(
+        warnings,
+        () -> {
+          // When customers fill every calendar the set keeps (a zone each, UTC+00:01 and up)
+          for (int minutes = 1; minutes <= PolicySet.MAX_CALENDARS; minutes++) {
+            String zone = ZoneOffset.ofTotalSeconds(minutes * 60).getId();
+            admission.admit(set, customer("c" + minutes, zone, null));
+          }
+          assertThat(warnings).isEmpty();
+          // Then a customer in one calendar more counts in the deployed one: their day ends at
+          // midnight UTC, 4 hours after NOW, not at Tokyo's
+          Decision refused = third(set, customer("one-more", "Asia/Tokyo", null));
+          assertThat(refused.retryAfter()).contains(Duration.ofHours(4));
+          third(set, customer("and-another", "Asia/Kolkata", null));
+          // And the first such request is logged, once, naming the policy and the calendar
+          assertThat(warnings)
+              .singleElement(InstanceOfAssertFactories.STRING)
+              .contains("Policy 'api'", "1000 calendars", "Asia/Tokyo from day 1", "resolver");
+        });
+  }
+
+  @Test
+  void aLiveChangeOfTheLimitsTakesNoOtherCalendar() {
+    // Given a policy whose quota's zone comes from a resolver, bound through live limits
+    LiveLimits live = new LiveLimits(limiter.store(), clock);
+    PolicySet set = set(live::limiter);
+    List<String> warnings = new ArrayList<>();
+    logged(
+        warnings,
+        () -> {
+          // When a Tokyo customer calls under three versions of the limits
+          for (int quota = 3; quota <= 5; quota++) {
+            admission.admit(set, customer("tokyo", "Asia/Tokyo", null));
+            live.change("api", "100/s burst=200, " + quota + "/day");
+          }
+          // And customers fill every other calendar the set keeps
+          for (int minutes = 1; minutes < PolicySet.MAX_CALENDARS; minutes++) {
+            String zone = ZoneOffset.ofTotalSeconds(minutes * 60).getId();
+            admission.admit(set, customer("c" + minutes, zone, null));
+          }
+        });
+    // Then Tokyo took one calendar: none is full
+    assertThat(warnings).isEmpty();
+    // And the Tokyo customer, 3 used, gets 2 more of the 5 a day, until Tokyo's midnight
+    assertThat(third(set, customer("tokyo", "Asia/Tokyo", null)).retryAfterNanos())
+        .isEqualTo(
+            Duration.between(Instant.parse(NOW), Instant.parse("2024-06-02T15:00:00Z")).toNanos());
+  }
+
+  /** Runs {@code body} with {@link PolicySet}'s log records' messages added to {@code into}. */
+  private static void logged(List<String> into, Runnable body) {
     Handler handler =
         new Handler() {
           @Override
           public void publish(LogRecord record) {
-            warnings.add(record.getMessage());
+            into.add(record.getMessage());
           }
 
           @Override
@@ -184,21 +242,7 @@ class QuotaZoneResolverTest {
     Logger log = Logger.getLogger(PolicySet.class.getName());
     log.addHandler(handler);
     try {
-      // When customers fill every calendar the set keeps (a zone each, UTC+00:01 and up)
-      for (int minutes = 1; minutes <= PolicySet.MAX_CALENDARS; minutes++) {
-        String zone = ZoneOffset.ofTotalSeconds(minutes * 60).getId();
-        admission.admit(set, customer("c" + minutes, zone, null));
-      }
-      assertThat(warnings).isEmpty();
-      // Then a customer in one calendar more counts in the deployed one: their day ends at
-      // midnight UTC, 4 hours after NOW, not at Tokyo's
-      Decision refused = third(set, customer("one-more", "Asia/Tokyo", null));
-      assertThat(refused.retryAfter()).contains(Duration.ofHours(4));
-      third(set, customer("and-another", "Asia/Kolkata", null));
-      // And the first such request is logged, once, naming the policy and the calendar
-      assertThat(warnings)
-          .singleElement(InstanceOfAssertFactories.STRING)
-          .contains("Policy 'api'", "1000 calendars", "Asia/Tokyo from day 1", "resolver");
+      body.run();
     } finally {
       log.removeHandler(handler);
     }
