@@ -201,15 +201,16 @@ public final class PolicySet {
    * {@link #MAX_CALENDARS} calendars are held already (logged once).
    */
   PolicyLimiter inCalendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {
-    Policy policy = bound.policy();
-    Policy version = QuotaCalendar.inCalendar(policy, zone, anchorDay);
-    if (bind == null || version == policy) {
-      return bound;
-    }
+    // A calendar bound already answers before the policy is re-zoned: that is once per calendar.
     Calendar calendar = new Calendar(bound, zone, anchorDay);
     PolicyLimiter found = calendars.get(calendar);
     if (found != null) {
       return found;
+    }
+    Policy policy = bound.policy();
+    Policy version = QuotaCalendar.inCalendar(policy, zone, anchorDay);
+    if (bind == null || version == policy) {
+      return bound;
     }
     if (calendars.size() >= MAX_CALENDARS) {
       if (toldCalendarsFull.compareAndSet(false, true)) {

@@ -323,7 +323,7 @@ final class PolicyReader {
     if (limits == null || zone == null || anchor == null) {
       return limits;
     }
-    return limits.stream().map(l -> l.inCalendar(zone.zone(), anchor.day())).toList();
+    return QuotaCalendar.inCalendar(limits, zone.zone(), anchor.day());
   }
 
   /**
