@@ -13,6 +13,10 @@ local format, ceil, fmod = string.format, math.ceil, math.fmod
 local charging = permits > 0
 if not charging then permits = -permits end
 local changed = 0
+-- A quota's period may end the script, before it writes anything.
+for j = 1, q do
+  --@ period
+end
 if n > 0 then
   --@ fetch
   for i = 1, n do
