@@ -93,13 +93,14 @@ public abstract class CalendarQuotaSkewContract {
 
   @Test
   void nodesFiveSecondsAheadAndBehindCountInTheServersDayAcrossMidnight() {
-    // Given a daily quota of 3 whose midnight is 3.5 to 4.5 s ahead on the server's clock
-    Instant midnight = serverTime().plus(AHEAD).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
-    Policy policy = dailyQuota("skew", 3, midnightAt(midnight));
-    Limit quota = policy.limits().get(1);
+    // Given three nodes, and a daily quota of 3 whose midnight is 3.5 to 4.5 s ahead on the
+    // server's clock
     RateLimitStore inStep = node(Duration.ZERO);
     RateLimitStore ahead = node(SKEW);
     RateLimitStore behind = node(SKEW.negated());
+    Instant midnight = serverTime().plus(AHEAD).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+    Policy policy = dailyQuota("skew", 3, midnightAt(midnight));
+    Limit quota = policy.limits().get(1);
 
     // When a node in step with the server spends the quota
     for (long left = 2; left >= 0; left--) {
