@@ -161,6 +161,37 @@ class CalendarQuotaTest {
   }
 
   @Test
+  void aStepOfTheWallClockAfterCreationDoesNotMoveThePeriods() {
+    // Given a store created at 23:00Z, whose wall clock then steps an hour ahead (an NTP step)
+    Instant[] wall = {Instant.parse("2024-06-01T23:00:00Z")};
+    Clock stepping =
+        new Clock() {
+          @Override
+          public Instant instant() {
+            return wall[0];
+          }
+
+          @Override
+          public ZoneId getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+          }
+        };
+    ManualClock clock = ManualClock.at(ManualClock.NEAR_MAX);
+    InMemoryStore store = InMemoryStore.builder().clock(clock).wallClock(stepping).build();
+    wall[0] = wall[0].plus(Duration.ofHours(1));
+    Policy policy = Policy.tokenBucket("api", Limit.parse("1/day"));
+
+    // When a key uses its day, Then it waits until midnight as the clock read at creation, an hour
+    store.decide(policy, "k", 1);
+    assertThat(store.decide(policy, "k", 1).retryAfter()).contains(Duration.ofHours(1));
+  }
+
+  @Test
   void eachPlanCarriesItsOwnQuota() {
     // Given a free plan of 2 a month and a pro plan of 5, under the same rate
     Limit rate = Limit.bucket(100, Duration.ofSeconds(1), 200);

@@ -7,6 +7,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.internal.algorithm.CalendarPeriods;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * A policy prepared for the scripts: its key names and its parameters in whole microseconds,
@@ -168,17 +169,19 @@ final class CompiledPolicy {
   }
 
   /**
-   * The ARGV of decide.lua and adjust.lua: {@link #args}, then each quota's N and periods, then the
-   * number of quotas. The periods are those around {@code wallMillis}, the caller's wall clock, and
-   * the next one, in the scripts' microseconds: epoch microseconds less {@code scriptEpochMicros}.
+   * The ARGV of decide.lua, adjust.lua and peek.lua: {@link #args}, then each quota's N and the
+   * boundaries of three periods, then the number of quotas. The periods are the one around {@code
+   * at} (the caller's wall clock, or the server's time a script answered) and its neighbours, in
+   * the scripts' microseconds: epoch microseconds less {@code scriptEpochMicros}. The script picks
+   * the one of its own time.
    */
   List<String> quotaArgs(
-      String now, long permits, String ttlFloorMillis, long wallMillis, long scriptEpochMicros) {
+      String now, long permits, String ttlFloorMillis, long at, long scriptEpochMicros) {
     List<String> args = args(now, permits, ttlFloorMillis);
+    long wallMillis = Math.floorDiv(scriptEpochMicros + at, 1_000L);
     for (Quota quota : quotas) {
-      long[] span = quota.periods(wallMillis);
       args.add(Long.toString(quota.limit.permits()));
-      for (long boundary : span) {
+      for (long boundary : quota.periods(wallMillis)) {
         args.add(Long.toString(boundary * 1_000L - scriptEpochMicros));
       }
     }
@@ -186,12 +189,27 @@ final class CompiledPolicy {
     return args;
   }
 
-  /** A calendar quota and its periods, computed with the zone rules again only when one ends. */
+  /**
+   * The script's time, in its microseconds, if {@code reply} says that it found that time outside
+   * the three periods of a quota (prelude.lua's section period): the call is then to be made again
+   * with the periods around that instant.
+   */
+  static OptionalLong outsidePeriods(Object reply) {
+    return reply instanceof List<?> values && values.size() == 1
+        ? OptionalLong.of(number(values.get(0)))
+        : OptionalLong.empty();
+  }
+
+  /**
+   * A calendar quota and the periods around the last instant asked for, computed with the zone
+   * rules again only when that instant leaves the middle one (periods are not of one length: a day
+   * has 23 or 25 hours on a daylight-saving change).
+   */
   private static final class Quota {
     final Limit limit;
 
-    /** {start, end, next end} in epoch milliseconds. */
-    private volatile long[] span = {0, 0, 0};
+    /** {start of the period before, start, end, end of the period after} in epoch milliseconds. */
+    private volatile long[] span = {0, 0, 0, 0};
 
     Quota(Limit limit) {
       this.limit = limit;
@@ -199,16 +217,17 @@ final class CompiledPolicy {
 
     long[] periods(long wallMillis) {
       long[] s = span;
-      if (wallMillis >= s[0] && wallMillis < s[1]) {
+      if (wallMillis >= s[1] && wallMillis < s[2]) {
         return s;
       }
-      long[] now =
-          CalendarPeriods.period(wallMillis, limit.calendar(), limit.zone(), limit.anchorDay());
-      long[] next =
-          CalendarPeriods.period(now[1], limit.calendar(), limit.zone(), limit.anchorDay());
-      s = new long[] {now[0], now[1], next[1]};
+      long[] now = period(wallMillis);
+      s = new long[] {period(now[0] - 1)[0], now[0], now[1], period(now[1])[1]};
       span = s;
       return s;
+    }
+
+    private long[] period(long epochMillis) {
+      return CalendarPeriods.period(epochMillis, limit.calendar(), limit.zone(), limit.anchorDay());
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
@@ -56,9 +57,6 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
   public static final long EPOCH_SECONDS = 1_735_689_600L;
 
   private static final String SERVER_TIME = "";
-
-  /** The origin of the scripts' server time, 2025-01-01T00:00:00Z (see prelude.lua). */
-  private static final long SERVER_EPOCH_MILLIS = 1_735_689_600_000L;
 
   private static final String NO_TTL_FLOOR = "0";
 
@@ -113,7 +111,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     Instant wall = wallClock.instant();
     this.scriptEpochMicros =
         callerClock == null
-            ? SERVER_EPOCH_MILLIS * 1_000L
+            ? EPOCH_SECONDS * 1_000_000L
             : wall.getEpochSecond() * 1_000_000L + wall.getNano() / 1_000;
     this.ttlFloor = callerClock == null ? NO_TTL_FLOOR : Long.toString(b.callerTtlFloor.toMillis());
     this.localNodes = b.localNodes;
@@ -186,7 +184,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     }
     Decision decision;
     try {
-      decision = c.decision(calls.eval(breaker, c.decide, redisKeys, args(c, permits)));
+      decision = c.decision(eval(breaker, c, c.decide, redisKeys, permits));
     } catch (Exception e) {
       return fallback(breaker, policy, key, permits);
     }
@@ -208,7 +206,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
   private Decision peek(CompiledPolicy c, String key) {
     List<String> redisKeys = c.keys(key);
     try {
-      return c.peeked(calls.eval(calls.breaker(redisKeys), c.peek, redisKeys, args(c, 0)));
+      return c.peeked(eval(calls.breaker(redisKeys), c, c.peek, redisKeys, 0));
     } catch (Exception e) {
       throw new IllegalStateException("Redis did not answer: " + e.getMessage(), e);
     }
@@ -248,7 +246,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     CircuitBreaker breaker = calls.breaker(redisKeys);
     if (breaker.state() == CircuitBreaker.State.CLOSED) {
       try {
-        calls.eval(breaker, c.adjust, redisKeys, args(c, toRedis));
+        eval(breaker, c, c.adjust, redisKeys, toRedis);
         if (c.renew != null && toRedis > 0) {
           holdings.acquired(c, redisKeys, toRedis); // held like an admission's, until given back
         }
@@ -294,7 +292,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     }
     CompiledPolicy c = holding.policy();
     try {
-      calls.eval(breaker, c.renew, holding.keys(), args(c, 1));
+      eval(breaker, c, c.renew, holding.keys(), 1);
     } catch (Exception e) {
       // counted by the breaker; the holds end within their TTL
     }
@@ -305,8 +303,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     for (Holdings.Holding holding : holdings.close()) {
       CompiledPolicy c = holding.policy();
       try {
-        calls.eval(
-            calls.breaker(holding.keys()), c.adjust, holding.keys(), args(c, -holding.count()));
+        eval(calls.breaker(holding.keys()), c, c.adjust, holding.keys(), -holding.count());
       } catch (InterruptedException e) {
         return;
       } catch (Exception e) {
@@ -315,14 +312,28 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     }
   }
 
-  /** A script's arguments: the time, the permits, the TTL floor, then the policy's parameters. */
-  private List<String> args(CompiledPolicy c, long permits) {
+  /**
+   * Runs one of {@code c}'s scripts with the time, the permits, the TTL floor, the policy's
+   * parameters and its quotas' periods around this node's wall clock. A script that finds the
+   * server's time outside those periods (this node's clock off by more than a period) answers that
+   * time, and runs again with the periods around it: one more round trip.
+   */
+  private Object eval(
+      CircuitBreaker breaker, CompiledPolicy c, Scripts.Script script, List<String> keys, long n)
+      throws Exception {
     String now = now();
-    long wallMillis =
-        callerClock == null
-            ? wallClock.millis()
-            : Math.floorDiv(scriptEpochMicros + Long.parseLong(now), 1_000L);
-    return c.quotaArgs(now, permits, ttlFloor, wallMillis, scriptEpochMicros);
+    long at =
+        callerClock == null ? wallClock.millis() * 1_000L - scriptEpochMicros : Long.parseLong(now);
+    Object reply =
+        calls.eval(breaker, script, keys, c.quotaArgs(now, n, ttlFloor, at, scriptEpochMicros));
+    OptionalLong server = CompiledPolicy.outsidePeriods(reply);
+    return server.isEmpty()
+        ? reply
+        : calls.eval(
+            breaker,
+            script,
+            keys,
+            c.quotaArgs(now, n, ttlFloor, server.getAsLong(), scriptEpochMicros));
   }
 
   private static String newNodeId() {

@@ -234,8 +234,9 @@ public final class RedisStoreBuilder {
 
   /**
    * The wall clock from which calendar quotas compute their periods (the system's by default): the
-   * scripts then check them against the server's {@code TIME}. Under a {@link #callerClock}, read
-   * once at build time: the periods are placed at that instant plus caller time.
+   * period around its reading and the periods before and after it, of which the scripts pick the
+   * one that holds the server's {@code TIME}. Under a {@link #callerClock}, read once at build
+   * time: the periods are placed at that instant plus caller time.
    */
   public RedisStoreBuilder wallClock(Clock clock) {
     this.wallClock = Objects.requireNonNull(clock, "clock");

@@ -3,7 +3,7 @@
 -- debt section to what the state may owe (one more capacity); permits may be any size, since a
 -- double that loses precision above 2^53 is capped back to an exact integer. A charge creates a
 -- missing key; a refund leaves it missing, as it is fresh already. Returns the number of keys
--- changed.
+-- changed, or { now } as decide.lua.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
 -- The last ARGV is q, the number of calendar quotas, as in decide.lua.
 local q = tonumber(ARGV[#ARGV])
@@ -13,6 +13,10 @@ local format, ceil, fmod = string.format, math.ceil, math.fmod
 local charging = permits > 0
 if not charging then permits = -permits end
 local changed = 0
+-- A quota's period may end the script, before it writes anything.
+for j = 1, q do
+  --@ period
+end
 if n > 0 then
   --@ fetch
   for i = 1, n do

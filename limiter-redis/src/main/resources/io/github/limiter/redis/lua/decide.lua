@@ -1,6 +1,7 @@
 -- Decides one request under every limit, all-or-nothing, as io.github.limiter.internal.algorithm.PolicyFunction.
 -- Returns {outcome, limit (1-based), remaining, resetAfter, retryAfter, delay}, times in
--- microseconds; outcome 1 = allowed, 0 = limited, 2 = exceeds capacity.
+-- microseconds; outcome 1 = allowed, 0 = limited, 2 = exceeds capacity. Or { now }, having written
+-- nothing, when now is outside a quota's periods (prelude.lua's section period).
 -- A template: Scripts splices the algorithm's sections in at the "--@ name" lines, so the script
 -- Redis runs creates no closure and no table but the fetched state and the result. Each pass
 -- loads a limit's parameters and state again, which costs less than keeping them in tables.

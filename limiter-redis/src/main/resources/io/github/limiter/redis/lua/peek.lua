@@ -2,7 +2,8 @@
 -- now (carried over to these limits), not charged. Returns {remaining, resetAfter} of each limit
 -- in turn, times in microseconds: the algorithm's limits, then the calendar quotas, whose keys and
 -- parameters follow theirs as in decide.lua (the last ARGV is q, the number of quotas). A missing
--- key reads as fresh. The caller picks the binding limit, in the policy's order.
+-- key reads as fresh. The caller picks the binding limit, in the policy's order. Or { now }, as
+-- decide.lua.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
 local q = tonumber(ARGV[#ARGV])
 local n = #KEYS - q

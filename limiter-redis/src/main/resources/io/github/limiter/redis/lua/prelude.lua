@@ -91,25 +91,34 @@ for k = 1, #records, 2 do
     end
   end
 end
---@ quota
--- Calendar quota j (KEYS[n + j]), as io.github.limiter.internal.algorithm.CalendarWindow, whatever
--- the algorithm. Lua has no time-zone rules, so the caller computes the periods and passes, from
--- ARGV[b]: N, then the start and the end of the period around the caller's now, and the end of the
--- next one; the script's now picks the period: pe is its end. The state is "end count"; a state of
--- an ended period counts 0, so debt never crosses a period's end.
-local b = 4 + n * PARAMS + (j - 1) * 4
-local QN, pe = tonumber(ARGV[b]), tonumber(ARGV[b + 2])
-if now >= pe then
-  local next_end = tonumber(ARGV[b + 3])
-  -- a caller a whole period behind the server: a period as long as the next one, from now
-  if now >= next_end then next_end = now + next_end - pe end
-  pe = next_end
+--@ period
+-- The period of calendar quota j, as io.github.limiter.internal.algorithm.CalendarWindow's. Lua has
+-- no time-zone rules, so the caller computes the boundaries around its own clock and passes, from
+-- ARGV[b]: N, then the start of the period before the caller's, the start and the end of the
+-- caller's, and the end of the one after. The script's now picks the one of these three periods
+-- that holds it, so a caller whose clock is ahead or behind counts in the server's period: pe is
+-- its end. A now outside all three (a caller's clock off by more than a neighbouring period) ends
+-- the script, which must not have written anything yet, with { now }: the caller asks again with
+-- the periods around that instant.
+local b = 4 + n * PARAMS + (j - 1) * 5
+local QN, pe = tonumber(ARGV[b]), tonumber(ARGV[b + 3])
+if now < tonumber(ARGV[b + 2]) then
+  if now < tonumber(ARGV[b + 1]) then return { now } end
+  pe = tonumber(ARGV[b + 2])
+elseif now >= pe then
+  pe = tonumber(ARGV[b + 4])
+  if now >= pe then return { now } end
 end
+--@ quota
+-- Calendar quota j (KEYS[n + j]) in its period, whatever the algorithm. The state is "end count",
+-- counted only when its end is pe: a state of another period counts 0, so debt never crosses a
+-- period's end, and a count made in a period the server has not reached is never taken for one.
+--+ period
 local qcount = 0
 local qstate = redis.call('GET', KEYS[n + j])
 if qstate then
   local se, sc = string.match(qstate, '^(%-?%d+) (%d+)$')
-  if se and tonumber(se) >= pe then qcount = tonumber(sc) end
+  if se and tonumber(se) == pe then qcount = tonumber(sc) end
 end
 local qwait = NEVER
 if permits <= QN then
