@@ -354,7 +354,11 @@ class DemoTwoNodesIT {
         Http.get(redisA.base().resolve("api/cdi/partner/calls")).body().lines().toList();
     assertThat(lines.get(0)).isEqualTo("# epoch-millis key status retry-after-seconds");
     List<String[]> seen =
-        lines.stream().skip(1).filter(line -> !line.isBlank()).map(line -> line.split(" ")).toList();
+        lines.stream()
+            .skip(1)
+            .filter(line -> !line.isBlank())
+            .map(line -> line.split(" "))
+            .toList();
     // gold: at most 6 calls in each of the partner's 2 s windows, and never a refusal
     Map<Long, Long> goldPerWindow =
         seen.stream()
