@@ -103,7 +103,12 @@ class DemoTwoNodesIT {
     HttpResponse<String> page = Http.get(memoryA.base());
 
     assertThat(page.statusCode()).isEqualTo(200);
-    assertThat(page.body()).contains("Limiter demo", "/api/hello", "/api/cdi/hello", "curl");
+    assertThat(page.body())
+        .contains("Limiter demo", "/api/hello", "/api/cdi/hello", "/api/cdi/partner-call", "curl");
+    // Its commands name the address it was asked at: this node's port and context root
+    assertThat(page.body())
+        .contains("curl -i " + memoryA.base().resolve("api/hello"))
+        .doesNotContain("127.0.0.1:8080");
     // Without LIMITER_ADMIN_TOKEN, the admin API and its console are not there; the page says how
     assertThat(page.body()).contains("LIMITER_ADMIN_TOKEN", "limiter/admin/");
     assertThat(Http.get(memoryA.base().resolve("limiter/admin/")).statusCode()).isEqualTo(404);
@@ -345,10 +350,12 @@ class DemoTwoNodesIT {
     Map<Integer, Integer> gold = callPartner("gold", Duration.ofSeconds(5));
     Map<Integer, Integer> basic = callPartner("basic", Duration.ofSeconds(6));
 
+    List<String> lines =
+        Http.get(redisA.base().resolve("api/cdi/partner/calls")).body().lines().toList();
+    assertThat(lines.get(0)).isEqualTo("# epoch-millis key status retry-after-seconds");
     List<String[]> seen =
-        Http.get(redisA.base().resolve("api/cdi/partner/calls"))
-            .body()
-            .lines()
+        lines.stream()
+            .skip(1)
             .filter(line -> !line.isBlank())
             .map(line -> line.split(" "))
             .toList();

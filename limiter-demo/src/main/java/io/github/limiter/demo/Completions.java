@@ -19,9 +19,14 @@ public class Completions {
   @Limited(value = "llm", cost = "param:0")
   public String complete(int tokens, Integer used) {
     if (used == null) {
-      return "completed, charged " + tokens + " tokens\n";
+      return "completed, charged " + tokens(tokens) + "\n";
     }
     ActualCost.current().report(used);
-    return "completed, reserved " + tokens + " tokens, charged " + used + "\n";
+    return "completed, reserved " + tokens(tokens) + ", charged " + tokens(used) + "\n";
+  }
+
+  /** "1 token", "2 tokens". */
+  static String tokens(int count) {
+    return count + (count == 1 ? " token" : " tokens");
   }
 }

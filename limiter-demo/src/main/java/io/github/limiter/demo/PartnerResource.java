@@ -16,7 +16,8 @@ import java.util.Map;
  * payment or LLM providers do: per API key ({@code X-Partner-Key}), {@value #GOLD} calls per 2 s
  * window for key {@code gold}, {@value #BASIC} for any other. Past that it answers 429 with {@code
  * Retry-After}: the seconds until its window ends. {@code GET /api/cdi/partner/calls} lists the
- * calls it saw, one line each: epoch milliseconds, key, status, Retry-After (0: none).
+ * calls it saw, one line each under a {@value #CALLS_HEADER} line: epoch milliseconds, key, status,
+ * Retry-After in seconds (0: none).
  */
 @Path("partner")
 public class PartnerResource {
@@ -25,6 +26,9 @@ public class PartnerResource {
   static final int BASIC = 3;
   private static final long WINDOW_MILLIS = 2_000;
   private static final int KEPT = 1_000;
+
+  /** The first line of {@code calls}: a comment, so that tools that read the columns skip it. */
+  static final String CALLS_HEADER = "# epoch-millis key status retry-after-seconds";
 
   private static final Map<String, long[]> WINDOWS = new HashMap<>();
   private static final Deque<String> CALLS = new ArrayDeque<>();
@@ -68,7 +72,7 @@ public class PartnerResource {
   @Produces(MediaType.TEXT_PLAIN)
   public String calls() {
     synchronized (WINDOWS) {
-      return String.join("\n", CALLS) + "\n";
+      return CALLS_HEADER + "\n" + String.join("\n", CALLS) + (CALLS.isEmpty() ? "" : "\n");
     }
   }
 }

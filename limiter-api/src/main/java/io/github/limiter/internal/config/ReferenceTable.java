@@ -47,6 +47,18 @@ public final class ReferenceTable {
     return markdown("", settings);
   }
 
+  /** The {@code limiter.top-keys.*} keys. */
+  static String topKeys() {
+    return markdown("", CoreKeys.TOP_KEYS);
+  }
+
+  /** The keys of live limits, {@code limiter.config.*} and {@code limiter.admin.*}. */
+  static String live() {
+    List<Setting<?>> settings = new ArrayList<>(CoreKeys.CONFIG);
+    settings.addAll(CoreKeys.ADMIN);
+    return markdown("", settings);
+  }
+
   /** The table of a store's keys, each named whole. */
   public static String of(DeclaredStoreFactory store) {
     return markdown("", store.settings());

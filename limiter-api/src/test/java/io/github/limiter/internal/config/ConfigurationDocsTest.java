@@ -53,6 +53,8 @@ class ConfigurationDocsTest {
         Arguments.of("route-settings", ReferenceTable.routes()),
         Arguments.of("http-settings", ReferenceTable.http()),
         Arguments.of("event-settings", ReferenceTable.eventsAndMetrics()),
+        Arguments.of("top-keys-settings", ReferenceTable.topKeys()),
+        Arguments.of("live-settings", ReferenceTable.live()),
         Arguments.of("memory-settings", ReferenceTable.of(new InMemoryStoreFactory())));
   }
 
