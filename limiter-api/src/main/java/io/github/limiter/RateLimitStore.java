@@ -1,6 +1,7 @@
 package io.github.limiter;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where limiter state lives, and the clock it trusts. A store is the only thing that knows how a
@@ -110,6 +111,17 @@ public interface RateLimitStore extends AutoCloseable {
    */
   default long block(Policy policy, String key, long nanos) {
     return Math.max(nanos, 0);
+  }
+
+  /**
+   * This store as {@code capability}, if it offers it: an optional capability that only some stores
+   * have (such as sharing the policies' live versions between nodes). Ask the store rather than
+   * test its type: a wrapper or a proxy of the store (a CDI client proxy, say) forwards this call
+   * to the store, where a type test would see only the proxy. This default answers the store itself
+   * if it is a {@code capability}.
+   */
+  default <T> Optional<T> view(Class<T> capability) {
+    return capability.isInstance(this) ? Optional.of(capability.cast(this)) : Optional.empty();
   }
 
   /** Which clock this store's decisions use. */

@@ -38,6 +38,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <p>Policy {@code live}, set in the environment: a token bucket of 10 at once and 1 an hour (so
  * that nothing refills during the suite), per {@code X-Client} header, on {@code /live/*}. The demo
  * serves nothing there: an admitted request is a 404, a refused one a 429.
+ *
+ * <p>Policy {@code llm}, the demo's own, is applied by {@code @Limited}, not by the filter: a token
+ * bucket of 100 a minute and 200 at once, per {@code X-Api-Key}, each call costing its {@code
+ * tokens}. Its changes and overrides go through Redis as the filter's do.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LiveOpsTwoNodesIT {
@@ -122,6 +126,29 @@ class LiveOpsTwoNodesIT {
                   metrics, "limiter_decisions_total", "policy", "live", "verified", "true"))
           .as("decisions of policy live on node %s that Redis made", node.port())
           .isPositive();
+    }
+  }
+
+  /**
+   * A node that has served no {@code @Limited} call yet lists every policy, the demo's
+   * {@code @Limited} ones too, each shared through Redis; an unknown name is a 404 that lists them.
+   */
+  @Test
+  @Order(0)
+  void everyPolicyIsListedFromTheStartAndSharedThroughRedis() {
+    for (PayaraNode node : List.of(nodeA, nodeB)) {
+      for (String name : List.of("live", "hello", "login", "export", "cdi-hello", "llm")) {
+        assertThat(policy(node, name)).contains("\"version\":0", "\"shared\":true");
+      }
+      assertThat(policy(node, "llm")).contains("\"limits\":\"100/m burst=200\"");
+      assertThat(policy(node, "llm.plan.pro")).contains("\"shared\":true");
+      HttpResponse<String> unknown =
+          admin(node, "PUT", "policies/nope/limits", "{\"limits\":\"1/s\"}", TOKEN);
+      assertThat(unknown.statusCode()).isEqualTo(404);
+      assertThat(unknown.body())
+          .isEqualTo(
+              "{\"error\":\"no policy named 'nope'; the policies are [cdi-hello, export, hello,"
+                  + " live, llm, llm.plan.pro, login]\"}");
     }
   }
 
@@ -384,14 +411,84 @@ class LiveOpsTwoNodesIT {
   }
 
   /**
+   * A change and a block of {@code @Limited} policy {@code llm} made through node a hold on node b
+   * within 2 s, as the filter's do: node b's calls decide under the new limits.
+   */
+  @Test
+  @Order(7)
+  void aLimitedPolicysChangeAndBlockHoldOnTheOtherNodeWithin2s() {
+    long changed = System.nanoTime();
+    HttpResponse<String> change =
+        admin(nodeA, "PUT", "policies/llm/limits", "{\"limits\":\"50/m burst=100\"}", TOKEN);
+    assertThat(change.statusCode()).as(change.body()).isEqualTo(200);
+    assertThat(change.body()).contains("\"policy\":\"llm\"", "\"version\":1");
+    while (!policy(nodeB, "llm").contains("\"version\":1")) {
+      assertThat(System.nanoTime() - changed - Duration.ofSeconds(2).toNanos())
+          .as("node b still lists llm as %s", policy(nodeB, "llm"))
+          .isNegative();
+      Pause.millis(50);
+    }
+    System.out.printf(
+        "node b applied llm's change after %d ms%n",
+        Duration.ofNanos(System.nanoTime() - changed).toMillis());
+    assertThat(policy(nodeB, "llm")).contains("\"limits\":\"50/m burst=100\"");
+    // Of 4 calls of 40 tokens, a fresh key gets 2 under a capacity of 100 (5 under the old 200)
+    assertThat(llmAdmitted(nodeB, "llm-fresh-b", 4)).isEqualTo(2);
+    assertThat(llmAdmitted(nodeA, "llm-fresh-a", 4)).isEqualTo(2);
+
+    assertThat(
+            admin(
+                    nodeA,
+                    "PUT",
+                    "policies/llm/overrides/h:llm-abuser",
+                    "{\"kind\":\"block\"}",
+                    TOKEN)
+                .statusCode())
+        .isEqualTo(200);
+    awaitOverride(nodeB, "llm", "h:llm-abuser", Duration.ofSeconds(2));
+    assertThat(llmAdmitted(nodeB, "llm-abuser", 2)).isZero();
+    assertThat(llmAdmitted(nodeA, "llm-abuser", 2)).isZero();
+  }
+
+  /**
+   * Error answers write markup as escapes, and a key with CR/LF cannot split the admin's log line.
+   */
+  @Test
+  @Order(8)
+  void errorsEscapeMarkupAndTheLogEscapesAForgedKey() {
+    HttpResponse<String> unknown =
+        admin(nodeA, "PUT", "policies/%3Cb%3E/limits", "{\"limits\":\"1/s\"}", TOKEN);
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).contains("'\\u003cb\\u003e'").doesNotContain("<", ">");
+    HttpResponse<String> badParameter =
+        Http.get(nodeA.base().resolve("api/cdi/llm?tokens=%3Cb%3E"), "X-Api-Key", "llm-markup");
+    assertThat(badParameter.statusCode()).isEqualTo(400);
+    assertThat(badParameter.body()).contains("'\\u003cb\\u003e'").doesNotContain("<", ">");
+
+    String forged = "policies/live/overrides/atk%0D%0ASet-Cookie:%20pwn=1";
+    assertThat(admin(nodeA, "PUT", forged, "{\"kind\":\"block\"}", TOKEN).statusCode())
+        .isEqualTo(200);
+    assertThat(admin(nodeA, "DELETE", forged, null, TOKEN).statusCode()).isEqualTo(204);
+    assertThat(nodeA.logText())
+        .contains("set the override of key 'atk\\r\\nSet-Cookie: pwn=1' of policy 'live' to block")
+        .doesNotContainPattern("(?m)^Set-Cookie");
+  }
+
+  /**
    * A third node started after the changes starts with them from Redis: version 1 with its limits,
-   * the keys' state and the overrides.
+   * the keys' state and the overrides, for the filter's policy and for {@code @Limited} policy
+   * {@code llm} alike.
    */
   @Test
   @Order(10)
   void aNodeStartedAfterTheChangeUsesTheNewLimits() {
     nodeC = PayaraNode.start("live-c", war, "/demo", env).awaitReady(Duration.ofSeconds(180));
 
+    assertThat(policy(nodeC, "llm"))
+        .as("before any @Limited call")
+        .contains("\"version\":1", "\"limits\":\"50/m burst=100\"", "\"shared\":true");
+    assertThat(llmAdmitted(nodeC, "llm-fresh-c", 4)).isEqualTo(2);
+    assertThat(llmAdmitted(nodeC, "llm-abuser", 1)).as("blocked").isZero();
     assertThat(policy(nodeC)).contains("\"version\":1", "\"limits\":\"1/h burst=8\"");
     assertThat(request(nodeC, "late-newcomer").headers().firstValue("RateLimit-Policy"))
         .hasValueSatisfying(v -> assertThat(v).contains("q=8"));
@@ -430,10 +527,27 @@ class LiveOpsTwoNodesIT {
     }
   }
 
+  /** Of {@code n} calls of 40 tokens of {@code apiKey} to {@code node}'s llm, how many passed. */
+  private static int llmAdmitted(PayaraNode node, String apiKey, int n) {
+    int admitted = 0;
+    for (int i = 0; i < n; i++) {
+      int status =
+          Http.get(node.base().resolve("api/cdi/llm?tokens=40"), "X-Api-Key", apiKey).statusCode();
+      assertThat(status).isIn(200, 429);
+      admitted += status == 200 ? 1 : 0;
+    }
+    return admitted;
+  }
+
   /** Waits until {@code node}'s admin API lists an override of {@code key} of policy live. */
   private static void awaitOverride(PayaraNode node, String key, Duration timeout) {
+    awaitOverride(node, "live", key, timeout);
+  }
+
+  /** Waits until {@code node}'s admin API lists an override of {@code key} of {@code policy}. */
+  private static void awaitOverride(PayaraNode node, String policy, String key, Duration timeout) {
     long start = System.nanoTime();
-    while (!admin(node, "GET", "policies/live/overrides", null, TOKEN)
+    while (!admin(node, "GET", "policies/" + policy + "/overrides", null, TOKEN)
         .body()
         .contains("\"key\":\"" + key + "\"")) {
       assertThat(System.nanoTime() - start - timeout.toNanos())
@@ -448,10 +562,15 @@ class LiveOpsTwoNodesIT {
 
   /** Node's JSON for policy live, from {@code GET /policies}. */
   private static String policy(PayaraNode node) {
+    return policy(node, "live");
+  }
+
+  /** Node's JSON for policy {@code name}, from {@code GET /policies}. */
+  private static String policy(PayaraNode node, String name) {
     HttpResponse<String> policies = admin(node, "GET", "policies", null, TOKEN);
     assertThat(policies.statusCode()).as(policies.body()).isEqualTo(200);
     String body = policies.body();
-    int start = body.indexOf("{\"name\":\"live\"");
+    int start = body.indexOf("{\"policy\":\"" + name + "\"");
     assertThat(start).as(body).isNotNegative();
     return body.substring(start, body.indexOf('}', start) + 1);
   }

@@ -6,7 +6,10 @@ import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.store.Stores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
 
@@ -40,5 +43,19 @@ class LimiterBeans {
   @Dependent
   LimiterConfig config(LimiterExtension extension) {
     return extension.setup().config();
+  }
+
+  /**
+   * Builds the {@link Limited} runtime as the application starts, when it has such methods: their
+   * policies are live from the start (listed and changeable through the admin API, shared through
+   * the store, refreshed from the configuration), not from the first call.
+   */
+  void start(
+      @Observes @Initialized(ApplicationScoped.class) Object started,
+      LimiterExtension extension,
+      Instance<LimiterRuntime> runtime) {
+    if (!extension.sites().isEmpty()) {
+      runtime.get();
+    }
   }
 }

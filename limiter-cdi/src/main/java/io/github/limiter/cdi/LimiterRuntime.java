@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What {@link LimitedInterceptor} runs: the rules of every {@link Limited} method, the core's
- * admission step over the store bean, and the events. One per application, created on first use.
+ * admission step over the store bean, and the events. One per application, created as it starts
+ * ({@link LimiterBeans#start}).
  */
 @Singleton
 class LimiterRuntime {

@@ -71,7 +71,10 @@ public final class InvalidParameter extends RuntimeException {
     response.getWriter().print(problem());
   }
 
-  /** The problem document: the status's own type and title, and this detail. */
+  /**
+   * The problem document: the status's own type and title, and this detail, its markup characters
+   * escaped too, so that no client's value reads as markup.
+   */
   String problem() {
     StringBuilder json =
         new StringBuilder("{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400");
@@ -79,7 +82,7 @@ public final class InvalidParameter extends RuntimeException {
     for (char c : getMessage().toCharArray()) {
       if (c == '"' || c == '\\') {
         json.append('\\').append(c);
-      } else if (c < 0x20) {
+      } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
         json.append(String.format("\\u%04x", (int) c));
       } else {
         json.append(c);

@@ -1,5 +1,6 @@
 package io.github.limiter.outbound;
 
+import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.log.RateLimitedLog;
 import java.time.Clock;
 import java.time.Duration;
@@ -219,12 +220,11 @@ final class UpstreamSignals {
     log.log(
         Level.WARNING,
         "blockNanos",
-        "Outbound policy '" + policy + "': the upstream's " + what + "; " + done);
+        "Outbound policy " + LogText.quote(policy) + ": the upstream's " + what + "; " + done);
   }
 
-  /** At most 64 characters of an upstream's text, printable ASCII only, for the log. */
+  /** At most 64 characters of an upstream's text, escaped for the log. */
   private static String shown(String text) {
-    String cut = text.length() > 64 ? text.substring(0, 64) + "..." : text;
-    return cut.replaceAll("[^\\x20-\\x7e]", "?");
+    return LogText.escape(text.length() > 64 ? text.substring(0, 64) + "..." : text);
   }
 }

@@ -102,7 +102,7 @@ class UpstreamSignalsTest {
     logClock.advance(Duration.ofMinutes(1));
     block(429, "Retry-After", "b\u0007ell");
     assertThat(lines).hasSize(2);
-    assertThat(lines.get(1)).contains("Retry-After: b?ell").contains("6 more");
+    assertThat(lines.get(1)).contains("Retry-After: b\\u0007ell").contains("6 more");
   }
 
   @Test

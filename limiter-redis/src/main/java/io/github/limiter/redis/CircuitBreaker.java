@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import io.github.limiter.NanoClock;
+import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.log.RateLimitedLog;
 import java.time.Duration;
 import java.time.Instant;
@@ -201,6 +202,6 @@ final class CircuitBreaker {
           .append(cause.getMessage())
           .append(')');
     }
-    return text.toString();
+    return LogText.escape(text.toString());
   }
 }

@@ -5,6 +5,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.log.LogText;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -159,9 +160,9 @@ final class Leases implements AutoCloseable {
           Level.WARNING,
           RedisStore.class.getName(),
           "decide",
-          "Lease mode is proven for token-bucket and fixed-window only; policy '"
-              + policy.name()
-              + "' ("
+          "Lease mode is proven for token-bucket and fixed-window only; policy "
+              + LogText.quote(policy.name())
+              + " ("
               + policy.algorithm()
               + ") is decided exactly");
       return EXACT;

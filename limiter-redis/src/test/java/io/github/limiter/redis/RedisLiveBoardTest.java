@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.tck.ManualClock;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +52,11 @@ class RedisLiveBoardTest {
 
   /** A node: its own store over the shared Redis and prefix, and its live limits. */
   private LiveLimits node() {
+    return new LiveLimits(store(), clock);
+  }
+
+  /** A store of its own over the shared Redis and prefix. */
+  private RedisStore store() {
     RedisStore store =
         RedisStore.builder()
             .url(server.url())
@@ -58,7 +66,25 @@ class RedisLiveBoardTest {
             .socketTimeout(Duration.ofSeconds(2))
             .build();
     stores.add(store);
-    return new LiveLimits(store, clock);
+    return store;
+  }
+
+  /**
+   * {@code store} as a CDI container injects an application-scoped bean of type {@link
+   * RateLimitStore}: a proxy of that interface alone, which forwards every call to the store.
+   */
+  private static RateLimitStore clientProxy(RateLimitStore store) {
+    return (RateLimitStore)
+        Proxy.newProxyInstance(
+            RateLimitStore.class.getClassLoader(),
+            new Class<?>[] {RateLimitStore.class},
+            (proxy, method, args) -> {
+              try {
+                return method.invoke(store, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   private static int admitted(PolicyStore store, int tries) {
@@ -187,5 +213,36 @@ class RedisLiveBoardTest {
     a.refresh();
     assertThat(a.overrides("api")).isEmpty();
     assertThat(admitted(onA, "big", 20)).as("its state was kept under the policy's 10").isZero();
+  }
+
+  /**
+   * A node whose store reaches it through a proxy typed as {@link RateLimitStore} alone, as the
+   * {@code @Limited} runtime's store bean does, shares its changes and follows the others' as a
+   * node holding the store itself does.
+   */
+  @Test
+  void aNodeWhoseStoreIsAProxyStillSharesItsChanges() {
+    // Given a node over the store itself, and one over a proxy of its own store
+    LiveLimits a = node();
+    LiveLimits proxied = new LiveLimits(clientProxy(store()), clock);
+    PolicyStore onA = a.bind(API);
+    PolicyStore onProxied = proxied.bind(API);
+    assertThat(proxied.shared()).isTrue();
+
+    // When the proxied node lowers the limit and blocks a key
+    proxied.change("api", "4/1h");
+    proxied.override("api", "abuser", KeyOverride.Kind.BLOCK, null, null);
+
+    // Then the other node follows both at its next refresh
+    a.refresh();
+    assertThat(a.version("api").orElseThrow().number()).isEqualTo(1);
+    assertThat(admitted(onA, 10)).isEqualTo(4);
+    assertThat(admitted(onA, "abuser", 1)).isZero();
+
+    // And a change of the other node reaches the proxied one
+    a.change("api", "6/1h");
+    proxied.refresh();
+    assertThat(proxied.version("api").orElseThrow().number()).isEqualTo(2);
+    assertThat(admitted(onProxied, 10)).as("4 of the 6 used on node a").isEqualTo(2);
   }
 }

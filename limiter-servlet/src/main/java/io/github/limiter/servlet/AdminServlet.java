@@ -3,6 +3,7 @@ package io.github.limiter.servlet;
 import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.log.LogText;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,6 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 
@@ -28,7 +31,7 @@ import java.util.logging.Logger;
  * with who made it, what changed and when.
  *
  * <pre>
- * GET    /policies                          each policy: name, algorithm, version, limits
+ * GET    /policies                          each policy: policy, algorithm, version, limits
  * PUT    /policies/NAME/limits              {"limits": "10/s burst=20"}: its next version
  * GET    /policies/NAME/overrides           the keys' overrides
  * PUT    /policies/NAME/overrides/KEY       {"kind": "block|exempt|limits", "limits": .., "ttl": "10m"}
@@ -174,10 +177,10 @@ final class AdminServlet extends HttpServlet {
             who,
             "started a shadow trial of "
                 + started.get("candidate")
-                + " on policy '"
-                + name
-                + "' for "
-                + body.get("period"));
+                + " on policy "
+                + LogText.quote(name)
+                + " for "
+                + LogText.quote(body.get("period")));
         count(owners, name, "trial-start");
         send(response, 200, started);
       }
@@ -190,21 +193,21 @@ final class AdminServlet extends HttpServlet {
         AdminInsight.applied(owners, name);
         log(
             who,
-            "applied the shadow trial of policy '"
-                + name
-                + "': its limits are "
+            "applied the shadow trial of policy "
+                + LogText.quote(name)
+                + ": its limits are "
                 + limits
                 + ", version "
                 + version.number());
         count(owners, name, "trial-apply");
-        send(response, 200, Map.of("name", name, "version", version.number(), "limits", limits));
+        send(response, 200, Map.of("policy", name, "version", version.number(), "limits", limits));
       }
       case "trial DELETE" -> {
         if (!AdminInsight.discard(owners, name)) {
           send(response, 404, Map.of("error", "policy '" + name + "' has no shadow trial"));
           return;
         }
-        log(who, "discarded the shadow trial of policy '" + name + "'");
+        log(who, "discarded the shadow trial of policy " + LogText.quote(name));
         count(owners, name, "trial-discard");
         response.setStatus(204);
       }
@@ -243,7 +246,7 @@ final class AdminServlet extends HttpServlet {
     for (LiveLimits live : lives.get()) {
       for (LiveLimits.Version version : live.versions()) {
         Map<String, Object> policy = new LinkedHashMap<>();
-        policy.put("name", version.policy().name());
+        policy.put("policy", version.policy().name());
         policy.put("algorithm", version.policy().algorithm().configName());
         policy.put("version", version.number());
         policy.put("limits", LiveLimits.text(version.policy()));
@@ -269,16 +272,17 @@ final class AdminServlet extends HttpServlet {
     for (LiveLimits live : owners) {
       version = live.change(name, limits);
     }
+    String text = LiveLimits.text(version.policy());
     log(
         who,
-        "changed the limits of policy '"
-            + name
-            + "' to "
-            + limits
+        "changed the limits of policy "
+            + LogText.quote(name)
+            + " to "
+            + text
             + ", version "
             + version.number());
     count(owners, name, "limits");
-    send(response, 200, Map.of("name", name, "version", version.number(), "limits", limits));
+    send(response, 200, Map.of("policy", name, "version", version.number(), "limits", limits));
   }
 
   private List<Map<String, Object>> overrides(String name) {
@@ -310,21 +314,22 @@ final class AdminServlet extends HttpServlet {
       }
     }
     List<LiveLimits> owners = owners(name);
+    KeyOverride override = null;
     for (LiveLimits live : owners) {
-      live.override(name, key, kind, body.get("limits"), ttl);
+      override = live.override(name, key, kind, body.get("limits"), ttl);
     }
     log(
         who,
-        "set the override of key '"
-            + key
-            + "' of policy '"
-            + name
-            + "' to "
-            + kindText
-            + (body.get("limits") != null ? " " + body.get("limits") : "")
+        "set the override of key "
+            + LogText.quote(key)
+            + " of policy "
+            + LogText.quote(name)
+            + " to "
+            + kind.configName()
+            + (kind == KeyOverride.Kind.LIMITS ? " " + LiveLimits.text(override.policy()) : "")
             + (ttl != null ? " for " + ttl : ""));
     count(owners, name, "override-" + kind.configName());
-    send(response, 200, Map.of("name", name, "key", key, "kind", kind.configName()));
+    send(response, 200, Map.of("policy", name, "key", key, "kind", kind.configName()));
   }
 
   private void removeOverride(HttpServletResponse response, String who, String name, String key)
@@ -341,17 +346,25 @@ final class AdminServlet extends HttpServlet {
           Map.of("error", "key '" + key + "' of policy '" + name + "' has no override"));
       return;
     }
-    log(who, "removed the override of key '" + key + "' of policy '" + name + "'");
+    log(
+        who,
+        "removed the override of key " + LogText.quote(key) + " of policy " + LogText.quote(name));
     count(owners, name, "override-remove");
     response.setStatus(204);
   }
 
-  /** The live limits that hold policy {@code name}: every adapter's, so that all change alike. */
+  /**
+   * The live limits that hold policy {@code name}: every adapter's, so that all change alike.
+   *
+   * @throws UnknownPolicy naming the policies there are, if none holds it
+   */
   private List<LiveLimits> owners(String name) {
-    List<LiveLimits> owners =
-        lives.get().stream().filter(live -> live.version(name).isPresent()).toList();
+    List<LiveLimits> all = lives.get();
+    List<LiveLimits> owners = all.stream().filter(live -> live.version(name).isPresent()).toList();
     if (owners.isEmpty()) {
-      throw new UnknownPolicy("no policy named '" + name + "'");
+      Set<String> known = new TreeSet<>();
+      all.forEach(live -> live.versions().forEach(v -> known.add(v.policy().name())));
+      throw new UnknownPolicy("no policy named '" + name + "'; the policies are " + known);
     }
     return owners;
   }
@@ -364,8 +377,9 @@ final class AdminServlet extends HttpServlet {
     return Json.readObject(new String(bytes, StandardCharsets.UTF_8));
   }
 
+  /** Logs a change: {@code what} holds every value a caller chose through {@link LogText}. */
   private static void log(String who, String what) {
-    LOG.info("limiter admin: " + who + " " + what + " at " + Instant.now());
+    LOG.info("limiter admin: " + LogText.escape(who) + " " + what + " at " + Instant.now());
   }
 
   /** The path after the admin path, in decoded segments: a key may hold an encoded '/'. */

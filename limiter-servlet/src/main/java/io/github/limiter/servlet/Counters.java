@@ -4,6 +4,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.AdmissionObserver;
 import io.github.limiter.internal.admission.RequestFrame;
+import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.log.RateLimitedLog;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -50,9 +51,9 @@ final class Counters implements AdmissionObserver {
         of.dryRunLog.log(
             Level.INFO,
             "doFilter",
-            "Rate limit policy '"
-                + name
-                + "' is in dry run and would have rejected a"
+            "Rate limit policy "
+                + LogText.quote(name)
+                + " is in dry run and would have rejected a"
                 + " request ("
                 + dryRun.outcome()
                 + "); it passed");

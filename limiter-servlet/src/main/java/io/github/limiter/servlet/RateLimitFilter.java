@@ -4,6 +4,7 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.Limiter;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.live.Insight;
+import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.store.Stores;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.ConfigLookup;
@@ -154,7 +155,9 @@ public class RateLimitFilter implements Filter {
   private static void warnIfNoRoutes(LimiterConfig config, String name) {
     if (config.routes().isEmpty()) {
       LOG.warning(
-          "RateLimitFilter '" + name + "' has no limiter.route.* to apply: it limits nothing");
+          "RateLimitFilter "
+              + LogText.quote(name)
+              + " has no limiter.route.* to apply: it limits nothing");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.internal.log.LogText;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -104,10 +105,10 @@ final class Shaper {
   /** Why a leaky-bucket request passes without its shaping wait, for the filter's warning. */
   static String whyUnheld(String name, HttpServletRequest request) {
     String passes =
-        "RateLimitFilter '"
-            + name
-            + "' lets a leaky-bucket request on "
-            + request.getRequestURI()
+        "RateLimitFilter "
+            + LogText.quote(name)
+            + " lets a leaky-bucket request on "
+            + LogText.quote(request.getRequestURI())
             + " pass without its shaping wait: ";
     return request.isAsyncStarted()
         ? passes + "the request is async already"

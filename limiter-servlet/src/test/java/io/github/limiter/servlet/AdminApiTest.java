@@ -12,7 +12,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -162,7 +168,7 @@ class AdminApiTest {
         .startsWith("application/json");
     assertThat(policies.body())
         .isEqualTo(
-            "{\"policies\":[{\"name\":\"api\",\"algorithm\":\"fixed-window\",\"version\":0,"
+            "{\"policies\":[{\"policy\":\"api\",\"algorithm\":\"fixed-window\",\"version\":0,"
                 + "\"limits\":\"5/h\",\"shared\":false}]}");
     for (int i = 0; i < 3; i++) {
       assertThat(api("k")).isEqualTo(200);
@@ -172,7 +178,9 @@ class AdminApiTest {
         admin("PUT", "/policies/api/limits", "{\"limits\": \"4/1h\"}", TOKEN);
 
     assertThat(changed.statusCode()).isEqualTo(200);
-    assertThat(changed.body()).contains("\"version\":1");
+    assertThat(changed.body())
+        .contains("\"policy\":\"api\"", "\"version\":1", "\"limits\":\"4/1h\"")
+        .doesNotContain("\"name\"");
     assertThat(api("k")).isEqualTo(200);
     assertThat(api("k")).isEqualTo(429);
   }
@@ -187,22 +195,23 @@ class AdminApiTest {
     assertThat(admin("PUT", "/policies/api/limits", "not json", TOKEN).statusCode()).isEqualTo(400);
     assertThat(admin("PUT", "/policies/api/limits", "{}", TOKEN).body())
         .contains("limits: required");
-    assertThat(admin("PUT", "/policies/nope/limits", "{\"limits\":\"1/s\"}", TOKEN).statusCode())
-        .isEqualTo(404);
+    HttpResponse<String> unknown =
+        admin("PUT", "/policies/nope/limits", "{\"limits\":\"1/s\"}", TOKEN);
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body())
+        .isEqualTo("{\"error\":\"no policy named 'nope'; the policies are [api]\"}");
     assertThat(admin("GET", "/policies", null, TOKEN).body()).contains("\"version\":0");
   }
 
   /** Keys are named as Limiter writes them: h:VALUE for a header's value. */
   @Test
   void aKeyIsBlockedOrExemptedUntilItsOverrideIsRemoved() throws Exception {
-    assertThat(
-            admin(
-                    "PUT",
-                    "/policies/api/overrides/h:bad",
-                    "{\"kind\":\"block\",\"ttl\":\"1h\"}",
-                    TOKEN)
-                .statusCode())
-        .isEqualTo(200);
+    HttpResponse<String> blocked =
+        admin("PUT", "/policies/api/overrides/h:bad", "{\"kind\":\"block\",\"ttl\":\"1h\"}", TOKEN);
+    assertThat(blocked.statusCode()).isEqualTo(200);
+    assertThat(blocked.body())
+        .contains("\"policy\":\"api\"", "\"key\":\"h:bad\"", "\"kind\":\"block\"")
+        .doesNotContain("\"name\"");
     assertThat(
             admin("PUT", "/policies/api/overrides/h:vip", "{\"kind\":\"exempt\"}", TOKEN)
                 .statusCode())
@@ -410,5 +419,111 @@ class AdminApiTest {
     assertThat(counted)
         .containsExactly("web limits", "web override-block", "web override-remove")
         .noneMatch(c -> c.contains("h:bad"));
+  }
+
+  /**
+   * A ttl beyond what the clock holds is a 400 that names the bound and the value, as a ttl that
+   * does not parse is: never a 503 of an overflow.
+   */
+  @Test
+  void aTtlBeyondAHundredYearsIsA400NamingItsBound() throws Exception {
+    HttpResponse<String> tooLong =
+        admin(
+            "PUT",
+            "/policies/api/overrides/h:k",
+            "{\"kind\":\"block\",\"ttl\":\"1000000d\"}",
+            TOKEN);
+    assertThat(tooLong.statusCode()).isEqualTo(400);
+    assertThat(tooLong.body())
+        .contains("\"error\":\"ttl: expected a duration above 0 and at most 36500d")
+        .contains("was 1000000d");
+    HttpResponse<String> overflow =
+        admin(
+            "PUT",
+            "/policies/api/overrides/h:k",
+            "{\"kind\":\"block\",\"ttl\":\"99999999999999999999d\"}",
+            TOKEN);
+    assertThat(overflow.statusCode()).isEqualTo(400);
+    assertThat(overflow.body()).contains("\"error\":\"ttl: ").contains("99999999999999999999d");
+    assertThat(
+            admin(
+                    "PUT",
+                    "/policies/api/overrides/h:k",
+                    "{\"kind\":\"block\",\"ttl\":\"36500d\"}",
+                    TOKEN)
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(admin("GET", "/policies/api/overrides", null, TOKEN).body())
+        .contains("\"key\":\"h:k\"", "\"expiresInSeconds\":3153600000}");
+  }
+
+  /** The JSON answers write markup characters as escapes: a name never becomes markup. */
+  @Test
+  void anErrorEscapesMarkup() throws Exception {
+    HttpResponse<String> unknown =
+        admin("PUT", "/policies/%3Cscript%3E/limits", "{\"limits\":\"1/s\"}", TOKEN);
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body())
+        .doesNotContain("<", ">")
+        .startsWith("{\"error\":\"no policy named '\\u003cscript\\u003e'; the policies are");
+  }
+
+  /**
+   * A key with CR/LF cannot split the change's log line: the line names it with the line breaks
+   * escaped.
+   */
+  @Test
+  void aKeyWithALineBreakStaysOnTheChangesLogLine() throws Exception {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    Logger log = Logger.getLogger(AdminServlet.class.getName());
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            lines.add(record.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    log.addHandler(handler);
+    // Payara takes an encoded CR/LF in a path; Jetty takes it when told to
+    server
+        .server
+        .getConnectors()[0]
+        .getConnectionFactory(HttpConnectionFactory.class)
+        .getHttpConfiguration()
+        .setUriCompliance(
+            UriCompliance.DEFAULT.with(
+                "as Payara", UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS));
+    try {
+      // When an operator blocks the key an attacker chose
+      HttpResponse<String> set =
+          admin(
+              "PUT",
+              "/policies/api/overrides/atk%0D%0ASet-Cookie:%20pwn=1",
+              "{\"kind\":\"block\"}",
+              TOKEN);
+      assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+      assertThat(
+              admin("DELETE", "/policies/api/overrides/atk%0D%0ASet-Cookie:%20pwn=1", null, TOKEN)
+                  .statusCode())
+          .isEqualTo(204);
+    } finally {
+      log.removeHandler(handler);
+    }
+    // Then each change is one line, with the key's line break escaped
+    assertThat(lines).hasSize(2).noneMatch(line -> line.contains("\r") || line.contains("\n"));
+    assertThat(lines.get(0))
+        .startsWith(
+            "limiter admin: token set the override of key 'atk\\r\\nSet-Cookie: pwn=1' of policy"
+                + " 'api' to block at ");
+    assertThat(lines.get(1))
+        .startsWith(
+            "limiter admin: token removed the override of key 'atk\\r\\nSet-Cookie: pwn=1' of"
+                + " policy 'api' at ");
   }
 }

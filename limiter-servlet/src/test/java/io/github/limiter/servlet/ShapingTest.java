@@ -262,7 +262,7 @@ class ShapingTest {
         .singleElement()
         .asString()
         .contains(
-            "RateLimitFilter 'limiter' lets a leaky-bucket request on /app/shaped/x pass without its shaping wait")
+            "RateLimitFilter 'limiter' lets a leaky-bucket request on '/app/shaped/x' pass without its shaping wait")
         .contains("not async-supported");
   }
 

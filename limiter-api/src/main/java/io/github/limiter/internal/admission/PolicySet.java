@@ -6,6 +6,7 @@ import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.QuotaCalendar;
+import io.github.limiter.internal.log.LogText;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -216,9 +217,9 @@ public final class PolicySet {
       if (toldCalendarsFull.compareAndSet(false, true)) {
         LOG.warning(
             () ->
-                "Policy '"
-                    + policy.name()
-                    + "' keeps its quotas in "
+                "Policy "
+                    + LogText.quote(policy.name())
+                    + " keeps its quotas in "
                     + MAX_CALENDARS
                     + " calendars (time zone and anchor day) already: requests in another one,"
                     + " first "

@@ -6,6 +6,7 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.log.LogText;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -74,7 +75,7 @@ public final class ConfigRefresh implements AutoCloseable {
       LOG.log(
           Level.WARNING,
           "limiter.config.refresh: the configuration is refused, every limit stays: {0}",
-          e.getMessage());
+          LogText.escape(e.getMessage()));
       return 0;
     }
     int changed = 0;
@@ -93,9 +94,9 @@ public final class ConfigRefresh implements AutoCloseable {
       if (running.algorithm() != now.algorithm()) {
         LOG.log(
             Level.WARNING,
-            "limiter.config.refresh: policy ''{0}'' changes its algorithm from {1} to {2}, which"
+            "limiter.config.refresh: policy {0} changes its algorithm from {1} to {2}, which"
                 + " needs a redeploy; its limits stay",
-            new Object[] {name, running.algorithm(), now.algorithm()});
+            new Object[] {LogText.quote(name), running.algorithm(), now.algorithm()});
         continue;
       }
       try {
@@ -104,13 +105,13 @@ public final class ConfigRefresh implements AutoCloseable {
         changed++;
         LOG.log(
             Level.INFO,
-            "limiter.config.refresh: policy ''{0}'' is version {1}: {2}",
-            new Object[] {name, version.number(), LiveLimits.text(now)});
+            "limiter.config.refresh: policy {0} is version {1}: {2}",
+            new Object[] {LogText.quote(name), version.number(), LiveLimits.text(now)});
       } catch (RuntimeException e) {
         LOG.log(
             Level.WARNING,
-            "limiter.config.refresh: policy ''{0}'' keeps its limits: {1}",
-            new Object[] {name, e.getMessage()});
+            "limiter.config.refresh: policy {0} keeps its limits: {1}",
+            new Object[] {LogText.quote(name), LogText.escape(e.getMessage())});
       }
     }
     return changed;

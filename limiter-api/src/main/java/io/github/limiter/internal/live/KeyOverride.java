@@ -3,6 +3,7 @@ package io.github.limiter.internal.live;
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -54,6 +55,43 @@ public record KeyOverride(Kind kind, Policy policy, PolicyStore bound, long expi
               + text
               + "'");
     }
+  }
+
+  /**
+   * The longest time to live of an override: 100 years, within what the clocks that time it hold
+   * (292 years of nanoseconds in a long; 285 years of microseconds exact in the doubles of Redis's
+   * scripts). An override without one lasts until removed.
+   */
+  public static final Duration MAX_TTL = Duration.ofDays(36_500);
+
+  /**
+   * When an override set at {@code now} for {@code ttl} ends, in the clock of {@code now}: {@link
+   * Long#MAX_VALUE} (never) for a null ttl.
+   *
+   * @throws IllegalArgumentException naming a ttl that is not above 0, or above {@link #MAX_TTL}
+   */
+  static long expiresAt(long now, Duration ttl) {
+    if (ttl == null) {
+      return Long.MAX_VALUE;
+    }
+    if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(MAX_TTL) > 0) {
+      boolean days = ttl.getNano() == 0 && ttl.getSeconds() % 86_400 == 0;
+      throw new IllegalArgumentException(
+          "ttl: expected a duration above 0 and at most 36500d (100 years), or none for an"
+              + " override until removed, was "
+              + (days ? ttl.toDays() + "d" : ttl.toString()));
+    }
+    return endsAt(now, ttl);
+  }
+
+  /**
+   * {@code now} plus {@code remaining}, cut to {@link #MAX_TTL}: the clock's readings wrap, and are
+   * compared as differences, so any origin holds it; a sum that lands on the reading that means
+   * never ends a nanosecond earlier.
+   */
+  static long endsAt(long now, Duration remaining) {
+    long end = now + (remaining.compareTo(MAX_TTL) < 0 ? remaining.toNanos() : MAX_TTL.toNanos());
+    return end == Long.MAX_VALUE ? end - 1 : end;
   }
 
   /** Whether it still applies at {@code now}. */

@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * Where a shared store keeps the policies' live versions and the keys' overrides, so that every
  * node, and every node that starts later, decides alike. A store that is shared between nodes
- * implements it; the in-memory store does not, and its changes are for its own node.
+ * offers it as its {@link io.github.limiter.RateLimitStore#view view}; the in-memory store does
+ * not, and its changes are for its own node.
  */
 public interface LiveBoard {
 

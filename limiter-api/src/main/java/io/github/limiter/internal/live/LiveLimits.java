@@ -14,8 +14,10 @@ import io.github.limiter.StoreHealth;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.QuotaCalendar;
+import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.metrics.Recorder;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -41,10 +43,10 @@ import java.util.logging.Logger;
  * #bind} returns a handle that always decides under the policy's current version. Everything else
  * goes to the store it wraps, which it does not own: closing this closes nothing but its own.
  *
- * <p>Over a store that is a {@link LiveBoard} (Redis), a change is published there first, with its
- * version number, and {@link #refresh} applies what other nodes published: every node, and a node
- * that starts later, decides under the newest version. Over another store, a change is for this
- * node only.
+ * <p>Over a store that offers a {@link LiveBoard} (Redis; see {@link RateLimitStore#view}), a
+ * change is published there first, with its version number, and {@link #refresh} applies what other
+ * nodes published: every node, and a node that starts later, decides under the newest version. Over
+ * another store, a change is for this node only.
  */
 public final class LiveLimits implements RateLimitStore {
 
@@ -81,7 +83,7 @@ public final class LiveLimits implements RateLimitStore {
   private volatile Insight insight;
   private volatile Recorder recorder = Recorder.NOOP;
 
-  /** Live limits over {@code store}, shared through it if it is a {@link LiveBoard}. */
+  /** Live limits over {@code store}, shared through it if it offers a {@link LiveBoard}. */
   public LiveLimits(RateLimitStore store) {
     this(store, NanoClock.system());
   }
@@ -89,7 +91,7 @@ public final class LiveLimits implements RateLimitStore {
   /** As {@link #LiveLimits(RateLimitStore)}, with {@code clock} timing the overrides' expiry. */
   public LiveLimits(RateLimitStore store, NanoClock clock) {
     this.store = Objects.requireNonNull(store, "store");
-    this.board = store instanceof LiveBoard b ? b : null;
+    this.board = store.view(LiveBoard.class).orElse(null);
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -235,10 +237,10 @@ public final class LiveLimits implements RateLimitStore {
                 LOG.log(
                     Level.WARNING,
                     "limiter: "
-                        + e.getMessage()
-                        + "; policy '"
-                        + name
-                        + "' starts with its deployed limits until the store answers");
+                        + LogText.escape(e.getMessage())
+                        + "; policy "
+                        + LogText.quote(name)
+                        + " starts with its deployed limits until the store answers");
               }
             }
             return created;
@@ -319,7 +321,8 @@ public final class LiveLimits implements RateLimitStore {
    * node applies it at its next refresh.
    *
    * @throws IllegalArgumentException naming what is wrong: an unknown policy, an empty or too long
-   *     key, limits given or missing for the kind, bad limits, or a ttl that is not positive
+   *     key, limits given or missing for the kind, bad limits, or a ttl not above 0 or above {@link
+   *     KeyOverride#MAX_TTL}
    */
   public synchronized KeyOverride override(
       String name, String key, KeyOverride.Kind kind, String limits, Duration ttl) {
@@ -328,12 +331,9 @@ public final class LiveLimits implements RateLimitStore {
       throw new IllegalArgumentException(
           "key: expected 1 to " + Limiter.MAX_KEY_LENGTH + " characters, was '" + key + "'");
     }
-    if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
-      throw new IllegalArgumentException("ttl: expected a positive duration, was " + ttl);
-    }
+    long expiresAt = KeyOverride.expiresAt(clock.nanos(), ttl);
     Policy policy = live.current().version().policy();
     KeyOverride override;
-    long expiresAt = ttl == null ? Long.MAX_VALUE : clock.nanos() + ttl.toNanos();
     if (kind == KeyOverride.Kind.LIMITS) {
       if (limits == null || limits.isBlank()) {
         throw new IllegalArgumentException(
@@ -480,7 +480,9 @@ public final class LiveLimits implements RateLimitStore {
   private KeyOverride fromBoard(
       LivePolicy live, KeyOverride before, LiveBoard.SharedOverride shared, long now) {
     long expiresAt =
-        shared.remainingMicros() < 0 ? Long.MAX_VALUE : now + shared.remainingMicros() * 1000;
+        shared.remainingMicros() < 0
+            ? Long.MAX_VALUE
+            : KeyOverride.endsAt(now, Duration.of(shared.remainingMicros(), ChronoUnit.MICROS));
     Policy policy = live.current().version().policy();
     try {
       KeyOverride.Kind kind = KeyOverride.Kind.fromConfigName(shared.kind());
@@ -496,8 +498,8 @@ public final class LiveLimits implements RateLimitStore {
     } catch (IllegalArgumentException e) {
       LOG.log(
           Level.WARNING,
-          "limiter: an override of policy ''{0}'' in the store is unreadable: {1}",
-          new Object[] {policy.name(), e.getMessage()});
+          "limiter: an override of policy {0} in the store is unreadable: {1}",
+          new Object[] {LogText.quote(policy.name()), LogText.escape(e.getMessage())});
       return null;
     }
   }
@@ -520,8 +522,13 @@ public final class LiveLimits implements RateLimitStore {
     } catch (IllegalArgumentException e) {
       LOG.log(
           Level.WARNING,
-          "limiter: policy ''{0}'' version {1} in the store is unreadable, kept version {2}: {3}",
-          new Object[] {now.name(), published.number(), current.number(), e.getMessage()});
+          "limiter: policy {0} version {1} in the store is unreadable, kept version {2}: {3}",
+          new Object[] {
+            LogText.quote(now.name()),
+            published.number(),
+            current.number(),
+            LogText.escape(e.getMessage())
+          });
       return;
     }
     replace(live, new Version(published.number(), next));

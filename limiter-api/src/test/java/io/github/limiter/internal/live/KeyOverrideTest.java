@@ -106,10 +106,65 @@ class KeyOverrideTest {
     assertThatThrownBy(() -> live.override("api", "k", Kind.BLOCK, "5/s", null))
         .hasMessageContaining("only a 'limits' override has limits, was '5/s'");
     assertThatThrownBy(() -> live.override("api", "k", Kind.BLOCK, null, Duration.ZERO))
-        .hasMessageContaining("ttl: expected a positive duration");
+        .hasMessageContaining("ttl: expected a duration above 0");
     assertThatThrownBy(() -> Kind.fromConfigName("ban"))
         .hasMessageContaining("[block, exempt, limits]")
         .hasMessageContaining("'ban'");
     assertThat(live.overrides("api")).isEmpty();
+  }
+
+  @Test
+  void aTtlBeyondAHundredYearsIsRefusedWithItsBoundAndNothingChanges() {
+    // Given a clock near the end of its range, When a block of a million days is set
+    assertThatThrownBy(
+            () -> live.override("api", "k", Kind.BLOCK, null, Duration.ofDays(1_000_000)))
+        // Then it is refused with the bound and the value, as an argument (a 400), not an overflow
+        .isExactlyInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "ttl: expected a duration above 0 and at most 36500d (100 years), or none for an"
+                + " override until removed, was 1000000d");
+    assertThatThrownBy(
+            () -> live.override("api", "k", Kind.BLOCK, null, KeyOverride.MAX_TTL.plusNanos(1)))
+        .hasMessageContaining("was PT876000H0.000000001S");
+    assertThatThrownBy(
+            () -> live.override("api", "k", Kind.BLOCK, null, Duration.ofSeconds(Long.MAX_VALUE)))
+        .hasMessageContaining("at most 36500d");
+    assertThat(live.overrides("api")).isEmpty();
+    assertThat(admitted("k", 1)).isEqualTo(1);
+  }
+
+  @Test
+  void aBlockOfAHundredYearsEndsOnTimeAcrossTheClocksWrap() {
+    // Given a block of the longest ttl, set 10 minutes before the clock's reading wraps
+    live.override("api", "k", Kind.BLOCK, null, KeyOverride.MAX_TTL);
+    assertThat(api.decide("k").retryAfterNanos()).isEqualTo(KeyOverride.MAX_TTL.toNanos());
+
+    // When the clock runs past the wrap to a nanosecond before its end, Then it still refuses
+    clock.advance(KeyOverride.MAX_TTL.minusNanos(1));
+    assertThat(api.decide("k").retryAfterNanos()).isEqualTo(1);
+
+    // And at its end it passes
+    clock.advance(1);
+    assertThat(admitted("k", 1)).isEqualTo(1);
+    assertThat(live.overrides("api")).isEmpty();
+  }
+
+  @Test
+  void aBlockThatEndsAtTheLastReadingOfTheClockStillEnds() {
+    // Given a clock an hour before Long.MAX_VALUE, the reading that means "never"
+    ManualClock last = ManualClock.at(Long.MAX_VALUE - Duration.ofHours(1).toNanos());
+    LiveLimits limits = new LiveLimits(InMemoryStore.builder().clock(last).build(), last);
+    PolicyLimiter bound =
+        Limiter.of(limits).bind(Policy.fixedWindow("api", Limit.of(3, Duration.ofHours(1))));
+
+    // When a key is blocked for exactly that hour
+    limits.override("api", "k", Kind.BLOCK, null, Duration.ofHours(1));
+
+    // Then the block has an end, and the key passes there
+    assertThat(bound.decide("k").outcome()).isEqualTo(Decision.Outcome.LIMITED);
+    last.advance(Duration.ofHours(1).minusNanos(2));
+    assertThat(bound.decide("k").isAllowed()).isFalse();
+    last.advance(1);
+    assertThat(bound.decide("k").isAllowed()).isTrue();
   }
 }

@@ -81,7 +81,7 @@
   }
 
   function policySection(policy, top, overrides, trial) {
-    var name = policy.name;
+    var name = policy.policy;
     var section = el("section", { "class": "policy", "data-policy": name }, [
       el("h2", { text: name }),
       el("p", {}, [el("span", { "class": "limits", text: policy.limits }), el("span", { "class": "meta",
@@ -150,7 +150,7 @@
     return call("GET", "/policies").then(function (r) {
       if (r.status !== 200) { failed("The admin API answered " + r.status + ": " + (r.json.error || "") + ". Check the token."); return; }
       return Promise.all(r.json.policies.map(function (p) {
-        return Promise.all([call("GET", path(p.name) + "/top-keys"), call("GET", path(p.name) + "/overrides"), call("GET", path(p.name) + "/trial")])
+        return Promise.all([call("GET", path(p.policy) + "/top-keys"), call("GET", path(p.policy) + "/overrides"), call("GET", path(p.policy) + "/trial")])
           .then(function (parts) { return policySection(p, optional(parts[0]), (optional(parts[1]) || { overrides: [] }).overrides, optional(parts[2])); });
       })).then(function (sections) {
         var main = document.getElementById("policies");
