@@ -47,9 +47,7 @@ public class LimiterReadiness implements HealthCheck {
       data.put(prefix + "breaker", health.breaker());
       health.lastError().ifPresent(error -> data.put(prefix + "last-error", error));
       health.lastErrorAt().ifPresent(at -> data.put(prefix + "last-error-at", at.toString()));
-      if (entry.store() instanceof InMemoryStore memory) {
-        data.put(prefix + "keys", (long) memory.size());
-      }
+      entry.store().view(InMemoryStore.class).ifPresent(m -> data.put(prefix + "keys", (long) m.size()));
       if (needed) {
         data.put(prefix + "fail-closed", String.join(",", entry.failClosed()));
       }

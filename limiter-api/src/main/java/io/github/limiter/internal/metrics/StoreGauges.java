@@ -39,11 +39,13 @@ public record StoreGauges(
    * The gauges of {@code source}; an {@link InMemoryStore} also shows its key count and evictions.
    */
   public static StoreGauges of(String store, RateLimitStore source) {
-    if (source instanceof InMemoryStore memory) {
-      return new StoreGauges(
-          store, source, Optional.of(memory::size), Optional.of(memory::evictions));
-    }
-    return new StoreGauges(store, source, Optional.empty(), Optional.empty());
+    // A view, not a type test: the source may be a CDI client proxy of the in-memory store.
+    Optional<InMemoryStore> memory = source.view(InMemoryStore.class);
+    return new StoreGauges(
+        store,
+        source,
+        memory.map(m -> (LongSupplier) m::size),
+        memory.map(m -> (LongSupplier) m::evictions));
   }
 
   /** The breaker's state now: {@link #CLOSED}, {@link #HALF_OPEN} or {@link #OPEN}. */

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
 import io.github.limiter.internal.config.MetricsSettings;
 import io.github.limiter.internal.metrics.Recorder.Verdict;
 import io.github.limiter.memory.InMemoryStore;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,6 +114,25 @@ class RecorderTest {
 
     assertThat(gauges.keys()).isPresent();
     assertThat(gauges.keys().orElseThrow().getAsLong()).isZero();
+  }
+
+  @Test
+  void anInMemoryStoreBehindAProxyShowsItsKeyCount() {
+    // Given the store as CDI injects an application-scoped RateLimitStore: a proxy of the interface
+    try (InMemoryStore store = InMemoryStore.create()) {
+      RateLimitStore proxy =
+          (RateLimitStore)
+              Proxy.newProxyInstance(
+                  RateLimitStore.class.getClassLoader(),
+                  new Class<?>[] {RateLimitStore.class},
+                  (self, method, args) -> method.invoke(store, args));
+      store.decide(Policy.fixedWindow("api", Limit.of(5, Duration.ofHours(1))), "client", 1);
+
+      // Then the gauges still find the in-memory store behind it
+      StoreGauges gauges = StoreGauges.of("memory", proxy);
+      assertThat(gauges.keys().orElseThrow().getAsLong()).isEqualTo(1);
+      assertThat(gauges.evictions()).isPresent();
+    }
   }
 
   @Test
