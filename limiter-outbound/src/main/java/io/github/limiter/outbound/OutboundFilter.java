@@ -90,10 +90,10 @@ public final class OutboundFilter implements ClientRequestFilter, ClientResponse
   @Override
   public void filter(ClientRequestContext request, ClientResponseContext response)
       throws IOException {
-    if (!(request.getProperty(CALL) instanceof OutboundCall call)) {
+    OutboundCall call = takeCall(request);
+    if (call == null) {
       return;
     }
-    request.removeProperty(CALL);
     long block = call.endNanos(response.getStatus(), response::getHeaderString);
     OutboundLimiter limiter = limiterOf(request);
     if (limiter == null
@@ -127,6 +127,28 @@ public final class OutboundFilter implements ClientRequestFilter, ClientResponse
         retried.hasEntity()
             ? retried.readEntity(InputStream.class)
             : InputStream.nullInputStream());
+  }
+
+  /**
+   * Ends the call of {@code request} that got no answer: a refused connection, a timeout, a
+   * cancelled or failed invocation. No response filter runs then, and Jakarta REST has no standard
+   * hook for it: {@link JerseyCallEnd} calls this where the client is Jersey's, and {@code
+   * max-call-time} ends the call on any other.
+   */
+  static void abandon(ClientRequestContext request) {
+    OutboundCall call = takeCall(request);
+    if (call != null) {
+      call.abandon();
+    }
+  }
+
+  /** The call of {@code request}, once: whoever takes it ends it. */
+  private static OutboundCall takeCall(ClientRequestContext request) {
+    if (!(request.getProperty(CALL) instanceof OutboundCall call)) {
+      return null;
+    }
+    request.removeProperty(CALL);
+    return call;
   }
 
   /** Sends the call again through the same client, whose filters see it as attempt {@code sent}. */

@@ -128,7 +128,7 @@ final class UpstreamSignals {
   /**
    * An HTTP-date in any of the three forms RFC 9110 (5.6.7) has a recipient accept: IMF-fixdate
    * ({@code Sun, 06 Nov 1994 08:49:37 GMT}), and the obsolete RFC 850 ({@code Sunday, 06-Nov-94
-   * 08:49:37 GMT}) and asctime ({@code Sun Nov  6 08:49:37 1994}) forms; null if it is none.
+   * 08:49:37 GMT}) and asctime ({@code Sun Nov 6 08:49:37 1994}) forms; null if it is none.
    */
   static Instant httpDate(String text, Instant now) {
     for (DateTimeFormatter form : List.of(IMF_FIXDATE, ASCTIME, rfc850(now))) {
@@ -142,8 +142,8 @@ final class UpstreamSignals {
   }
 
   /**
-   * RFC 850's two-digit year: RFC 9110 reads one that would be more than 50 years ahead as the
-   * most recent past year with those digits.
+   * RFC 850's two-digit year: RFC 9110 reads one that would be more than 50 years ahead as the most
+   * recent past year with those digits.
    */
   private static DateTimeFormatter rfc850(Instant now) {
     int year = now.atZone(ZoneOffset.UTC).getYear();
