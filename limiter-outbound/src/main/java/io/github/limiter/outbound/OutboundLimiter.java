@@ -45,11 +45,7 @@ import java.util.random.RandomGenerator;
  */
 public final class OutboundLimiter {
 
-  private static final RateLimitedLog OVERDUE_LOG =
-      new RateLimitedLog(
-          Logger.getLogger(OutboundLimiter.class.getName()),
-          OutboundLimiter.class,
-          Duration.ofMinutes(1));
+  private static final Logger LOG = Logger.getLogger(OutboundLimiter.class.getName());
 
   private final OutboundConfig config;
   private final RateLimitStore store;
@@ -61,6 +57,7 @@ public final class OutboundLimiter {
   private final RetryPlan retries;
   private final Set<OutboundCall> open = ConcurrentHashMap.newKeySet();
   private final OverdueCalls overdue;
+  private final RateLimitedLog overdueLog;
 
   OutboundLimiter(
       OutboundConfig config,
@@ -81,6 +78,7 @@ public final class OutboundLimiter {
     this.signals = new UpstreamSignals(config.name(), config.maxBlock(), wall);
     this.retries = new RetryPlan(config.retry(), random);
     this.overdue = overdue;
+    this.overdueLog = new RateLimitedLog(LOG, OutboundLimiter.class, Duration.ofMinutes(1), clock);
   }
 
   /** The outbound policy's name. */
@@ -204,7 +202,7 @@ public final class OutboundLimiter {
       if (now - call.startNanos() > most) {
         call.abandon();
         abandoned++;
-        OVERDUE_LOG.log(
+        overdueLog.log(
             Level.WARNING,
             "abandonOverdue",
             "Outbound policy '"
