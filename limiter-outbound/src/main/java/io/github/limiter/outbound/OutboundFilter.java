@@ -23,7 +23,9 @@ import java.util.function.Supplier;
  * OutboundLimitException}, the cause of the client's {@code ProcessingException}); after it, reads
  * the upstream's {@code Retry-After} and rate-limit fields, so that every node blocks calls to that
  * upstream; and, with {@code retry-attempts}, sends an idempotent call refused with 429 or 503
- * again, with its body only if that can be repeated (not a stream).
+ * again, with its body only if that can be repeated (not a stream). A call that gets no answer (a
+ * refused connection, a timeout, a cancellation) runs no response filter: on Jersey, {@link
+ * JerseyCallEnd} ends it; on any other client, {@code max-call-time} does.
  *
  * <p>With MicroProfile Rest Client: {@code @RegisterProvider(OutboundFilter.class)} on the client
  * interface; the call's upstream picks the outbound policy among those of {@link Outbound#shared()}
