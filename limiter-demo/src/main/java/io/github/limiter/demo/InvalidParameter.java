@@ -16,7 +16,6 @@ import java.io.IOException;
 public final class InvalidParameter extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
-  private static final String PROBLEM_JSON = "application/problem+json";
 
   /** The most characters of a bad value that the answer repeats. */
   private static final int SHOWN = 40;
@@ -66,7 +65,7 @@ public final class InvalidParameter extends RuntimeException {
   /** Answers a servlet's request with this problem. */
   void send(HttpServletResponse response) throws IOException {
     response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
-    response.setContentType(PROBLEM_JSON);
+    response.setContentType(Problem.JSON);
     response.setCharacterEncoding("UTF-8");
     response.getWriter().print(problem());
   }
@@ -76,19 +75,7 @@ public final class InvalidParameter extends RuntimeException {
    * escaped too, so that no client's value reads as markup.
    */
   String problem() {
-    StringBuilder json =
-        new StringBuilder("{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400");
-    json.append(",\"detail\":\"");
-    for (char c : getMessage().toCharArray()) {
-      if (c == '"' || c == '\\') {
-        json.append('\\').append(c);
-      } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-        json.append(String.format("\\u%04x", (int) c));
-      } else {
-        json.append(c);
-      }
-    }
-    return json.append("\"}").toString();
+    return Problem.json(Response.Status.BAD_REQUEST, getMessage());
   }
 
   private static String shown(String value) {
@@ -107,7 +94,7 @@ public final class InvalidParameter extends RuntimeException {
     @Override
     public Response toResponse(InvalidParameter invalid) {
       return Response.status(Response.Status.BAD_REQUEST)
-          .type(PROBLEM_JSON)
+          .type(Problem.JSON)
           .entity(invalid.problem())
           .build();
     }

@@ -48,10 +48,13 @@ public final class Outbound implements AutoCloseable {
   private final Map<String, OutboundLimiter> policies;
   private final Map<String, OutboundLimiter> byUpstream;
   private final RateLimitStore store;
+  private final OverdueCalls overdue;
 
-  private Outbound(Map<String, OutboundLimiter> policies, RateLimitStore store) {
+  private Outbound(
+      Map<String, OutboundLimiter> policies, RateLimitStore store, OverdueCalls overdue) {
     this.policies = policies;
     this.store = store;
+    this.overdue = overdue;
     Map<String, OutboundLimiter> upstreams = new LinkedHashMap<>();
     for (OutboundLimiter limiter : policies.values()) {
       for (String upstream : limiter.config().upstreams()) {
@@ -122,13 +125,14 @@ public final class Outbound implements AutoCloseable {
       Clock wall,
       RandomGenerator random) {
     Map<String, OutboundLimiter> policies = new LinkedHashMap<>();
+    OverdueCalls overdue = new OverdueCalls();
     for (OutboundConfig c : configs) {
       policies.put(
           c.name(),
           new OutboundLimiter(
-              c, store, recorder, resolvers.get(c.name()), clock, sleeper, wall, random));
+              c, store, recorder, resolvers.get(c.name()), clock, sleeper, wall, random, overdue));
     }
-    return new Outbound(policies, store);
+    return new Outbound(policies, store, overdue);
   }
 
   /**
@@ -200,9 +204,10 @@ public final class Outbound implements AutoCloseable {
     return List.copyOf(policies.keySet());
   }
 
-  /** Closes the store. */
+  /** Stops watching for overdue calls, and closes the store. */
   @Override
   public void close() {
+    overdue.close();
     store.close();
   }
 }

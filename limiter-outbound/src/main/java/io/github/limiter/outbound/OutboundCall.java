@@ -16,13 +16,16 @@ public final class OutboundCall {
   private final String upstream;
   private final String key;
   private final boolean charged;
+  private final long startNanos;
   private final AtomicBoolean ended = new AtomicBoolean();
 
-  OutboundCall(OutboundLimiter limiter, String upstream, String key, boolean charged) {
+  OutboundCall(
+      OutboundLimiter limiter, String upstream, String key, boolean charged, long startNanos) {
     this.limiter = limiter;
     this.upstream = upstream;
     this.key = key;
     this.charged = charged;
+    this.startNanos = startNanos;
   }
 
   /** The upstream called, {@code scheme://host:port}. */
@@ -57,9 +60,22 @@ public final class OutboundCall {
     }
   }
 
+  /** Whether this call holds a concurrency permit until it ends. */
+  boolean holdsPermit() {
+    return charged && limiter.policy().algorithm() == Algorithm.CONCURRENCY;
+  }
+
+  long startNanos() {
+    return startNanos;
+  }
+
+  String key() {
+    return key;
+  }
+
   private void release() {
-    if (charged && limiter.policy().algorithm() == Algorithm.CONCURRENCY) {
-      limiter.release(key);
+    if (holdsPermit()) {
+      limiter.release(this);
     }
   }
 }

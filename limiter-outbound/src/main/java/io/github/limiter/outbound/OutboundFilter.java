@@ -23,7 +23,9 @@ import java.util.function.Supplier;
  * OutboundLimitException}, the cause of the client's {@code ProcessingException}); after it, reads
  * the upstream's {@code Retry-After} and rate-limit fields, so that every node blocks calls to that
  * upstream; and, with {@code retry-attempts}, sends an idempotent call refused with 429 or 503
- * again, with its body only if that can be repeated (not a stream).
+ * again, with its body only if that can be repeated (not a stream). A call that gets no answer (a
+ * refused connection, a timeout, a cancellation) runs no response filter: on Jersey, {@link
+ * JerseyCallEnd} ends it; on any other client, {@code max-call-time} does.
  *
  * <p>With MicroProfile Rest Client: {@code @RegisterProvider(OutboundFilter.class)} on the client
  * interface; the call's upstream picks the outbound policy among those of {@link Outbound#shared()}
@@ -90,10 +92,10 @@ public final class OutboundFilter implements ClientRequestFilter, ClientResponse
   @Override
   public void filter(ClientRequestContext request, ClientResponseContext response)
       throws IOException {
-    if (!(request.getProperty(CALL) instanceof OutboundCall call)) {
+    OutboundCall call = takeCall(request);
+    if (call == null) {
       return;
     }
-    request.removeProperty(CALL);
     long block = call.endNanos(response.getStatus(), response::getHeaderString);
     OutboundLimiter limiter = limiterOf(request);
     if (limiter == null
@@ -127,6 +129,28 @@ public final class OutboundFilter implements ClientRequestFilter, ClientResponse
         retried.hasEntity()
             ? retried.readEntity(InputStream.class)
             : InputStream.nullInputStream());
+  }
+
+  /**
+   * Ends the call of {@code request} that got no answer: a refused connection, a timeout, a
+   * cancelled or failed invocation. No response filter runs then, and Jakarta REST has no standard
+   * hook for it: {@link JerseyCallEnd} calls this where the client is Jersey's, and {@code
+   * max-call-time} ends the call on any other.
+   */
+  static void abandon(ClientRequestContext request) {
+    OutboundCall call = takeCall(request);
+    if (call != null) {
+      call.abandon();
+    }
+  }
+
+  /** The call of {@code request}, once: whoever takes it ends it. */
+  private static OutboundCall takeCall(ClientRequestContext request) {
+    if (!(request.getProperty(CALL) instanceof OutboundCall call)) {
+      return null;
+    }
+    request.removeProperty(CALL);
+    return call;
   }
 
   /** Sends the call again through the same client, whose filters see it as attempt {@code sent}. */

@@ -8,6 +8,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.OutboundConfig;
+import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.Recorder.OutboundEvent;
 import java.io.IOException;
@@ -19,11 +20,16 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.random.RandomGenerator;
 
 /**
@@ -39,6 +45,8 @@ import java.util.random.RandomGenerator;
  */
 public final class OutboundLimiter {
 
+  private static final Logger LOG = Logger.getLogger(OutboundLimiter.class.getName());
+
   private final OutboundConfig config;
   private final RateLimitStore store;
   private final Recorder recorder;
@@ -47,6 +55,9 @@ public final class OutboundLimiter {
   private final Sleeper sleeper;
   private final UpstreamSignals signals;
   private final RetryPlan retries;
+  private final Set<OutboundCall> open = ConcurrentHashMap.newKeySet();
+  private final OverdueCalls overdue;
+  private final RateLimitedLog overdueLog;
 
   OutboundLimiter(
       OutboundConfig config,
@@ -56,7 +67,8 @@ public final class OutboundLimiter {
       NanoClock clock,
       Sleeper sleeper,
       Clock wall,
-      RandomGenerator random) {
+      RandomGenerator random,
+      OverdueCalls overdue) {
     this.config = Objects.requireNonNull(config, "config");
     this.store = Objects.requireNonNull(store, "store");
     this.recorder = recorder;
@@ -65,6 +77,8 @@ public final class OutboundLimiter {
     this.sleeper = sleeper;
     this.signals = new UpstreamSignals(config.name(), config.maxBlock(), wall);
     this.retries = new RetryPlan(config.retry(), random);
+    this.overdue = overdue;
+    this.overdueLog = new RateLimitedLog(LOG, OutboundLimiter.class, Duration.ofMinutes(1), clock);
   }
 
   /** The outbound policy's name. */
@@ -132,7 +146,12 @@ public final class OutboundLimiter {
       recorder.outbound(name(), OutboundEvent.WAITED);
     }
     recorder.outbound(name(), OutboundEvent.CALLED);
-    return new OutboundCall(this, upstream, key, charged);
+    OutboundCall call = new OutboundCall(this, upstream, key, charged, clock.nanos());
+    if (call.holdsPermit()) {
+      open.add(call);
+      overdue.watch(this);
+    }
+    return call;
   }
 
   private void pause(long nanos, String upstream, boolean upstreamBlock) {
@@ -163,8 +182,44 @@ public final class OutboundLimiter {
     return block;
   }
 
-  void release(String key) {
-    store.refund(policy(), key, config.permits());
+  void release(OutboundCall call) {
+    open.remove(call);
+    store.refund(policy(), call.key(), config.permits());
+  }
+
+  /**
+   * Gives back the permits of the calls that began more than {@code max-call-time} ago and have not
+   * ended: a call whose failure the client never showed (see {@link OutboundFilter}) would hold its
+   * permit for as long as the node lives, and on Redis the node would keep renewing it.
+   *
+   * @return how many calls were abandoned
+   */
+  int abandonOverdue() {
+    long now = clock.nanos();
+    long most = config.maxCallTime().toNanos();
+    int abandoned = 0;
+    for (OutboundCall call : open) {
+      if (now - call.startNanos() > most) {
+        call.abandon();
+        abandoned++;
+        overdueLog.log(
+            Level.WARNING,
+            "abandonOverdue",
+            "Outbound policy '"
+                + name()
+                + "': a call to "
+                + call.upstream()
+                + " did not end within max-call-time ("
+                + config.maxCallTime().toMillis()
+                + "ms); its permit is given back");
+      }
+    }
+    return abandoned;
+  }
+
+  /** The calls that hold a concurrency permit and have not ended. */
+  int openCalls() {
+    return open.size();
   }
 
   /**

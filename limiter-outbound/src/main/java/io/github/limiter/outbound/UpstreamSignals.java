@@ -4,9 +4,14 @@ import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.log.RateLimitedLog;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -17,7 +22,8 @@ import java.util.regex.Pattern;
  * What an upstream's response says about calling it again: how long every call to it should wait.
  *
  * <ul>
- *   <li>{@code Retry-After} on a 429 or 503, in seconds or as an HTTP-date;
+ *   <li>{@code Retry-After} on a 429 or 503, in seconds or as an HTTP-date in any of its three
+ *       forms;
  *   <li>the IETF {@code RateLimit} field ({@code "default";r=0;t=30}) with {@code RateLimit-Policy}
  *       ({@code "default";q=100;w=60}) for a missing reset, its earlier dictionary form ({@code
  *       limit=100, remaining=0, reset=30}) and the separate {@code RateLimit-Remaining} and {@code
@@ -39,6 +45,13 @@ final class UpstreamSignals {
   private static final long UNIX_TIME_FROM = 1_000_000_000L;
 
   private static final Pattern SECONDS = Pattern.compile("\\d{1,12}");
+
+  /** RFC 9110's preferred HTTP-date, as {@code RFC_1123_DATE_TIME} reads it (GMT, or an offset). */
+  private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter.RFC_1123_DATE_TIME;
+
+  /** ANSI C's asctime(): a day of the month under 10 is padded with a space. */
+  private static final DateTimeFormatter ASCTIME =
+      DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss uuuu", Locale.US).withZone(ZoneOffset.UTC);
 
   /** A parameter of a structured field item or a dictionary member: {@code r=0}, {@code w=60}. */
   private static final Pattern PARAMETER =
@@ -95,15 +108,57 @@ final class UpstreamSignals {
     }
     String text = value.trim();
     if (SECONDS.matcher(text).matches()) {
-      return believed("Retry-After", text, Long.parseLong(text) * 1_000_000_000L);
+      return believed("Retry-After", text, secondsToNanos(Long.parseLong(text)));
     }
-    try {
-      ZonedDateTime at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME);
-      long nanos = Duration.between(wall.instant(), at.toInstant()).toNanos();
-      return nanos <= 0 ? 0 : believed("Retry-After", text, nanos); // a past date: go on
-    } catch (DateTimeParseException | ArithmeticException e) {
+    Instant now = wall.instant();
+    Instant at = httpDate(text, now);
+    if (at == null) {
       return malformed("Retry-After", text);
     }
+    if (!at.isAfter(now)) {
+      return 0; // a past date: go on
+    }
+    // A date centuries ahead must not overflow the nanoseconds: saturated, then not believed
+    long nanos =
+        at.isAfter(now.plusNanos(ABSURD_NANOS))
+            ? Long.MAX_VALUE
+            : Duration.between(now, at).toNanos();
+    return believed("Retry-After", text, nanos);
+  }
+
+  /**
+   * An HTTP-date in any of the three forms RFC 9110 (5.6.7) has a recipient accept: IMF-fixdate
+   * ({@code Sun, 06 Nov 1994 08:49:37 GMT}), and the obsolete RFC 850 ({@code Sunday, 06-Nov-94
+   * 08:49:37 GMT}) and asctime ({@code Sun Nov 6 08:49:37 1994}) forms; null if it is none.
+   */
+  static Instant httpDate(String text, Instant now) {
+    for (DateTimeFormatter form : List.of(IMF_FIXDATE, ASCTIME, rfc850(now))) {
+      try {
+        return ZonedDateTime.parse(text, form).toInstant();
+      } catch (DateTimeParseException e) {
+        // the next form
+      }
+    }
+    return null;
+  }
+
+  /**
+   * RFC 850's two-digit year: RFC 9110 reads one that would be more than 50 years ahead as the most
+   * recent past year with those digits.
+   */
+  private static DateTimeFormatter rfc850(Instant now) {
+    int year = now.atZone(ZoneOffset.UTC).getYear();
+    return new DateTimeFormatterBuilder()
+        .appendPattern("EEEE, dd-MMM-")
+        .appendValueReduced(ChronoField.YEAR, 2, 2, year - 49)
+        .appendPattern(" HH:mm:ss 'GMT'")
+        .toFormatter(Locale.US)
+        .withZone(ZoneOffset.UTC);
+  }
+
+  /** Seconds in nanoseconds, saturated: twelve digits of seconds overflow a long of nanoseconds. */
+  private static long secondsToNanos(long seconds) {
+    return seconds > Long.MAX_VALUE / 1_000_000_000L ? Long.MAX_VALUE : seconds * 1_000_000_000L;
   }
 
   /** The wait the rate-limit fields ask for: until the reset when nothing remains, else 0. */
@@ -190,7 +245,7 @@ final class UpstreamSignals {
       long millis = seconds * 1000 - wall.millis();
       return millis <= 0 ? 0 : believed(field, text, millis * 1_000_000);
     }
-    return believed(field, text, seconds * 1_000_000_000L);
+    return believed(field, text, secondsToNanos(seconds));
   }
 
   private static String parameter(String item, String name, String longName) {

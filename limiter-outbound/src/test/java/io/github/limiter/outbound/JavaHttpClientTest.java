@@ -71,7 +71,8 @@ class JavaHttpClientTest {
             false,
             Duration.ofMinutes(5),
             new OutboundConfig.Retry(
-                attempts, maxTime, Duration.ofMillis(100), Duration.ofSeconds(1))),
+                attempts, maxTime, Duration.ofMillis(100), Duration.ofSeconds(1)),
+            Duration.ofMinutes(5)),
         store,
         recorder,
         null,
@@ -81,7 +82,8 @@ class JavaHttpClientTest {
           clock.advance(nanos);
         },
         Clock.systemUTC(),
-        new Random(7));
+        new Random(7),
+        new OverdueCalls());
   }
 
   private URI uri(String path) {

@@ -71,7 +71,8 @@ class OutboundFilterTest {
             false,
             Duration.ofMinutes(5),
             new OutboundConfig.Retry(
-                attempts, Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofSeconds(1)));
+                attempts, Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofSeconds(1)),
+            Duration.ofMinutes(5));
     return Outbound.of(
         List.of(partner),
         store,

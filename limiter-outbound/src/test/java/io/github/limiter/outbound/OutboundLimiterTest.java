@@ -54,14 +54,16 @@ class OutboundLimiterTest {
             maxWait,
             proceed,
             Duration.ofMinutes(5),
-            OutboundConfig.Retry.NONE),
+            OutboundConfig.Retry.NONE,
+            Duration.ofMinutes(5)),
         store,
         recorder,
         null,
         clock,
         sleeper,
         Clock.fixed(Instant.parse("2026-12-04T10:00:00Z"), ZoneOffset.UTC),
-        new Random(1));
+        new Random(1),
+        new OverdueCalls());
   }
 
   private static void spend(OutboundLimiter limiter, int calls) {
@@ -253,14 +255,16 @@ class OutboundLimiterTest {
                 Duration.ofSeconds(10),
                 true,
                 Duration.ofMinutes(5),
-                OutboundConfig.Retry.NONE),
+                OutboundConfig.Retry.NONE,
+                Duration.ofMinutes(5)),
             store,
             recorder,
             null,
             clock,
             sleeper,
             Clock.systemUTC(),
-            new Random(1));
+            new Random(1),
+            new OverdueCalls());
 
     assertThatThrownBy(() -> partner.begin(PARTNER, null))
         .isInstanceOfSatisfying(
@@ -280,7 +284,8 @@ class OutboundLimiterTest {
                 Duration.ofSeconds(1),
                 false,
                 Duration.ofMinutes(5),
-                OutboundConfig.Retry.NONE),
+                OutboundConfig.Retry.NONE,
+                Duration.ofMinutes(5)),
             store,
             recorder,
             null,
@@ -289,7 +294,8 @@ class OutboundLimiterTest {
               throw new InterruptedException();
             },
             Clock.systemUTC(),
-            new Random(1));
+            new Random(1),
+            new OverdueCalls());
     spend(partner, 5);
 
     try {

@@ -81,6 +81,40 @@ class UpstreamSignalsTest {
   }
 
   @Test
+  void theObsoleteHttpDateFormsAreReadToo() {
+    // RFC 9110 5.6.7: RFC 850's form and asctime's, as well as IMF-fixdate
+    assertThat(block(429, "Retry-After", "Friday, 04-Dec-26 10:00:07 GMT")).isEqualTo(7 * SECOND);
+    assertThat(block(503, "Retry-After", "Fri Dec  4 10:00:09 2026")).isEqualTo(9 * SECOND);
+    assertThat(block(429, "Retry-After", "Fri Dec 11 09:59:59 2026")).isZero(); // over a day
+    assertThat(lines).singleElement().asString().contains("more than a day ahead");
+  }
+
+  @Test
+  void anRfc850YearMoreThanFiftyYearsAheadIsThePastCentury() {
+    Instant now = Instant.parse("2026-12-04T10:00:00Z");
+    assertThat(UpstreamSignals.httpDate("Sunday, 06-Nov-94 08:49:37 GMT", now))
+        .isEqualTo(Instant.parse("1994-11-06T08:49:37Z"));
+    assertThat(UpstreamSignals.httpDate("Friday, 06-Nov-76 08:49:37 GMT", now))
+        .isEqualTo(Instant.parse("2076-11-06T08:49:37Z"));
+    assertThat(UpstreamSignals.httpDate("Sunday, 06-Nov-77 08:49:37 GMT", now))
+        .isEqualTo(Instant.parse("1977-11-06T08:49:37Z"));
+    assertThat(UpstreamSignals.httpDate("Sun Nov  6 08:49:37 1994", now))
+        .isEqualTo(Instant.parse("1994-11-06T08:49:37Z"));
+    // A weekday that does not match its date is no date
+    assertThat(UpstreamSignals.httpDate("Monday, 06-Nov-94 08:49:37 GMT", now)).isNull();
+    assertThat(UpstreamSignals.httpDate("Sun Nov 6 08:49:37 1994", now)).isNull();
+  }
+
+  @Test
+  void retryAfterSecondsTooManyForNanosecondsSaturateAndAreIgnoredAsMoreThanADay() {
+    // 18446744074 s is 2^64 ns and a little: multiplied in a long it wrapped to 0.29 s
+    assertThat(block(429, "Retry-After", "18446744074")).isZero();
+    assertThat(block(429, "Retry-After", "999999999999")).isZero();
+    assertThat(block(429, "Retry-After", "Fri, 04 Dec 9999 10:00:00 GMT")).isZero();
+    assertThat(lines).singleElement().asString().contains("18446744074", "more than a day ahead");
+  }
+
+  @Test
   void retryAfterOnAnAnswerThatIsNoRefusalIsNotAPause() {
     assertThat(block(200, "Retry-After", "30")).isZero();
     assertThat(block(301, "Retry-After", "30")).isZero();

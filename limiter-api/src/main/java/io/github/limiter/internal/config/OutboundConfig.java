@@ -31,6 +31,8 @@ import java.util.TreeSet;
  * @param proceed whether a call goes out anyway when the budget is still spent after maxWait
  * @param maxBlock the longest an upstream's signal blocks calls to it
  * @param retry the retries of idempotent calls refused with 429 or 503
+ * @param maxCallTime under a concurrency policy, how long a call may hold its permit before it is
+ *     given back whether the call ended or not
  */
 public record OutboundConfig(
     Policy policy,
@@ -40,7 +42,8 @@ public record OutboundConfig(
     Duration maxWait,
     boolean proceed,
     Duration maxBlock,
-    Retry retry) {
+    Retry retry,
+    Duration maxCallTime) {
 
   public static final String PREFIX = "limiter.outbound.";
 
@@ -77,6 +80,7 @@ public record OutboundConfig(
     Objects.requireNonNull(maxWait, "maxWait");
     Objects.requireNonNull(maxBlock, "maxBlock");
     Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(maxCallTime, "maxCallTime");
   }
 
   /** The policy's name, NAME. */
@@ -94,7 +98,8 @@ public record OutboundConfig(
         Duration.ZERO,
         false,
         OutboundKeys.MAX_BLOCK.fallback(),
-        Retry.NONE);
+        Retry.NONE,
+        OutboundKeys.MAX_CALL_TIME.fallback());
   }
 
   /**
@@ -248,7 +253,8 @@ public record OutboundConfig(
               Math.toIntExact(values.get(OutboundKeys.RETRY_ATTEMPTS)),
               values.get(OutboundKeys.RETRY_MAX_TIME),
               backoff,
-              maxBackoff));
+              maxBackoff),
+          values.get(OutboundKeys.MAX_CALL_TIME));
     } catch (ConfigException e) {
       problems.add(e);
       return null;

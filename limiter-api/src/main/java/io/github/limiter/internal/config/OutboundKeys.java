@@ -1,5 +1,6 @@
 package io.github.limiter.internal.config;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
 import java.time.Duration;
 import java.util.List;
@@ -69,6 +70,20 @@ final class OutboundKeys {
                   + " is cut to this, one over a day (or negative, or malformed) is ignored and"
                   + " logged");
 
+  static final Setting<Duration> MAX_CALL_TIME =
+      Setting.of(
+              "max-call-time",
+              text -> bounded(text, Duration.ofSeconds(1), Duration.ofDays(1)),
+              Duration.ofMinutes(5))
+          .only(Algorithm.CONCURRENCY)
+          .doc(
+              "duration, 1s-1d",
+              "`5m`",
+              "1m",
+              "`concurrency` only: a call not ended within this time gives its permit back, and a"
+                  + " warning says so; a safety net for a client whose failed calls cannot be seen"
+                  + " to end. Set it above the client's connect and read timeouts");
+
   static final Setting<Long> RETRY_ATTEMPTS =
       Setting.of("retry-attempts", ConfigReader.integer(1, 10), 1L)
           .doc(
@@ -121,6 +136,7 @@ final class OutboundKeys {
           MAX_WAIT,
           PROCEED,
           MAX_BLOCK,
+          MAX_CALL_TIME,
           RETRY_ATTEMPTS,
           RETRY_MAX_TIME,
           RETRY_BACKOFF,
