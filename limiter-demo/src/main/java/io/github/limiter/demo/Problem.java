@@ -17,7 +17,9 @@ final class Problem {
     return Response.status(status).type(JSON).entity(json(status, detail)).build();
   }
 
-  /** The problem document; markup characters are escaped too, so no client's value reads as markup. */
+  /**
+   * The problem document; markup characters are escaped too, so no client's value reads as markup.
+   */
   static String json(Response.Status status, String detail) {
     StringBuilder json =
         new StringBuilder("{\"type\":\"about:blank\",\"title\":\"")

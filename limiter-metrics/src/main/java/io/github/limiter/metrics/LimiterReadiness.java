@@ -47,7 +47,10 @@ public class LimiterReadiness implements HealthCheck {
       data.put(prefix + "breaker", health.breaker());
       health.lastError().ifPresent(error -> data.put(prefix + "last-error", error));
       health.lastErrorAt().ifPresent(at -> data.put(prefix + "last-error-at", at.toString()));
-      entry.store().view(InMemoryStore.class).ifPresent(m -> data.put(prefix + "keys", (long) m.size()));
+      entry
+          .store()
+          .view(InMemoryStore.class)
+          .ifPresent(m -> data.put(prefix + "keys", (long) m.size()));
       if (needed) {
         data.put(prefix + "fail-closed", String.join(",", entry.failClosed()));
       }
