@@ -1,4 +1,5 @@
-// The Limiter console: the admin API's JSON, drawn with textContent only (keys come from clients).
+// The Limiter console: the admin API's JSON, drawn with textContent only (keys come from clients),
+// and each policy's traffic as an SVG chart drawn here.
 // The token is typed by the operator and kept in this tab's sessionStorage, never in the URL.
 "use strict";
 (function () {
@@ -59,7 +60,7 @@
       ]);
     });
     return el("div", { "class": "top " + kind }, [
-      el("h3", { text: title + " (" + total + " in all)" }),
+      el("h4", { text: title + " (" + total + " in all)" }),
       rows.length ? el("table", {}, [el("tr", {}, [el("th", { text: "key" }), el("th", { "class": "num", text: "requests" }),
         el("th", {})])].concat(rows))
         : el("p", { "class": "empty", text: "none yet" })
@@ -259,6 +260,7 @@
       });
     }));
     section.appendChild(keyState);
+    section.appendChild(el("h3", { text: "Top keys" }));
     if (top) {
       section.appendChild(el("div", { "class": "columns" }, [
         counts("Most rejections", top.byRejections, "rejections", top.rejections),
