@@ -96,6 +96,12 @@
     return m[1] + (unit.length > 2 ? " " + unit + "s" : " " + unit);
   }
 
+  // A period as the length of a window: "hour", "10-second".
+  function span(text) {
+    var m = /^(\d+)(s|m|h|d)$/.exec(text);
+    return m && m[1] !== "1" ? m[1] + "-" + UNITS[m[2]] : period(text);
+  }
+
   // One limit ("10/s burst=20") under the policy's algorithm, in words.
   function limitInWords(algorithm, text) {
     var m = /^(\d+)\/(\S+)(?: burst=(\d+))?/.exec(text);
@@ -104,7 +110,7 @@
     if (/^(day|week|month|year)$/.test(m[2])) { return n + " per calendar " + m[2]; }
     switch (algorithm) {
       case "concurrency": return n + " in flight at once; a rejection says retry after " + per;
-      case "fixed-window": return n + " in each " + per + " window of its own, counted from the window's start";
+      case "fixed-window": return n + " in each " + span(m[2]) + " window of its own, counted from the window's start";
       case "sliding-window-counter":
       case "sliding-window-log": return n + " in any " + per + ", a sliding window of its own";
       case "leaky-bucket": return n + " per " + per + ", spaced evenly" + (burst ? ", up to " + burst + " queued" : "");
