@@ -399,6 +399,8 @@ class LiveOpsTwoNodesIT {
                   live + ".querySelector('.key-state').textContent"))
           .matches("h:spender: 0 left under 1/h burst=8, fresh again in 28[78][0-9]{2} s");
 
+      // the picture for the docs: the flooded policy's card, at the top of the window
+      console.eval("(() => { " + live + ".scrollIntoView(); return 'shown'; })()");
       byte[] png = console.screenshot();
       assertThat(png).startsWith(0x89, 'P', 'N', 'G').hasSizeGreaterThan(20_000);
       Path target = Path.of(Settings.required("it.target.dir"), "live-console-payara.png");
