@@ -338,6 +338,8 @@ class LiveOpsTwoNodesIT {
   void theConsoleShowsThePoliciesTopKeysAndOverridesInChromium() throws Exception {
     // More than any key before on node a (a blocked key's polls count as rejections too)
     assertThat(admitted(nodeA, "flooder", 150)).isEqualTo(8);
+    // One @Limited call, so that the console shows a policy of @Limited too
+    assertThat(Http.get(nodeA.base().resolve("api/cdi/hello")).statusCode()).isEqualTo(200);
     HttpResponse<String> page = Http.get(nodeA.base().resolve(ADMIN));
     assertThat(page.statusCode()).as("the page holds no data and needs no token").isEqualTo(200);
     assertThat(page.body()).contains("<title>Limiter console</title>").doesNotContain(TOKEN);
@@ -387,6 +389,30 @@ class LiveOpsTwoNodesIT {
               console.eval(
                   "document.querySelector('section[data-policy=hello] .limits').textContent"))
           .isEqualTo("10/s burst=20");
+      // what each policy limits: a route of the filter, or a method under @Limited
+      assertThat(console.eval(live + ".querySelector('.routes').textContent")).isEqualTo("/live/*");
+      assertThat(console.eval(live + ".querySelector('.key-source').textContent"))
+          .isEqualTo("per value of header X-Client; without one, not limited");
+      assertThat(
+              console.eval(
+                  "document.querySelector('section[data-policy=cdi-hello] .sites').textContent"))
+          .isEqualTo("io.github.limiter.demo.CdiHelloResource#hello");
+      // and the flood drawn: the rejected line rises above the chart's axis
+      String rejected = live + ".querySelector('polyline[data-series=rejected]')";
+      assertThat(
+              console.eval(
+                  rejected
+                      + ".getAttribute('points').split(' ').length + ' ' + Math.min(..."
+                      + rejected
+                      + ".getAttribute('points').split(' ').map(p => +p.split(',')[1])) + ' ' + "
+                      + live
+                      + ".querySelector('svg.traffic').dataset.bottom"))
+          .matches("300 [0-9.]+ 108")
+          .satisfies(
+              drawn ->
+                  assertThat(Double.parseDouble(drawn.split(" ")[1]))
+                      .as("the highest point of the rejected line")
+                      .isLessThan(108));
 
       // the key state, read through the console's lookup without charging the key
       console.eval(
@@ -400,6 +426,8 @@ class LiveOpsTwoNodesIT {
                   live + ".querySelector('.key-state').textContent"))
           .matches("h:spender: 0 left under 1/h burst=8, fresh again in 28[78][0-9]{2} s");
 
+      // the picture for the docs: the flooded policy's card, at the top of the window
+      console.eval("(() => { " + live + ".scrollIntoView(); return 'shown'; })()");
       byte[] png = console.screenshot();
       assertThat(png).startsWith(0x89, 'P', 'N', 'G').hasSizeGreaterThan(20_000);
       Path target = Path.of(Settings.required("it.target.dir"), "live-console-payara.png");

@@ -17,6 +17,7 @@ import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.live.ConfigRefresh;
 import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
@@ -138,6 +139,25 @@ class LimiterRuntime {
       }
     }
     siteRules.gates().forEach(gate -> metrics.watch(gate.gauges()));
+    admission.insight().describe(scopes(extension.sites(), setup.config()));
+  }
+
+  /** What each policy limits here, for operators: its methods, and their keys. */
+  private static Map<String, PolicyScope> scopes(Iterable<Site> sites, LimiterConfig config) {
+    Map<String, PolicyScope> scopes = new HashMap<>();
+    for (Site site : sites) {
+      String where = site.beanClass().getName() + "#" + site.method().getName();
+      String own = site.limited().key().trim();
+      for (String name : site.limited().value()) {
+        config
+            .policy(name)
+            .ifPresent(
+                policy ->
+                    PolicyScope.addSite(
+                        scopes, policy, where, own.isEmpty() ? policy.key().toString() : own));
+      }
+    }
+    return scopes;
   }
 
   /** What the operator sees of the {@code @Limited} calls: top keys and shadow trials. */

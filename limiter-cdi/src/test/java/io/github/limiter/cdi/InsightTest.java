@@ -3,9 +3,14 @@ package io.github.limiter.cdi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.KeyCount;
+import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.live.TopKeysView;
+import io.github.limiter.internal.live.Traffic;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.stream.LongStream;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
@@ -75,8 +80,37 @@ class InsightTest {
     }
   }
 
+  @Test
+  void eachPolicySaysItsMethodsAndTheirKeysAndCountsTheirTrafficPerSecond() {
+    try (WeldContainer container = container("limiter.policy.api.key", "principal")) {
+      Api api = container.select(Api.class).get();
+      api.call("alice");
+      api.call("alice");
+      assertThatThrownBy(() -> api.call("alice")).isInstanceOf(RateLimitExceededException.class);
+
+      Insight insight = container.select(LimiterRuntime.class).get().insight();
+
+      // Then the policy names its methods, with the key of each: the method's own or the policy's
+      assertThat(insight.scope("api"))
+          .hasValue(
+              new PolicyScope(
+                  List.of(),
+                  List.of(Api.class.getName() + "#call", Api.class.getName() + "#plain"),
+                  List.of("param:user", "principal"),
+                  "remote-address"));
+      assertThat(insight.scope("other")).isEmpty();
+      // And its traffic counts the 2 admitted and the 1 rejected call
+      Traffic.Series series = insight.traffic().series("api");
+      assertThat(LongStream.of(series.admitted()).sum()).isEqualTo(2);
+      assertThat(LongStream.of(series.rejected()).sum()).isEqualTo(1);
+    }
+  }
+
   @ApplicationScoped
   static class Api {
+    @Limited("api")
+    public void plain() {}
+
     @Limited(value = "api", key = "param:user")
     public void call(String user) {}
   }

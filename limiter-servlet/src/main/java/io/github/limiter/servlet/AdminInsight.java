@@ -7,9 +7,11 @@ import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.KeyCount;
 import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.live.ShadowTrial;
 import io.github.limiter.internal.live.TopKeys;
 import io.github.limiter.internal.live.TopKeysView;
+import io.github.limiter.internal.live.Traffic;
 import io.github.limiter.internal.live.TrialView;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.LongStream;
 
 /**
  * The admin API's view of live traffic: a policy's top keys, a key's state and its shadow trial,
@@ -45,6 +48,7 @@ final class AdminInsight {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("policy", name);
         json.put("coveredSeconds", view.covered().toSeconds());
+        json.put("windowSeconds", top.get().window().toSeconds());
         json.put("requests", view.requests());
         json.put("rejections", view.rejections());
         json.put("byRequests", counts(view.byRequests()));
@@ -53,6 +57,47 @@ final class AdminInsight {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * {@code name}'s admitted and rejected requests per second over the last {@link Traffic#SECONDS}
+   * seconds, the oldest first and the current second last: summed over every runtime that holds it.
+   */
+  static Map<String, Object> traffic(List<LiveLimits> owners, String name) {
+    long[] admitted = new long[Traffic.SECONDS];
+    long[] rejected = new long[Traffic.SECONDS];
+    for (Insight insight : insights(owners)) {
+      Traffic.Series series = insight.traffic().series(name);
+      for (int i = 0; i < Traffic.SECONDS; i++) {
+        admitted[i] += series.admitted()[i];
+        rejected[i] += series.rejected()[i];
+      }
+    }
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("policy", name);
+    json.put("stepSeconds", 1);
+    json.put("admitted", LongStream.of(admitted).boxed().toList());
+    json.put("rejected", LongStream.of(rejected).boxed().toList());
+    return json;
+  }
+
+  /**
+   * What {@code name} limits, over every runtime that holds it: its {@code routes}, its {@code
+   * sites} ({@code @Limited} methods), its {@code keys} and {@code onMissingKey}; empty lists and a
+   * null {@code onMissingKey} for a policy that no adapter describes.
+   */
+  static Map<String, Object> scope(List<LiveLimits> owners, String name) {
+    PolicyScope all = null;
+    for (Insight insight : insights(owners)) {
+      PolicyScope scope = insight.scope(name).orElse(null);
+      all = all == null ? scope : scope == null ? all : all.plus(scope);
+    }
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("routes", all == null ? List.of() : all.routes());
+    json.put("sites", all == null ? List.of() : all.sites());
+    json.put("keys", all == null ? List.of() : all.keys());
+    json.put("onMissingKey", all == null ? null : all.onMissingKey());
+    return json;
   }
 
   /**

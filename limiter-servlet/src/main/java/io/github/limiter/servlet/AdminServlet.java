@@ -31,13 +31,15 @@ import java.util.logging.Logger;
  * with who made it, what changed and when.
  *
  * <pre>
- * GET    /policies                          each policy: policy, algorithm, version, limits
+ * GET    /policies                          each policy: policy, algorithm, version, limits, and
+ *                                           what it limits (routes, sites, keys, onMissingKey)
  * PUT    /policies/NAME/limits              {"limits": "10/s burst=20"}: its next version
  * GET    /policies/NAME/overrides           the keys' overrides
  * PUT    /policies/NAME/overrides/KEY       {"kind": "block|exempt|limits", "limits": .., "ttl": "10m"}
  * DELETE /policies/NAME/overrides/KEY       removes the key's override
  * GET    /policies/NAME/keys/KEY            the key's state (remaining, reset, override), uncharged
  * GET    /policies/NAME/top-keys            the keys with the most requests and rejections
+ * GET    /policies/NAME/traffic             its admitted and rejected requests per second
  * GET    /policies/NAME/trial               the latest shadow trial, running or over
  * PUT    /policies/NAME/trial               {"limits": "5/s", "period": "10m"}: starts one
  * POST   /policies/NAME/trial/apply         puts its limits in force: the policy's next version
@@ -115,7 +117,7 @@ final class AdminServlet extends HttpServlet {
         send(response, 200, AdminInsight.keyState(owners(path.get(1)), path.get(1), path.get(3)));
       } else if (path.size() >= 3
           && path.get(0).equals("policies")
-          && (path.get(2).equals("top-keys") || path.get(2).equals("trial"))) {
+          && List.of("top-keys", "trial", "traffic").contains(path.get(2))) {
         insight(request, response, who, path, method);
       } else {
         send(response, 404, Map.of("error", "no such admin resource"));
@@ -161,6 +163,7 @@ final class AdminServlet extends HttpServlet {
                       + " does not report them"));
         }
       }
+      case "traffic GET" -> send(response, 200, AdminInsight.traffic(owners, name));
       case "trial GET" -> {
         var trial = AdminInsight.trial(owners, name);
         if (trial.isPresent()) {
@@ -245,13 +248,18 @@ final class AdminServlet extends HttpServlet {
     Map<String, Map<String, Object>> byName = new java.util.TreeMap<>();
     for (LiveLimits live : lives.get()) {
       for (LiveLimits.Version version : live.versions()) {
+        String name = version.policy().name();
+        if (byName.containsKey(name)) {
+          continue;
+        }
         Map<String, Object> policy = new LinkedHashMap<>();
-        policy.put("policy", version.policy().name());
+        policy.put("policy", name);
         policy.put("algorithm", version.policy().algorithm().configName());
         policy.put("version", version.number());
         policy.put("limits", LiveLimits.text(version.policy()));
         policy.put("shared", live.shared());
-        byName.putIfAbsent(version.policy().name(), policy);
+        policy.putAll(AdminInsight.scope(owners(name), name));
+        byName.put(name, policy);
       }
     }
     return new ArrayList<>(byName.values());

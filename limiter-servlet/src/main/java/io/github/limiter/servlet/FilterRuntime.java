@@ -15,6 +15,7 @@ import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.live.ConfigRefresh;
 import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
@@ -87,7 +88,8 @@ final class FilterRuntime {
             AdmissionMetrics.of(
                 metrics, config.store(), new NearLimit(config.events().nearLimit())),
             null,
-            new Insight(config.topKeys(), NanoClock.system()));
+            new Insight(config.topKeys(), NanoClock.system())
+                .describe(PolicyScope.ofRoutes(config)));
     RuleCompiler compiler = new RuleCompiler(admission, ResolverDiscovery.atStart(loader));
     Map<String, Rule> rules = ResolverDiscovery.routedRules(config, compiler);
     compiler.gates().forEach(gate -> metrics.watch(gate.gauges()));

@@ -17,6 +17,10 @@ import java.util.function.Consumer;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -95,6 +99,7 @@ class AdminApiTest {
             new String[] {"DELETE", "/policies/api/overrides/k", null},
             new String[] {"GET", "/policies/api/keys/h:k", null},
             new String[] {"GET", "/policies/api/top-keys", null},
+            new String[] {"GET", "/policies/api/traffic", null},
             new String[] {"GET", "/policies/api/trial", null},
             new String[] {"PUT", "/policies/api/trial", "{\"limits\":\"1/s\",\"period\":\"1m\"}"},
             new String[] {"POST", "/policies/api/trial/apply", null},
@@ -169,7 +174,8 @@ class AdminApiTest {
     assertThat(policies.body())
         .isEqualTo(
             "{\"policies\":[{\"policy\":\"api\",\"algorithm\":\"fixed-window\",\"version\":0,"
-                + "\"limits\":\"5/h\",\"shared\":false}]}");
+                + "\"limits\":\"5/h\",\"shared\":false,\"routes\":[\"/api/*\"],\"sites\":[],"
+                + "\"keys\":[\"header:X-Api-Key\"],\"onMissingKey\":\"remote-address\"}]}");
     for (int i = 0; i < 3; i++) {
       assertThat(api("k")).isEqualTo(200);
     }
@@ -301,6 +307,35 @@ class AdminApiTest {
                 + "{\"key\":\"h:light\",\"count\":1,\"error\":0}]")
         .contains("\"byRejections\":[{\"key\":\"h:heavy\",\"count\":2,\"error\":0}]");
     assertThat(admin("GET", "/policies/nope/top-keys", null, TOKEN).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void theTrafficCountsEachSecondsAdmissionsAndRejectionsOverFiveMinutes() throws Exception {
+    for (int i = 0; i < 7; i++) {
+      api("heavy");
+    }
+    api("light");
+
+    HttpResponse<String> traffic = admin("GET", "/policies/api/traffic", null, TOKEN);
+
+    assertThat(traffic.statusCode()).isEqualTo(200);
+    assertThat(traffic.body()).startsWith("{\"policy\":\"api\",\"stepSeconds\":1,");
+    long[] admitted = series(traffic.body(), "admitted");
+    long[] rejected = series(traffic.body(), "rejected");
+    assertThat(admitted).hasSize(300);
+    assertThat(rejected).hasSize(300);
+    // the requests fall in the last few seconds, whenever the test runs
+    assertThat(LongStream.of(admitted).sum()).isEqualTo(6);
+    assertThat(LongStream.of(rejected).sum()).isEqualTo(2);
+    assertThat(LongStream.of(admitted).limit(290).sum()).isZero();
+    assertThat(admin("GET", "/policies/nope/traffic", null, TOKEN).statusCode()).isEqualTo(404);
+  }
+
+  /** The numbers of the JSON array {@code name} in {@code json}. */
+  static long[] series(String json, String name) {
+    Matcher m = Pattern.compile("\"" + name + "\":\\[([0-9,]*)]").matcher(json);
+    assertThat(m.find()).as(name + " in " + json).isTrue();
+    return Stream.of(m.group(1).split(",")).mapToLong(Long::parseLong).toArray();
   }
 
   @Test

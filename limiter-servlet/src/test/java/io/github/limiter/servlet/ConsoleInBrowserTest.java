@@ -1,6 +1,7 @@
 package io.github.limiter.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.live.LiveLimits;
@@ -20,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,10 +52,16 @@ class ConsoleInBrowserTest {
                 "limiter.policy.login.algorithm", "token-bucket",
                 "limiter.policy.login.limits", "3/1m",
                 "limiter.policy.login.key", "header:X-Api-Key",
+                "limiter.policy.export.algorithm", "concurrency",
+                "limiter.policy.export.limits", "2",
+                "limiter.policy.export.retry-after", "2s",
                 "limiter.route.api.pattern", "/api/*",
                 "limiter.route.api.policies", "api",
                 "limiter.route.login.pattern", "/login/*",
                 "limiter.route.login.policies", "login",
+                "limiter.route.export.pattern", "/export/*",
+                "limiter.route.export.methods", "GET",
+                "limiter.route.export.policies", "export",
                 "limiter.top-keys.enabled", "true"));
     AdminSettings settings =
         new AdminSettings(
@@ -137,6 +146,7 @@ class ConsoleInBrowserTest {
     for (int i = 0; i < 3; i++) {
       call("GET", "/login/x", null, "walker");
     }
+    call("GET", "/export/x", null, "anyone");
 
     HttpResponse<String> page =
         Http.CLIENT.send(
@@ -156,11 +166,18 @@ class ConsoleInBrowserTest {
     assertThat(Files.readAllBytes(png)).startsWith(0x89, 'P', 'N', 'G').hasSizeGreaterThan(20_000);
     String dom = chromium("--dump-dom");
 
-    assertThat(dom).contains("data-loaded=\"true\"").contains("2 policies");
+    assertThat(dom).contains("data-loaded=\"true\"").contains("3 policies");
     String api = section(dom, "api");
     assertThat(api)
         .contains("<span class=\"limits\">5/h</span>")
         .contains("fixed-window · version 0")
+        .contains("<dd class=\"routes\"><code>/api/*</code></dd>")
+        .contains(
+            "<dd class=\"key-source\">per value of header X-Api-Key;"
+                + " without one, per client address</dd>")
+        .contains("5 in each hour window of its own, counted from the window's start")
+        .contains("<option value=\"block\">block</option><option value=\"exempt\">exempt</option>")
+        .contains("Every count is exact.")
         .containsPattern(
             "<tr data-key=\"h:abuser\"><td class=\"key\">h:abuser</td><td class=\"num\">8</td>")
         .contains("<td class=\"key\">h:customer</td>")
@@ -168,12 +185,65 @@ class ConsoleInBrowserTest {
         .contains("<table class=\"overrides\"><tr data-key=\"h:abuser\">")
         .contains("<td>block</td><td>until removed</td>");
     assertThat(api.indexOf("h:abuser")).isLessThan(api.indexOf("h:customer"));
+    // abuser's 8 requests: 5 admitted, 3 rejected; customer's 1 admitted
+    assertDrawn(api, "admitted", 6);
+    assertDrawn(api, "rejected", 3);
     String login = section(dom, "login");
     assertThat(login)
         .contains("<span class=\"limits\">3/m</span>")
         .contains("data-state=\"running\"")
         .contains("would reject 1 of 3 requests")
         .contains("<td class=\"key\">h:guesser</td>");
+    // guesser's 4 requests: 3 admitted, 1 rejected; walker's 3 admitted
+    assertDrawn(login, "admitted", 6);
+    assertDrawn(login, "rejected", 1);
+    String export = section(dom, "export");
+    assertThat(export)
+        .contains("<span class=\"limits\">2 in flight</span>")
+        .doesNotContain("2/2s")
+        .contains("<dd class=\"routes\"><code>GET /export/*</code></dd>")
+        .contains("<dd class=\"key-source\">per client address</dd>")
+        .contains("2 in flight at once; a rejection says retry after 2 seconds");
+    assertDrawn(export, "admitted", 1);
+    assertDrawn(export, "rejected", 0);
+  }
+
+  /**
+   * Reads the series {@code kind} back from the chart as drawn: each point of its polyline, one per
+   * second over five minutes, is turned back into requests by the chart's scale; they must add up
+   * to what the test sent, all in the last few seconds.
+   */
+  private static void assertDrawn(String section, String kind, long sent) {
+    Matcher chart =
+        Pattern.compile(
+                "<svg class=\"traffic\"[^>]* data-max=\"(\\d+)\" data-top=\"(\\d+)\""
+                    + " data-bottom=\"(\\d+)\" data-left=\"(\\d+)\" data-right=\"(\\d+)\"")
+            .matcher(section);
+    assertThat(chart.find()).as("the chart in " + section).isTrue();
+    double max = Double.parseDouble(chart.group(1));
+    double top = Double.parseDouble(chart.group(2));
+    double bottom = Double.parseDouble(chart.group(3));
+    double left = Double.parseDouble(chart.group(4));
+    double right = Double.parseDouble(chart.group(5));
+    Matcher line =
+        Pattern.compile("<polyline [^>]*data-series=\"" + kind + "\" points=\"([^\"]*)\"")
+            .matcher(section);
+    assertThat(line.find()).as("the " + kind + " line in " + section).isTrue();
+    String[] points = line.group(1).split(" ");
+    assertThat(points).hasSize(300);
+    long total = 0;
+    long early = 0;
+    for (int i = 0; i < points.length; i++) {
+      String[] xy = points[i].split(",");
+      assertThat(Double.parseDouble(xy[0]))
+          .as("point " + i + " is its second's place on the time axis")
+          .isCloseTo(left + (right - left) * i / 299, within(0.06));
+      long requests = Math.round((bottom - Double.parseDouble(xy[1])) / (bottom - top) * max);
+      total += requests;
+      early += i < 290 ? requests : 0;
+    }
+    assertThat(total).as(kind + " requests drawn").isEqualTo(sent);
+    assertThat(early).as(kind + " requests drawn before the last 10 s").isZero();
   }
 
   /**

@@ -480,9 +480,7 @@ public final class Admission {
     if (metrics.on()) {
       metrics.record(outcome, storeNanos);
     }
-    if (insight.on()) {
-      watch(outcome);
-    }
+    watch(outcome);
     return outcome;
   }
 
@@ -500,7 +498,8 @@ public final class Admission {
           outcome.cost(i),
           outcome.decision(i) != null,
           i == rejectedAt || outcome.dryRunRejection(i) != null,
-          rejectedAt < 0 || i == rejectedAt);
+          rejectedAt < 0 || i == rejectedAt,
+          rejectedAt < 0);
     }
   }
 }

@@ -2,12 +2,14 @@ package io.github.limiter.internal.live;
 
 import io.github.limiter.NanoClock;
 import io.github.limiter.internal.config.TopKeysSettings;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * What an operator sees of live traffic, fed by the admission step once per policy of each request:
- * the {@link TopKeys} (if enabled) and the {@link ShadowTrials}. With top keys off and no trial
- * running, a request pays a field read and a volatile read for it.
+ * each policy's {@link Traffic} per second, the {@link TopKeys} (if enabled) and the {@link
+ * ShadowTrials}; and what each policy limits ({@link PolicyScope}), as its adapter describes it.
+ * With top keys off and no trial running, a request pays one compare-and-set per policy for it.
  */
 public final class Insight {
 
@@ -15,21 +17,19 @@ public final class Insight {
   private final TopKeys topKeys;
 
   private final ShadowTrials trials;
+  private final Traffic traffic;
+  private volatile Map<String, PolicyScope> scopes = Map.of();
 
   /** The insight of a runtime with {@code topKeys} settings, on {@code clock}. */
   public Insight(TopKeysSettings topKeys, NanoClock clock) {
     this.topKeys = topKeys.enabled() ? new TopKeys(topKeys, clock) : null;
     this.trials = new ShadowTrials(clock);
+    this.traffic = new Traffic(clock);
   }
 
   /** Top keys off, on the system clock: for a runtime that shows no insight. */
   public static Insight off() {
     return new Insight(TopKeysSettings.DEFAULTS, NanoClock.system());
-  }
-
-  /** Whether a request has anything to report: what the admission step checks first. */
-  public boolean on() {
-    return topKeys != null || trials.any();
   }
 
   /**
@@ -42,6 +42,7 @@ public final class Insight {
    *     rejected it first); the top keys count a request the policy decided or rejected
    * @param rejectedHere whether this policy rejected it (a dry-run policy's would-be rejection too)
    * @param othersAdmit whether every other policy of the request admitted it
+   * @param passed whether the request passed (so that a policy that decided it admitted it)
    */
   public void seen(
       String policy,
@@ -49,7 +50,11 @@ public final class Insight {
       long cost,
       boolean decided,
       boolean rejectedHere,
-      boolean othersAdmit) {
+      boolean othersAdmit,
+      boolean passed) {
+    if (passed ? decided : othersAdmit) {
+      traffic.count(policy, !passed); // admitted, or rejected here
+    }
     if (topKeys != null && (decided || rejectedHere)) {
       topKeys.count(policy, key, rejectedHere);
     }
@@ -65,5 +70,21 @@ public final class Insight {
 
   public ShadowTrials trials() {
     return trials;
+  }
+
+  /** Each policy's admitted and rejected requests per second. */
+  public Traffic traffic() {
+    return traffic;
+  }
+
+  /** Sets what each policy limits here, by name: the adapter's routes or methods. */
+  public Insight describe(Map<String, PolicyScope> scopes) {
+    this.scopes = Map.copyOf(scopes);
+    return this;
+  }
+
+  /** What {@code policy} limits here, if this adapter applies it. */
+  public Optional<PolicyScope> scope(String policy) {
+    return Optional.ofNullable(scopes.get(policy));
   }
 }

@@ -52,6 +52,11 @@ public final class TopKeys {
     return capacity;
   }
 
+  /** The length of one window: the lists cover the current one and the one before. */
+  public Duration window() {
+    return Duration.ofNanos(windowNanos);
+  }
+
   /** How many keys each list shows. */
   public int size() {
     return size;
