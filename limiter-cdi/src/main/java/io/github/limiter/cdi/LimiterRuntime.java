@@ -17,6 +17,7 @@ import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.live.ConfigRefresh;
 import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
 
 /**
  * What {@link LimitedInterceptor} runs: the rules of every {@link Limited} method, the core's
@@ -41,6 +43,8 @@ import java.util.concurrent.TimeUnit;
  */
 @Singleton
 class LimiterRuntime {
+
+  private static final Logger LOG = Logger.getLogger(LimiterRuntime.class.getName());
 
   /**
    * The time seam of shaping: how an admitted call waits for its departure. Tests replace it with a
@@ -137,6 +141,13 @@ class LimiterRuntime {
       }
     }
     siteRules.gates().forEach(gate -> metrics.watch(gate.gauges()));
+    StartLog.started(
+        LOG,
+        "@Limited",
+        setup.config(),
+        extension.sites().stream().map(Site::describe).toList(),
+        storeName,
+        metrics);
   }
 
   /** What the operator sees of the {@code @Limited} calls: top keys and shadow trials. */
