@@ -6,6 +6,7 @@ import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.AdmissionObserver;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.Suggestion;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.internal.log.StartLog;
@@ -172,7 +173,8 @@ public class LimiterExtension implements Extension {
                 + ": no policy named '"
                 + name
                 + "'; configured policies are "
-                + declared);
+                + declared
+                + Suggestion.hint(name, declared));
       }
     }
   }

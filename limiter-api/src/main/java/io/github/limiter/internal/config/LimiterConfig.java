@@ -362,7 +362,12 @@ public record LimiterConfig(
     for (String policy : names) {
       if (!policies.contains(policy)) {
         throw new ConfigException(
-            key, "no policy named '" + policy + "'; configured policies are " + policies);
+            key,
+            "no policy named '"
+                + policy
+                + "'; configured policies are "
+                + policies
+                + Suggestion.hint(policy, policies));
       }
     }
     Criticality criticality =

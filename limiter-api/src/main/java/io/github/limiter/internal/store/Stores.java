@@ -96,17 +96,25 @@ public final class Stores {
 
   /**
    * That no store called {@code name} is among the {@code factories} found, and how to add it: the
-   * project's own stores by their artifact.
+   * project's own stores by their artifact, a misspelt name by the closest.
    */
   private static String missing(String name, Map<String, StoreFactory> factories) {
-    String artifact = ARTIFACTS.get(name);
-    return "no store named '"
-        + name
-        + "' on the class path; stores found: "
-        + factories.keySet()
-        + (artifact != null
-            ? "; add the " + artifact + " dependency"
-            : "; add the jar whose StoreFactory is named '" + name + "'");
+    String text =
+        "no store named '" + name + "' on the class path; stores found: " + factories.keySet();
+    if (ARTIFACTS.containsKey(name)) {
+      return text + "; add the " + ARTIFACTS.get(name) + " dependency";
+    }
+    Set<String> known = new TreeSet<>(factories.keySet());
+    known.addAll(ARTIFACTS.keySet());
+    return text
+        + Suggestion.closest(name, known)
+            .map(
+                meant ->
+                    "; did you mean '"
+                        + meant
+                        + "'?"
+                        + (factories.containsKey(meant) ? "" : " It is in " + ARTIFACTS.get(meant)))
+            .orElse("; add the jar whose StoreFactory is named '" + name + "'");
   }
 
   /** The environment forms of a store's section ({@code LIMITER_REDIS_}) and of its keys. */

@@ -100,6 +100,19 @@ class ConfigMistakesTest {
     assertThat(problems.get(0).getMessage()).endsWith("did you mean 'limiter.route.api.pattern'?");
   }
 
+  @Test
+  void aRouteNamingAMisspeltPolicySuggestsIt() {
+    Map<String, String> properties = twoPoliciesAndARoute();
+    properties.put("limiter.route.plain.policies", "plian");
+
+    List<ConfigException> problems = problems(properties);
+
+    assertThat(problems.get(0).getMessage())
+        .isEqualTo(
+            "limiter.route.plain.policies: no policy named 'plian'; configured policies are [api,"
+                + " plain]; did you mean 'plain'?");
+  }
+
   @ParameterizedTest(name = "{0}={1}")
   @CsvSource({
     "limiter.policy.api.algorithm, token-bukket, did you mean 'token-bucket'?",
