@@ -146,7 +146,7 @@ public final class Stores {
               key,
               "unknown key: "
                   + missing(section, factories)
-                  + " to read it; the core's keys are under limiter."
+                  + "; the core's keys are under limiter."
                   + String.join(".*, limiter.", LimiterConfig.CORE_SECTIONS)
                   + ".*; was '"
                   + config.get(key).orElse("")

@@ -5,47 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.spi.ConfigLookup;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Issue 36.1 and 36.2: a failed start is one SEVERE line; a good one says what it read. */
 class StartLogTest {
 
-  private final Logger log = Logger.getLogger(StartLogTest.class.getName());
-  private final List<LogRecord> records = new ArrayList<>();
-  private final Handler handler =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          records.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
-
-  @BeforeEach
-  void listen() {
-    log.setUseParentHandlers(false);
-    log.addHandler(handler);
-  }
-
-  @AfterEach
-  void stopListening() {
-    log.removeHandler(handler);
-    log.setUseParentHandlers(true);
-  }
+  private final CapturedLog captured = new CapturedLog();
+  private final Logger log = captured.logger;
+  private final List<LogRecord> records = captured.records;
 
   @Test
   void aFailedStartIsOneSevereLineThatCountsAndListsTheProblems() {
