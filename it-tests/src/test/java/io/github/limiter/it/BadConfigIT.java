@@ -66,11 +66,11 @@ class BadConfigIT {
 
   @Test
   void aBadFilterInitParamFailsTheDeploymentNamingTheKey() {
-    String failure = deployExpectingFailure("bad-filter", "api/x");
+    Failure failure = deployExpectingFailure("bad-filter", "api/x");
 
-    assertThat(failure).contains("limiter.policy.api.limits").contains("10 per sec");
+    assertThat(failure.all()).contains("limiter.policy.api.limits").contains("10 per sec");
     // Issue 36.1: one SEVERE line says it, however the server goes on
-    assertThat(failureLine(failure))
+    assertThat(failureLine(failure.log()))
         .startsWith(
             "LIMITER CONFIGURATION FAILED: 1 problem in RateLimitFilter 'limiter': (1)"
                 + " limiter.policy.api.limits: ")
@@ -79,10 +79,10 @@ class BadConfigIT {
 
   @Test
   void aBadPolicyOfALimitedBeanFailsTheDeploymentNamingTheKey() {
-    String failure = deployExpectingFailure("bad-policy", "greet?user=x");
+    Failure failure = deployExpectingFailure("bad-policy", "greet?user=x");
 
-    assertThat(failure).contains("limiter.policy.bean.algorithm").contains("token-bukket");
-    assertThat(failureLine(failure))
+    assertThat(failure.all()).contains("limiter.policy.bean.algorithm").contains("token-bukket");
+    assertThat(failureLine(failure.log()))
         .startsWith(
             "LIMITER CONFIGURATION FAILED: 1 problem in @Limited: (1)"
                 + " limiter.policy.bean.algorithm: expected one of [")
@@ -92,12 +92,12 @@ class BadConfigIT {
   /** Issue 17.5: such a filter used to deploy and let every request pass at once, unshaped. */
   @Test
   void aShapingPolicyOnAFilterWithoutAsyncSupportFailsTheDeploymentNamingBoth() {
-    String failure = deployExpectingFailure("sync-shaping-filter", "shaped/x");
+    Failure failure = deployExpectingFailure("sync-shaping-filter", "shaped/x");
 
-    assertThat(failure)
+    assertThat(failure.all())
         .contains(
             "RateLimitFilter 'sync-limiter' is not async-supported, but its policy 'shape' shapes");
-    assertThat(failureLine(failure))
+    assertThat(failureLine(failure.log()))
         .startsWith(
             "LIMITER CONFIGURATION FAILED: 1 problem in RateLimitFilter 'sync-limiter': (1)");
   }
@@ -134,11 +134,18 @@ class BadConfigIT {
     return own.get(0);
   }
 
+  /** What the deploy threw (if it did), and what the server logged meanwhile. */
+  private record Failure(String thrown, String log) {
+    String all() {
+      return thrown + log;
+    }
+  }
+
   /**
    * Deploys {@code name}, checks that its {@code path} is not served, undeploys it, and returns
-   * what the deploy threw (if it did) followed by what the server logged meanwhile.
+   * what failed.
    */
-  private String deployExpectingFailure(String name, String path) {
+  private Failure deployExpectingFailure(String name, String path) {
     long mark = ServerLog.mark();
     String thrown = "";
     try {
@@ -163,7 +170,7 @@ class BadConfigIT {
         assertThat(live.statusCode()).as("/health/live after a failed deployment").isEqualTo(503);
         assertThat(live.body()).contains("\"DOWN\"").contains("No Application deployed");
       }
-      return thrown + ServerLog.since(mark);
+      return new Failure(thrown, ServerLog.since(mark));
     } finally {
       undeployQuietly(name);
     }
