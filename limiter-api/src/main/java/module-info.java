@@ -38,6 +38,7 @@ module io.github.limiter {
       io.github.limiter.redis;
   exports io.github.limiter.internal.log to
       io.github.limiter.servlet,
+      io.github.limiter.cdi,
       io.github.limiter.redis,
       io.github.limiter.outbound;
   exports io.github.limiter.internal.metrics to

@@ -2,6 +2,7 @@ package io.github.limiter.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.it.app.cdi.GreetServlet;
 import io.github.limiter.it.app.cdi.GreetingService;
 import io.github.limiter.it.app.servlet.EchoServlet;
@@ -11,6 +12,11 @@ import io.github.limiter.it.harness.ServerLog;
 import io.github.limiter.it.harness.Settings;
 import java.io.File;
 import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -60,33 +66,86 @@ class BadConfigIT {
 
   @Test
   void aBadFilterInitParamFailsTheDeploymentNamingTheKey() {
-    String failure = deployExpectingFailure("bad-filter", "api/x");
+    Failure failure = deployExpectingFailure("bad-filter", "api/x");
 
-    assertThat(failure).contains("limiter.policy.api.limits").contains("10 per sec");
+    assertThat(failure.all()).contains("limiter.policy.api.limits").contains("10 per sec");
+    // Issue 36.1: one SEVERE line says it, however the server goes on
+    assertThat(failureLine(failure.log()))
+        .startsWith(
+            "LIMITER CONFIGURATION FAILED: 1 problem in RateLimitFilter 'limiter': (1)"
+                + " limiter.policy.api.limits: ")
+        .endsWith("was '10 per sec'");
   }
 
   @Test
   void aBadPolicyOfALimitedBeanFailsTheDeploymentNamingTheKey() {
-    String failure = deployExpectingFailure("bad-policy", "greet?user=x");
+    Failure failure = deployExpectingFailure("bad-policy", "greet?user=x");
 
-    assertThat(failure).contains("limiter.policy.bean.algorithm").contains("token-bukket");
+    assertThat(failure.all()).contains("limiter.policy.bean.algorithm").contains("token-bukket");
+    assertThat(failureLine(failure.log()))
+        .startsWith(
+            "LIMITER CONFIGURATION FAILED: 1 problem in @Limited: (1)"
+                + " limiter.policy.bean.algorithm: expected one of [")
+        .endsWith("was 'token-bukket'; did you mean 'token-bucket'?");
   }
 
   /** Issue 17.5: such a filter used to deploy and let every request pass at once, unshaped. */
   @Test
   void aShapingPolicyOnAFilterWithoutAsyncSupportFailsTheDeploymentNamingBoth() {
-    String failure = deployExpectingFailure("sync-shaping-filter", "shaped/x");
+    Failure failure = deployExpectingFailure("sync-shaping-filter", "shaped/x");
 
-    assertThat(failure)
+    assertThat(failure.all())
         .contains(
             "RateLimitFilter 'sync-limiter' is not async-supported, but its policy 'shape' shapes");
+    assertThat(failureLine(failure.log()))
+        .startsWith(
+            "LIMITER CONFIGURATION FAILED: 1 problem in RateLimitFilter 'sync-limiter': (1)");
+  }
+
+  /** A line of the log where someone logged the failure line, from its prefix on. */
+  private static final Pattern FAILURE_LINE =
+      Pattern.compile("(?m)^(.*?)(" + Pattern.quote(StartLog.FAILED) + ".*)$");
+
+  /**
+   * The one line the limiter logged SEVERE for a failed deployment, from its prefix on; checked to
+   * come before every exception that the server logs quoting it.
+   */
+  private static String failureLine(String log) {
+    List<String> own = new ArrayList<>();
+    int firstOwn = -1;
+    int firstQuoted = -1;
+    Matcher line = FAILURE_LINE.matcher(log);
+    while (line.find()) {
+      String before = line.group(1);
+      if (before.contains("io.github.limiter.") && !before.contains("Exception")) {
+        assertThat(before)
+            .as("the level of: %s", line.group())
+            .containsAnyOf("SEVERE", "levelValue: 1000", "ERROR");
+        own.add(line.group(2));
+        firstOwn = firstOwn < 0 ? line.start() : firstOwn;
+      } else if (firstQuoted < 0) {
+        firstQuoted = line.start();
+      }
+    }
+    assertThat(own).as("the limiter's own failure lines").hasSize(1);
+    if (firstQuoted >= 0) {
+      assertThat(firstOwn).as("the line comes before the exceptions").isLessThan(firstQuoted);
+    }
+    return own.get(0);
+  }
+
+  /** What the deploy threw (if it did), and what the server logged meanwhile. */
+  private record Failure(String thrown, String log) {
+    String all() {
+      return thrown + log;
+    }
   }
 
   /**
    * Deploys {@code name}, checks that its {@code path} is not served, undeploys it, and returns
-   * what the deploy threw (if it did) followed by what the server logged meanwhile.
+   * what failed.
    */
-  private String deployExpectingFailure(String name, String path) {
+  private Failure deployExpectingFailure(String name, String path) {
     long mark = ServerLog.mark();
     String thrown = "";
     try {
@@ -104,7 +163,14 @@ class BadConfigIT {
                   + " (a 200 means the application runs, without its rate limits)",
               name, path)
           .isEqualTo(404);
-      return thrown + ServerLog.since(mark);
+      if (Settings.isPayara()) {
+        // What docs/operations.md tells Payara Micro users to watch: it stays up, its health down
+        HttpResponse<String> live =
+            Http.get(URI.create(Settings.required("it.http.base") + "health/live"));
+        assertThat(live.statusCode()).as("/health/live after a failed deployment").isEqualTo(503);
+        assertThat(live.body()).contains("\"DOWN\"").contains("No Application deployed");
+      }
+      return new Failure(thrown, ServerLog.since(mark));
     } finally {
       undeployQuietly(name);
     }

@@ -12,6 +12,7 @@ import io.github.limiter.it.app.servlet.AnnotatedRateLimitFilter;
 import io.github.limiter.it.harness.Deployed;
 import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PrintServerLogOnFailure;
+import io.github.limiter.it.harness.ServerLog;
 import java.io.File;
 import java.net.URI;
 import java.net.URL;
@@ -58,6 +59,22 @@ class CdiLimitedIT {
 
   private URI uri(String path) {
     return Deployed.base(url).resolve(path);
+  }
+
+  /** Issue 36.2: the start of @Limited says what it read, in one INFO line. */
+  @Test
+  void theStartLogsWhatLimitedRead() {
+    // @Limited's runtime starts with the first call at the latest
+    assertThat(Http.get(uri("greet?user=start-line")).statusCode()).isEqualTo(200);
+
+    String line = ServerLog.line("Limiter started for @Limited: ");
+
+    assertThat(line)
+        .contains("bean: fixed-window 2/")
+        .contains("rest: token-bucket 3/")
+        .contains("by key header:X-Client (if missing: remote-address)")
+        .contains(GreetingService.class.getName() + ".greet(String)")
+        .contains(", store memory, metrics ");
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.github.limiter.it.app.servlet.EchoServlet;
 import io.github.limiter.it.harness.Deployed;
 import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PrintServerLogOnFailure;
+import io.github.limiter.it.harness.ServerLog;
 import java.io.File;
 import java.net.URI;
 import java.net.URL;
@@ -41,6 +42,18 @@ class ServletFilterWebXmlIT {
 
   private HttpResponse<String> get(String path, String client) {
     return Http.get(Deployed.base(url).resolve(path), "X-Client", client);
+  }
+
+  /** Issue 36.2: the filter's start says what it read, in one INFO line. */
+  @Test
+  void theStartLogsWhatTheFilterRead() {
+    String line = ServerLog.line("Limiter started for RateLimitFilter 'limiter': ");
+
+    assertThat(line)
+        .contains("2 policies [api: token-bucket 5/")
+        .contains("by key header:X-Client (if missing: remote-address); writes: fixed-window 1/")
+        .contains("2 routes [api: /api/* -> api; writes: POST /writes/* -> writes]")
+        .contains(", store memory, metrics ");
   }
 
   @Test

@@ -6,8 +6,10 @@ import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.AdmissionObserver;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.Suggestion;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.HttpSettings;
+import io.github.limiter.internal.log.StartLog;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.logging.Logger;
 
 /**
  * Registers the {@link Limited} interceptor and its beans, finds every use of {@link Limited}, and
@@ -41,6 +44,8 @@ import java.util.TreeSet;
  * same whether or not the container scans the jar.
  */
 public class LimiterExtension implements Extension {
+
+  private static final Logger LOG = Logger.getLogger(LimiterExtension.class.getName());
 
   private final List<Site> sites = new ArrayList<>();
   private LimiterSetup setup;
@@ -121,6 +126,9 @@ public class LimiterExtension implements Extension {
     for (String message : messages) {
       problems.putIfAbsent(message, null);
     }
+    if (!problems.isEmpty()) {
+      StartLog.failed(LOG, "@Limited", problems.keySet());
+    }
     problems.forEach((message, cause) -> event.addDeploymentProblem(problem(message, cause)));
   }
 
@@ -165,7 +173,8 @@ public class LimiterExtension implements Extension {
                 + ": no policy named '"
                 + name
                 + "'; configured policies are "
-                + declared);
+                + declared
+                + Suggestion.hint(name, declared));
       }
     }
   }

@@ -18,6 +18,7 @@ import io.github.limiter.internal.live.ConfigRefresh;
 import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.live.PolicyScope;
+import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
 
 /**
  * What {@link LimitedInterceptor} runs: the rules of every {@link Limited} method, the core's
@@ -43,6 +45,8 @@ import java.util.concurrent.TimeUnit;
  */
 @Singleton
 class LimiterRuntime {
+
+  private static final Logger LOG = Logger.getLogger(LimiterRuntime.class.getName());
 
   /**
    * The time seam of shaping: how an admitted call waits for its departure. Tests replace it with a
@@ -140,6 +144,13 @@ class LimiterRuntime {
     }
     siteRules.gates().forEach(gate -> metrics.watch(gate.gauges()));
     admission.insight().describe(scopes(extension.sites(), setup.config()));
+    StartLog.started(
+        LOG,
+        "@Limited",
+        setup.config(),
+        extension.sites().stream().map(Site::describe).toList(),
+        storeName,
+        metrics);
   }
 
   /** What each policy limits here, for operators: its methods, and their keys. */

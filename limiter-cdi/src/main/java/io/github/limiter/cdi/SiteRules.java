@@ -12,6 +12,7 @@ import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.config.Suggestion;
 import io.github.limiter.internal.http.ClientKeys;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
@@ -112,7 +113,13 @@ final class SiteRules {
       for (String name : new LinkedHashSet<>(names)) {
         Optional<PolicyConfig> policy = config.policy(name);
         if (policy.isEmpty()) {
-          problems.add(declaration + ": no policy named '" + name + "'" + configured());
+          problems.add(
+              declaration
+                  + ": no policy named '"
+                  + name
+                  + "'"
+                  + configured()
+                  + Suggestion.hint(name, config.policies().keySet()));
           continue;
         }
         RequestReader key =

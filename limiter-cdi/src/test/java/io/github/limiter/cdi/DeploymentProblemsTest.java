@@ -39,7 +39,8 @@ class DeploymentProblemsTest {
         .contains(
             "@Limited(\"apii\") on "
                 + UnknownPolicy.class.getName()
-                + ".place(): no policy named 'apii'; configured policies are [api, login]");
+                + ".place(): no policy named 'apii'; configured policies are [api, login]; did you"
+                + " mean 'api'?");
   }
 
   @Test
@@ -245,7 +246,8 @@ class DeploymentProblemsTest {
         .contains(
             "@Limited(\"apii\") on "
                 + UnknownPolicy.class.getName()
-                + ".place(): no policy named 'apii'; configured policies are [api, login]")
+                + ".place(): no policy named 'apii'; configured policies are [api, login]; did you"
+                + " mean 'api'?")
         .doesNotContain("no policy named 'api'");
   }
 
@@ -305,8 +307,9 @@ class DeploymentProblemsTest {
             "limiter.policy.api.algorithm", "fixed-window",
             "limiter.policy.api.limits", "10/s");
     assertThat(storeProblem(config))
-        .contains("limiter.store: no store named 'redsi' on the class path (found [")
-        .contains("memory");
+        .contains("limiter.store: no store named 'redsi' on the class path; stores found: [")
+        .contains("memory")
+        .contains("did you mean 'redis'? It is in io.github.limiter:limiter-redis");
   }
 
   @Test

@@ -42,12 +42,17 @@ public final class BackendRecorderFactory implements RecorderFactory {
     boolean cdi = present(CDI_API) && CdiBeans.running();
     List<Recorder> recorders = new ArrayList<>();
     if (settings.microprofileOn() && present(MICROPROFILE) && cdi) {
-      add(recorders, "MicroProfile Metrics", MicroProfileBackend::fromBeans);
+      add(
+          recorders,
+          "MicroProfile Metrics",
+          MetricsSettings.MICROPROFILE_KEY,
+          MicroProfileBackend::fromBeans);
     }
     if (settings.opentelemetryOn() && present(OPENTELEMETRY)) {
       add(
           recorders,
           "OpenTelemetry",
+          MetricsSettings.OPENTELEMETRY_KEY,
           () ->
               (cdi ? OpenTelemetryBackend.fromBeans() : Optional.<Recorder>empty())
                   .or(OpenTelemetryBackend::global));
@@ -56,6 +61,7 @@ public final class BackendRecorderFactory implements RecorderFactory {
       add(
           recorders,
           "Micrometer",
+          MetricsSettings.MICROMETER_KEY,
           () ->
               (cdi ? MicrometerBackend.fromBeans() : Optional.<Recorder>empty())
                   .or(MicrometerBackend::global));
@@ -68,18 +74,20 @@ public final class BackendRecorderFactory implements RecorderFactory {
    * limiter.
    */
   private static void add(
-      List<Recorder> recorders, String backend, Supplier<Optional<Recorder>> find) {
+      List<Recorder> recorders, String backend, String key, Supplier<Optional<Recorder>> find) {
     try {
       find.get().ifPresent(recorders::add);
     } catch (RuntimeException | LinkageError e) {
-      LOG.log(
-          Level.WARNING,
+      // One line: the server's log is no place for a stack it cannot act on. The stack is at FINE.
+      LOG.warning(
           "Limiter records no metrics on "
               + backend
-              + ": its registry could not be found ("
+              + ": "
               + e
-              + "); switch it off with limiter.metrics.*.enabled=false",
-          e);
+              + "; to stop looking for it, set "
+              + key
+              + "=false");
+      LOG.log(Level.FINE, "Limiter: why " + backend + " could not record", e);
     }
   }
 

@@ -39,6 +39,7 @@ import io.github.limiter.internal.metrics.StoreGauges;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.DoubleHistogramBuilder;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 import java.util.List;
@@ -91,26 +92,43 @@ final class OpenTelemetryRecorder implements Recorder {
   private final PolicyMeters.ByName<Attributes> storeTags =
       new PolicyMeters.ByName<>(s -> Attributes.of(STORE_KEY, s));
 
+  /**
+   * Whether the OpenTelemetry API can advise histogram buckets: from 1.32; Payara 6 serves 1.29,
+   * whose histograms then take the SDK's (or the server's) buckets.
+   */
+  static final boolean BUCKET_ADVICE = hasBucketAdvice();
+
   OpenTelemetryRecorder(Meter meter) {
+    this(meter, BUCKET_ADVICE);
+  }
+
+  /** A recorder that advises its histograms' buckets only if {@code bucketAdvice}. */
+  OpenTelemetryRecorder(Meter meter, boolean bucketAdvice) {
     this.meter = meter;
     decisions = meter.counterBuilder(DECISIONS).setDescription(DECISIONS_HELP).build();
     nearLimit = meter.counterBuilder(NEAR_LIMIT).setDescription(NEAR_LIMIT_HELP).build();
     outbound = meter.counterBuilder(OUTBOUND).setDescription(OUTBOUND_HELP).build();
     adminChanges = meter.counterBuilder(ADMIN_CHANGES).setDescription(ADMIN_CHANGES_HELP).build();
     shapingDelay =
-        meter
-            .histogramBuilder(SHAPING_DELAY)
-            .setDescription(SHAPING_DELAY_HELP)
-            .setUnit("s")
-            .setExplicitBucketBoundariesAdvice(SHAPING_BUCKETS)
-            .build();
+        histogram(SHAPING_DELAY, SHAPING_DELAY_HELP, bucketAdvice ? SHAPING_BUCKETS : null);
     storeDuration =
-        meter
-            .histogramBuilder(STORE_DURATION)
-            .setDescription(STORE_DURATION_HELP)
-            .setUnit("s")
-            .setExplicitBucketBoundariesAdvice(STORE_BUCKETS)
-            .build();
+        histogram(STORE_DURATION, STORE_DURATION_HELP, bucketAdvice ? STORE_BUCKETS : null);
+  }
+
+  /** A histogram in seconds, with {@code buckets} advised unless null. */
+  private DoubleHistogram histogram(String name, String help, List<Double> buckets) {
+    DoubleHistogramBuilder builder = meter.histogramBuilder(name).setDescription(help).setUnit("s");
+    // Linked only when called: an older API never sees this call.
+    return (buckets == null ? builder : builder.setExplicitBucketBoundariesAdvice(buckets)).build();
+  }
+
+  static boolean hasBucketAdvice() {
+    try {
+      DoubleHistogramBuilder.class.getMethod("setExplicitBucketBoundariesAdvice", List.class);
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
   }
 
   @Override

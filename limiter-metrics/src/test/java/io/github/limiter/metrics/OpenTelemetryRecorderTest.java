@@ -118,6 +118,41 @@ class OpenTelemetryRecorderTest {
     assertThat(shaping.getSum()).isCloseTo(0.25, offset(1e-12));
   }
 
+  /**
+   * Issue 36.13: Payara 6 serves OpenTelemetry API 1.29, which cannot advise buckets. The recorder
+   * then records on histograms without advice, instead of failing with NoSuchMethodError.
+   */
+  @Test
+  void withoutBucketAdviceTheHistogramsRecordOnTheSdksBuckets() {
+    // Given a recorder on an API level without bucket advice
+    InMemoryMetricReader olderReader = InMemoryMetricReader.create();
+    try (SdkMeterProvider older =
+        SdkMeterProvider.builder().registerMetricReader(olderReader).build()) {
+      Recorder withoutAdvice =
+          new OpenTelemetryRecorder(older.get(OpenTelemetryRecorder.SCOPE), false);
+
+      // When it records a store decision's duration
+      withoutAdvice.storeDuration("redis", 300_000);
+
+      // Then the histogram counts it in seconds, on the SDK's default buckets
+      HistogramPointData point =
+          metric(olderReader.collectAllMetrics(), "limiter.store.duration")
+              .getHistogramData()
+              .getPoints()
+              .iterator()
+              .next();
+      assertThat(point.getCount()).isEqualTo(1);
+      assertThat(point.getSum()).isCloseTo(0.0003, offset(1e-12));
+      assertThat(point.getBoundaries()).startsWith(0.0, 5.0);
+    }
+  }
+
+  @Test
+  void theApiOnTheClassPathIsFoundToAdviseBuckets() {
+    // The API of this build (1.68) has the advice; durationsAreHistogramsInSeconds shows it used.
+    assertThat(OpenTelemetryRecorder.hasBucketAdvice()).isTrue();
+  }
+
   @Test
   void gaugesReadTheStoreWhenCollected() {
     InMemoryStore store = InMemoryStore.create();

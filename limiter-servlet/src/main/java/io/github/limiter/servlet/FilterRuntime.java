@@ -17,6 +17,7 @@ import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.log.RateLimitedLog;
+import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
@@ -115,6 +116,7 @@ final class FilterRuntime {
     this.name = name;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
     this.asyncLog = new RateLimitedLog(logger, RateLimitFilter.class, Duration.ofSeconds(60));
+    StartLog.started(logger, RateLimitFilter.describe(name), config, null, config.store(), metrics);
   }
 
   Counters counters() {

@@ -5,6 +5,7 @@ import io.github.limiter.Limiter;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.log.LogText;
+import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.store.Stores;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.ConfigLookup;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -124,12 +126,26 @@ public class RateLimitFilter implements Filter {
       this.statsAttribute = statsAttribute(name);
       context.setAttribute(statsAttribute, stats);
     } catch (ConfigException e) {
-      throw new ServletException(
-          "RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
+      throw failed(name, e);
     } catch (RuntimeException e) {
       // E.g. a store that cannot start: the deployment fails here too, not at the first request.
-      throw new ServletException("RateLimitFilter '" + name + "': cannot start: " + e, e);
+      throw new ServletException(
+          StartLog.failed(LOG, describe(name), List.of("cannot start: " + e)), e);
     }
+  }
+
+  /** How the start lines name the filter called {@code name}. */
+  static String describe(String name) {
+    return "RateLimitFilter '" + name + "'";
+  }
+
+  /**
+   * Logs the one line that says why the filter called {@code name} cannot start, and returns the
+   * exception that fails the deployment with it.
+   */
+  static ServletException failed(String name, ConfigException invalid) {
+    List<String> problems = invalid.problems().stream().map(ConfigException::getMessage).toList();
+    return new ServletException(StartLog.failed(LOG, describe(name), problems), invalid);
   }
 
   private static FilterRuntime fromConfig(
@@ -191,8 +207,7 @@ public class RateLimitFilter implements Filter {
       Stores.check(config.store(), lookup, loader);
       return config;
     } catch (ConfigException e) {
-      throw new ServletException(
-          "RateLimitFilter '" + name + "': invalid configuration: " + e.getMessage(), e);
+      throw failed(name, e);
     }
   }
 

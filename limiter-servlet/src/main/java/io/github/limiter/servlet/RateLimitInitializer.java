@@ -5,6 +5,7 @@ import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.log.StartLog;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
@@ -15,6 +16,7 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Logger;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
@@ -30,6 +32,8 @@ import org.w3c.dom.NodeList;
  * through {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}.
  */
 public final class RateLimitInitializer implements ServletContainerInitializer {
+
+  private static final Logger LOG = Logger.getLogger(RateLimitInitializer.class.getName());
 
   @Override
   public void onStartup(Set<Class<?>> classes, ServletContext context) throws ServletException {
@@ -58,7 +62,12 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
     try {
       settings = AdminSettings.from(RateLimitFilter.lookup(Map.of(), loader));
     } catch (ConfigException e) {
-      throw new ServletException("Limiter admin API: invalid configuration: " + e.getMessage(), e);
+      throw new ServletException(
+          StartLog.failed(
+              LOG,
+              "the Limiter admin API",
+              e.problems().stream().map(ConfigException::getMessage).toList()),
+          e);
     }
     if (settings.enabled()) {
       ServletRegistration.Dynamic admin =
@@ -82,17 +91,21 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
     if (!shaping.isEmpty()) {
       String policy = shaping.get(0);
       throw new ServletException(
-          "RateLimitFilter '"
-              + filter
-              + "' is not async-supported, but its policy '"
-              + policy
-              + "' shapes (leaky-bucket without nodelay): a held request waits asynchronously. Declare the filter"
-              + " async-supported (<async-supported>true</async-supported> in web.xml, or @WebFilter(asyncSupported ="
-              + " true)) with the REQUEST and ASYNC dispatchers, or set "
-              + LimiterConfig.POLICY_PREFIX
-              + policy
-              + ".nodelay=true; shaping policies: "
-              + shaping);
+          StartLog.failed(
+              LOG,
+              RateLimitFilter.describe(filter),
+              List.of(
+                  "RateLimitFilter '"
+                      + filter
+                      + "' is not async-supported, but its policy '"
+                      + policy
+                      + "' shapes (leaky-bucket without nodelay): a held request waits asynchronously. Declare the filter"
+                      + " async-supported (<async-supported>true</async-supported> in web.xml, or @WebFilter(asyncSupported ="
+                      + " true)) with the REQUEST and ASYNC dispatchers, or set "
+                      + LimiterConfig.POLICY_PREFIX
+                      + policy
+                      + ".nodelay=true; shaping policies: "
+                      + shaping)));
     }
   }
 

@@ -110,6 +110,24 @@ public final class ServerLog {
         .orElse("");
   }
 
+  /**
+   * The last line of the current log that holds {@code text}, from {@code text} on.
+   *
+   * @throws AssertionError if none does
+   */
+  public static String line(String text) {
+    return line(text(), text);
+  }
+
+  public static String line(String log, String text) {
+    List<String> lines = log.lines().filter(l -> l.contains(text)).toList();
+    if (lines.isEmpty()) {
+      throw new AssertionError("no line with '" + text + "' in the server log");
+    }
+    String last = lines.get(lines.size() - 1);
+    return last.substring(last.indexOf(text));
+  }
+
   /** The last {@code lines} lines of the current log. */
   public static String tail(int lines) {
     return tail(text(), lines);

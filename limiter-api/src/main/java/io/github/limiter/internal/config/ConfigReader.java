@@ -27,12 +27,19 @@ public final class ConfigReader {
   }
 
   /**
-   * The NAMEs used under {@code prefix}, checking that each suffix is a known key; reports every
-   * unknown one.
+   * The NAMEs used under {@code prefix}. A key whose suffix is not {@code known} is added to the
+   * problems (with the closest known key, if one is close), but its NAME is still a name: one typo
+   * is one problem, and does not make the name unknown to the checks that refer to it.
+   *
+   * @param all every name used
+   * @param withUnknownKeys the names with at least one unknown key
    */
-  public Set<String> names(String prefix, Set<String> known) {
+  public record Names(Set<String> all, Set<String> withUnknownKeys) {}
+
+  /** See {@link Names}. */
+  public Names names(String prefix, Set<String> known, List<ConfigException> problems) {
     Set<String> names = new TreeSet<>();
-    List<ConfigException> problems = new ArrayList<>();
+    Set<String> misspelt = new TreeSet<>();
     for (String key : config.names()) {
       if (!key.startsWith(prefix)) {
         continue;
@@ -49,14 +56,21 @@ public final class ConfigReader {
         }
       }
       String suffix = dot < 0 ? "" : rest.substring(dot + 1);
-      if (dot <= 0 || !known.contains(suffix)) {
-        problems.add(unknown(key, prefix + "<name>.<one of " + new TreeSet<>(known) + ">"));
-      } else {
+      if (dot > 0 && known.contains(suffix)) {
         names.add(rest.substring(0, dot));
+        continue;
+      }
+      problems.add(
+          unknown(
+              key,
+              prefix + "<name>.<one of " + new TreeSet<>(known) + ">",
+              dot > 0 ? hint(prefix + rest.substring(0, dot + 1), key, known) : ""));
+      if (dot > 0) {
+        misspelt.add(rest.substring(0, dot));
       }
     }
-    throwAll(problems);
-    return names;
+    names.addAll(misspelt);
+    return new Names(names, misspelt);
   }
 
   /**
@@ -130,7 +144,8 @@ public final class ConfigReader {
                     + prefix
                     + "policy., was '"
                     + config.get(name).orElse("")
-                    + "'"));
+                    + "'"
+                    + (dotted ? Suggestion.hint(prefix, name, known) : "")));
       }
     }
     throwAll(problems);
@@ -157,8 +172,11 @@ public final class ConfigReader {
   public void checkKeys(String prefix, Set<String> known) {
     List<ConfigException> problems = new ArrayList<>();
     for (String key : config.names()) {
-      if (key.startsWith(prefix) && !known.contains(key.substring(prefix.length()))) {
-        problems.add(unknown(key, prefix + "<one of " + new TreeSet<>(known) + ">"));
+      String suffix = key.startsWith(prefix) ? key.substring(prefix.length()) : null;
+      if (suffix != null && !known.contains(suffix)) {
+        problems.add(
+            unknown(
+                key, prefix + "<one of " + new TreeSet<>(known) + ">", hint(prefix, key, known)));
       }
     }
     throwAll(problems);
@@ -171,9 +189,15 @@ public final class ConfigReader {
     }
   }
 
-  private ConfigException unknown(String key, String expected) {
+  /** The {@link Suggestion#hint} for {@code key} among the keys {@code base + known}. */
+  private static String hint(String base, String key, Set<String> known) {
+    return Suggestion.hint(base, key, known.stream().map(k -> base + k).toList());
+  }
+
+  private ConfigException unknown(String key, String expected, String hint) {
     return new ConfigException(
-        key, "unknown key; expected " + expected + ", was '" + config.get(key).orElse("") + "'");
+        key,
+        "unknown key; expected " + expected + ", was '" + config.get(key).orElse("") + "'" + hint);
   }
 
   /** The value of {@code key} as written, spaces and empty text included. */

@@ -167,10 +167,12 @@ public record LimiterConfig(
     ConfigReader reader = new ConfigReader(config);
     collect(problems, () -> reader.checkTopLevel(PREFIX, Setting.names(CoreKeys.TOP)));
     // Found by their keys' names, or listed: environment variables cannot be listed by key name.
-    Set<String> policyNames = names(reader, POLICY_PREFIX, PolicyKeys.NAMES, problems);
+    ConfigReader.Names declared = reader.names(POLICY_PREFIX, PolicyKeys.NAMES, problems);
+    Set<String> policyNames = new TreeSet<>(declared.all());
     policyNames.addAll(listed(reader, POLICIES_KEY, "policy", problems));
     Map<String, Set<String>> plans = plans(reader, policyNames, problems);
-    Set<String> routeNames = names(reader, ROUTE_PREFIX, ROUTE_KEYS, problems);
+    ConfigReader.Names routeKeys = reader.names(ROUTE_PREFIX, ROUTE_KEYS, problems);
+    Set<String> routeNames = new TreeSet<>(routeKeys.all());
     routeNames.addAll(
         collect(
             problems,
@@ -184,13 +186,21 @@ public record LimiterConfig(
     Map<String, PolicyConfig> policies = new LinkedHashMap<>();
     for (String name : policyNames) {
       PolicyConfig policy =
-          PolicyReader.read(reader, name, plans.getOrDefault(name, Set.of()), problems);
+          PolicyReader.read(
+              reader,
+              name,
+              plans.getOrDefault(name, Set.of()),
+              declared.withUnknownKeys().contains(name),
+              problems);
       if (policy != null) {
         policies.put(name, policy);
       }
     }
     List<Route> routes = new ArrayList<>();
     for (String name : routeNames) {
+      if (routeKeys.withUnknownKeys().contains(name)) {
+        continue; // its unknown key is its one problem until it is fixed
+      }
       // Checked against every declared policy: one with a bad value is reported once, on its own.
       Route route = collect(problems, () -> route(reader, name, policyNames), null);
       if (route != null) {
@@ -214,12 +224,6 @@ public record LimiterConfig(
             SettingValues.read(reader, CoreKeys.EVENTS, problems).get(CoreKeys.NEAR_LIMIT)),
         metrics(SettingValues.read(reader, CoreKeys.METRICS, problems)),
         topKeys(SettingValues.read(reader, CoreKeys.TOP_KEYS, problems)));
-  }
-
-  /** The names found under {@code prefix} by their keys, each one of {@code keys}. */
-  private static Set<String> names(
-      ConfigReader reader, String prefix, Set<String> keys, List<ConfigException> problems) {
-    return new TreeSet<>(collect(problems, () -> reader.names(prefix, keys), Set.of()));
   }
 
   /** The names listed in {@code key}, each a valid name of a {@code what}. */
@@ -358,7 +362,12 @@ public record LimiterConfig(
     for (String policy : names) {
       if (!policies.contains(policy)) {
         throw new ConfigException(
-            key, "no policy named '" + policy + "'; configured policies are " + policies);
+            key,
+            "no policy named '"
+                + policy
+                + "'; configured policies are "
+                + policies
+                + Suggestion.hint(policy, policies));
       }
     }
     Criticality criticality =

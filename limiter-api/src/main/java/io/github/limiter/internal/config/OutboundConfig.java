@@ -128,11 +128,9 @@ public record OutboundConfig(
     List<ConfigException> problems = new ArrayList<>();
     // Found by their keys' names, or listed: environment variables cannot be listed by key name.
     Set<String> names = new TreeSet<>();
-    try {
-      names.addAll(reader.names(PREFIX, OutboundKeys.NAMES));
-    } catch (ConfigException e) {
-      problems.add(e);
-    }
+    ConfigReader.Names declared = reader.names(PREFIX, OutboundKeys.NAMES, problems);
+    names.addAll(declared.all());
+    names.removeAll(declared.withUnknownKeys()); // read once its unknown key is fixed
     try {
       names.addAll(
           reader.listedNames(

@@ -13,6 +13,7 @@ import io.github.limiter.internal.config.PolicyConfig.Count;
 import io.github.limiter.internal.config.PolicyConfig.LeaseMode;
 import io.github.limiter.internal.config.PolicyConfig.MissingKey;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -28,7 +29,12 @@ final class PolicyKeys {
   private PolicyKeys() {}
 
   static final Setting<Algorithm> ALGORITHM =
-      Setting.of("algorithm", Algorithm::fromConfigName, null)
+      Setting.of(
+              "algorithm",
+              Suggestion.oneOf(
+                  Algorithm::fromConfigName,
+                  configNames(Algorithm.values(), Algorithm::configName)),
+              null)
           .required()
           .doc(
               "algorithm",
@@ -135,7 +141,11 @@ final class PolicyKeys {
               "`remote-address`, `header:NAME`, `principal`, `constant`, `resolver:NAME`");
 
   static final Setting<MissingKey> ON_MISSING_KEY =
-      Setting.of("on-missing-key", PolicyKeys::missingKey, MissingKey.REMOTE_ADDRESS)
+      Setting.of(
+              "on-missing-key",
+              Suggestion.oneOf(
+                  PolicyKeys::missingKey, configNames(MissingKey.values(), MissingKey::configName)),
+              MissingKey.REMOTE_ADDRESS)
           .doc(
               "`remote-address`, `reject`, `allow`",
               "`remote-address`",
@@ -239,7 +249,12 @@ final class PolicyKeys {
                   + " `concurrency`: `all` only");
 
   static final Setting<FailureMode> FAILURE =
-      Setting.of("failure", FailureMode::fromConfigName, FailureMode.LOCAL)
+      Setting.of(
+              "failure",
+              Suggestion.oneOf(
+                  FailureMode::fromConfigName,
+                  configNames(FailureMode.values(), FailureMode::configName)),
+              FailureMode.LOCAL)
           .doc(
               "`fail-open`, `fail-closed`, `local`",
               "`local`",
@@ -467,5 +482,10 @@ final class PolicyKeys {
     }
     throw new IllegalArgumentException(
         "expected remote-address, reject or allow, was '" + value + "'");
+  }
+
+  /** The configuration names of {@code constants}, for a "did you mean" among them. */
+  private static <E> List<String> configNames(E[] constants, Function<E, String> name) {
+    return Arrays.stream(constants).map(name).toList();
   }
 }

@@ -63,17 +63,33 @@ final class PolicyReader {
   private final List<ConfigException> problems;
   private final Map<Setting<?>, Object> values = new HashMap<>();
 
-  private PolicyReader(ConfigReader reader, String name, List<ConfigException> problems) {
+  /** Whether the policy has a key that no setting has, which its reader reported. */
+  private final boolean unknownKey;
+
+  /** Whether a required key was left unset, unreported because of {@link #unknownKey}. */
+  private boolean unset;
+
+  private PolicyReader(
+      ConfigReader reader, String name, boolean unknownKey, List<ConfigException> problems) {
     this.reader = reader;
     this.name = name;
     this.base = LimiterConfig.POLICY_PREFIX + name + ".";
+    this.unknownKey = unknownKey;
     this.problems = problems;
   }
 
-  /** The policy called {@code name}; null after adding each of its problems to {@code problems}. */
+  /**
+   * The policy called {@code name}; null after adding each of its problems to {@code problems}. A
+   * policy with an {@code unknownKey} (reported already) is read all the same, but a required key
+   * it leaves unset is not reported: the unknown key is most likely that one, misspelt.
+   */
   static PolicyConfig read(
-      ConfigReader reader, String name, Set<String> planNames, List<ConfigException> problems) {
-    return new PolicyReader(reader, name, problems).read(planNames);
+      ConfigReader reader,
+      String name,
+      Set<String> planNames,
+      boolean unknownKey,
+      List<ConfigException> problems) {
+    return new PolicyReader(reader, name, unknownKey, problems).read(planNames);
   }
 
   private PolicyConfig read(Set<String> planNames) {
@@ -93,7 +109,7 @@ final class PolicyReader {
     }
     checkCount(algorithm);
     LeaseMode lease = algorithm == null ? null : lease(algorithm);
-    if (problems.size() > before) {
+    if (problems.size() > before || unset) {
       return null;
     }
     try {
@@ -141,8 +157,13 @@ final class PolicyReader {
 
   /** The value of {@code setting}; null after adding its problem. */
   private <T> T read(Setting<T> setting) {
+    String key = base + setting.name();
+    if (unknownKey && setting.isRequired() && reader.text(key).isEmpty()) {
+      unset = true;
+      return null;
+    }
     try {
-      T value = reader.get(base + setting.name(), setting);
+      T value = reader.get(key, setting);
       values.put(setting, value);
       return value;
     } catch (ConfigException e) {

@@ -67,8 +67,9 @@ final class FanOut implements Recorder {
     }
   }
 
+  /** The backends, as the start line names them: {@code MicroProfileMetrics + OpenTelemetry}. */
   @Override
   public String toString() {
-    return "Recorder.of" + Arrays.toString(recorders);
+    return String.join(" + ", Arrays.stream(recorders).map(Object::toString).toList());
   }
 }

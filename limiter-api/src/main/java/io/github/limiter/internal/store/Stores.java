@@ -6,8 +6,10 @@ import io.github.limiter.internal.config.ConfigReader;
 import io.github.limiter.internal.config.DeclaredStoreFactory;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.SettingValues;
+import io.github.limiter.internal.config.Suggestion;
 import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.spi.StoreFactory;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -17,6 +19,10 @@ import java.util.TreeSet;
 
 /** Finds the store named by {@code limiter.store} among the {@link StoreFactory} services. */
 public final class Stores {
+
+  /** The artifact of each of the project's stores that is not in the core. */
+  private static final Map<String, String> ARTIFACTS =
+      Map.of("redis", "io.github.limiter:limiter-redis");
 
   private Stores() {}
 
@@ -63,30 +69,52 @@ public final class Stores {
     for (StoreFactory factory : ServiceLoader.load(StoreFactory.class, loader)) {
       factories.putIfAbsent(factory.name(), factory);
     }
+    List<ConfigException> problems = new ArrayList<>();
+    StoreFactory factory = factories.get(name);
+    if (factory == null) {
+      problems.add(
+          new ConfigException(
+              LimiterConfig.STORE_KEY, missing(name, factories) + ", was '" + name + "'"));
+    }
     List<Variables> variables =
         factories.values().stream().filter(f -> !f.keys().isEmpty()).map(Variables::of).toList();
     for (String key : config.names()) {
       if (key.startsWith(LimiterConfig.PREFIX)) {
-        checkKey(key, config, factories);
+        checkKey(key, config, name, factories, problems);
       }
       for (Variables each : variables) {
         if (key.startsWith(each.prefix) && !each.names.contains(key)) {
-          throw unknown(key, config, each.factory);
+          problems.add(unknown(key, config, each.factory));
         }
       }
     }
-    StoreFactory factory = factories.get(name);
-    if (factory == null) {
-      throw new ConfigException(
-          "limiter.store",
-          "no store named '"
-              + name
-              + "' on the class path (found "
-              + factories.keySet()
-              + "); for redis add the"
-              + " io.github.limiter:limiter-redis dependency");
+    if (!problems.isEmpty()) {
+      throw ConfigException.all(problems);
     }
     return factory;
+  }
+
+  /**
+   * That no store called {@code name} is among the {@code factories} found, and how to add it: the
+   * project's own stores by their artifact, a misspelt name by the closest.
+   */
+  private static String missing(String name, Map<String, StoreFactory> factories) {
+    String text =
+        "no store named '" + name + "' on the class path; stores found: " + factories.keySet();
+    if (ARTIFACTS.containsKey(name)) {
+      return text + "; add the " + ARTIFACTS.get(name) + " dependency";
+    }
+    Set<String> known = new TreeSet<>(factories.keySet());
+    known.addAll(ARTIFACTS.keySet());
+    return text
+        + Suggestion.closest(name, known)
+            .map(
+                meant ->
+                    "; did you mean '"
+                        + meant
+                        + "'?"
+                        + (factories.containsKey(meant) ? "" : " It is in " + ARTIFACTS.get(meant)))
+            .orElse("; add the jar whose StoreFactory is named '" + name + "'");
   }
 
   /** The environment forms of a store's section ({@code LIMITER_REDIS_}) and of its keys. */
@@ -100,29 +128,31 @@ public final class Stores {
   }
 
   private static void checkKey(
-      String key, ConfigLookup config, Map<String, StoreFactory> factories) {
+      String key,
+      ConfigLookup config,
+      String store,
+      Map<String, StoreFactory> factories,
+      List<ConfigException> problems) {
     String rest = key.substring(LimiterConfig.PREFIX.length());
     int dot = rest.indexOf('.');
     if (dot < 0 || LimiterConfig.CORE_SECTIONS.contains(rest.substring(0, dot))) {
       return; // the core's own keys, which LimiterConfig checks
     }
-    StoreFactory factory = factories.get(rest.substring(0, dot));
-    if (factory == null) {
-      throw new ConfigException(
-          key,
-          "unknown key: no store named '"
-              + rest.substring(0, dot)
-              + "' on the class"
-              + " path (found "
-              + factories.keySet()
-              + ") reads it, and the core's keys are under limiter."
-              + String.join(".*, limiter.", LimiterConfig.CORE_SECTIONS)
-              + ".*; was '"
-              + config.get(key).orElse("")
-              + "'");
-    }
-    if (!factory.keys().isEmpty() && !factory.keys().contains(key)) {
-      throw unknown(key, config, factory);
+    String section = rest.substring(0, dot);
+    StoreFactory factory = factories.get(section);
+    if (factory == null && !section.equals(store)) { // else limiter.store's problem says it all
+      problems.add(
+          new ConfigException(
+              key,
+              "unknown key: "
+                  + missing(section, factories)
+                  + "; the core's keys are under limiter."
+                  + String.join(".*, limiter.", LimiterConfig.CORE_SECTIONS)
+                  + ".*; was '"
+                  + config.get(key).orElse("")
+                  + "'"));
+    } else if (factory != null && !factory.keys().isEmpty() && !factory.keys().contains(key)) {
+      problems.add(unknown(key, config, factory));
     }
   }
 
@@ -136,6 +166,7 @@ public final class Stores {
             + (key.startsWith(LimiterConfig.PREFIX) ? "" : " (here in their environment form)")
             + ", was '"
             + config.get(key).orElse("")
-            + "'");
+            + "'"
+            + Suggestion.hint(LimiterConfig.PREFIX + factory.name() + ".", key, factory.keys()));
   }
 }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.tck.ManualClock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -14,25 +12,9 @@ import org.junit.jupiter.api.Test;
 
 class RateLimitedLogTest {
 
-  private final List<LogRecord> records = new ArrayList<>();
-  private final Logger logger = Logger.getAnonymousLogger();
-
-  RateLimitedLogTest() {
-    logger.setUseParentHandlers(false);
-    logger.addHandler(
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            records.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        });
-  }
+  private final CapturedLog captured = new CapturedLog();
+  private final List<LogRecord> records = captured.records;
+  private final Logger logger = captured.logger;
 
   @Test
   void writesTheFirstLineAndCountsTheOthersWithinTheInterval() {

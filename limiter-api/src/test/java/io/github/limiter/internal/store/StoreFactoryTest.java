@@ -78,6 +78,41 @@ class StoreFactoryTest {
   }
 
   /**
+   * Issue 36.4: {@code limiter.store=redis} without limiter-redis is one problem, of {@code
+   * limiter.store}, not one of each {@code limiter.redis.*} key that only redis would read.
+   */
+  @Test
+  void aStoreNotOnTheClassPathIsOneProblemOfLimiterStore() {
+    // Given limiter.store=redis and a redis key, without limiter-redis on the class path
+    ConfigLookup config =
+        ConfigLookup.of(
+            Map.of("limiter.store", "redis", "limiter.redis.url", "redis://127.0.0.1:6379"));
+
+    // When the store is checked
+    ConfigException e =
+        catchThrowableOfType(ConfigException.class, () -> Stores.check("redis", config, LOADER));
+
+    // Then the one problem names the key, the value, the stores found and the artifact to add
+    assertThat(e.problems()).hasSize(1);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "limiter.store: no store named 'redis' on the class path; stores found: [memory]; add"
+                + " the io.github.limiter:limiter-redis dependency, was 'redis'");
+  }
+
+  @Test
+  void aMisspeltStoreKeySuggestsTheClosestKey() {
+    ConfigException e =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                Stores.check(
+                    "memory", ConfigLookup.of(Map.of("limiter.memory.max-key", "10")), LOADER));
+
+    assertThat(e.getMessage()).endsWith("; did you mean 'limiter.memory.max-keys'?");
+  }
+
+  /**
    * A misspelt store key, or one of a store not on the class path, fails instead of leaving a
    * default.
    */
@@ -85,7 +120,7 @@ class StoreFactoryTest {
   @CsvSource({
     "limiter.memory.max-key, 10, store 'memory' reads [limiter.memory.max-keys, limiter.memory.overflow]",
     "LIMITER_MEMORY_MAXKEYS, 10, (here in their environment form)",
-    "limiter.redis.url, redis://127.0.0.1:6379, no store named 'redis' on the class path (found [memory])",
+    "limiter.redis.url, redis://127.0.0.1:6379, no store named 'redis' on the class path; stores found: [memory]; add the io.github.limiter:limiter-redis dependency",
     "limiter.memroy.max-keys, 10, no store named 'memroy'"
   })
   void anUnknownStoreKeyNamesTheKeyAndTheValue(String key, String value, String says) {
