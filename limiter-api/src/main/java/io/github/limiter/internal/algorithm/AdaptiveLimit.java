@@ -9,7 +9,8 @@ package io.github.limiter.internal.algorithm;
  *   <li>The baseline is the latency without queueing. It is measured in a probe: for one window the
  *       limit is held at {@value #PROBE_IN_FLIGHT} (within floor and ceiling), so that the
  *       backend's queue drains, and the average of the requests admitted during the probe is the
- *       baseline. A faster window lowers it at once.
+ *       baseline. Only a probe sets it: a window's average, over 20 requests, varies too much to
+ *       lower it (the lowest of many would soon be the baseline).
  *   <li>While a window's average stays within {@code tolerance} times the baseline, the limit grows
  *       by about its square root; beyond it, the limit shrinks in proportion ({@code limit ·
  *       tolerance · baseline / average}, by half at most). Each window moves the limit a fifth of
@@ -22,9 +23,8 @@ package io.github.limiter.internal.algorithm;
  *         <li>when shrinking does not help: the limit halved, or reached the floor, in one run of
  *             windows beyond the tolerance. Queueing falls with what is in flight; latency that
  *             does not is the backend's own, so it is slower;
- *         <li>when a window, with the traffic filling the limit, is {@value #MUCH_FASTER} times the
- *             baseline or less: the backend became faster, and that window's queueing must not stay
- *             in the baseline;
+ *         <li>when two windows in a row, with the traffic filling half the limit or more, are below
+ *             {@value #MUCH_FASTER} times the baseline: the backend became faster;
  *         <li>when no window has confirmed the baseline (been as fast) for {@value
  *             #BASELINE_MAX_AGE_SECONDS} s: under steady overload no window can.
  *       </ul>
@@ -87,6 +87,9 @@ public final class AdaptiveLimit {
 
   /** The limit when the current run of windows beyond the tolerance began; 0 outside one. */
   private double shrinkingFrom;
+
+  /** How many windows in a row were much faster than the baseline, with the limit filled. */
+  private int fasterWindows;
 
   private int samples;
   private long sum;
@@ -185,6 +188,7 @@ public final class AdaptiveLimit {
     probing = true;
     probeStart = now;
     shrinkingFrom = 0;
+    fasterWindows = 0;
     samples = 0;
     sum = 0;
     peakInFlight = 0;
@@ -204,13 +208,13 @@ public final class AdaptiveLimit {
       return;
     }
     if (average <= baseline) {
-      boolean muchFaster = average < baseline * MUCH_FASTER && peak * 2 >= limit;
-      baseline = average; // the backend is at least this fast
-      confirmedAt = now;
-      if (muchFaster) {
-        probe(now); // it became faster, and the queueing in this window would stay in the baseline
-        return;
-      }
+      confirmedAt = now; // as fast as the baseline: no queueing, no doubt
+    }
+    // Two in a row: the first window after a probe holds the quickest of the requests it let in
+    fasterWindows = average < baseline * MUCH_FASTER && peak * 2 >= limit ? fasterWindows + 1 : 0;
+    if (fasterWindows >= 2) {
+      probe(now); // the backend became faster: measure how much, without these windows' queueing
+      return;
     }
     double gradient = Math.max(MIN_GRADIENT, Math.min(1, tolerance * baseline / average));
     double target;
