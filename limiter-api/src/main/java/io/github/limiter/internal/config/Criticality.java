@@ -47,7 +47,9 @@ public enum Criticality {
    * left.
    */
   public long headroom(long limit, double share) {
-    return sharesLeft == 0 ? 0 : Math.min(limit - 1, reserved(limit, share) * sharesLeft);
+    return sharesLeft == 0 || share == 0
+        ? 0
+        : Math.min(limit - 1, reserved(limit, share) * sharesLeft);
   }
 
   /**

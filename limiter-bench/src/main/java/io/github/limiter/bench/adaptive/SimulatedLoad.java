@@ -20,6 +20,7 @@ import java.util.Map;
  * Netflix Gradient2, each on the model's clock.
  *
  * <ul>
+ *   <li><b>Steady load</b>, from half the capacity to four times it.
  *   <li><b>A slow dependency</b>: at twice the capacity, every request takes twice as long for 10
  *       s, with no more queueing; then the backend is as fast as before.
  *   <li><b>A probe cycle at 4×</b>: five minutes of four times the capacity from a cold start, 10%
@@ -38,6 +39,12 @@ public final class SimulatedLoad {
 
   static final SimulatedBackend BACKEND = new SimulatedBackend(16, 40, 0.5, 300);
   static final long SEED = 35;
+
+  /** The steady loads, as multiples of the capacity: each run 60 s, the first 10 s not counted. */
+  static final double[] STEADY_LOADS = {0.5, 1, 1.5, 2, 3, 4};
+
+  static final double STEADY_SECONDS = 60;
+  static final double STEADY_WARM_UP = 10;
 
   /** When the dependency slows down, for how long, and how much. */
   static final double SLOW_FROM = 20;
@@ -100,6 +107,10 @@ public final class SimulatedLoad {
       double late) {}
 
   /** One protection over the probe cycle at 4×. */
+  /** One protection at a steady load. */
+  record Steady(
+      String protection, double load, double goodput, double p99, double refused, double late) {}
+
   record Cycle(
       String protection,
       double goodput,
@@ -119,6 +130,12 @@ public final class SimulatedLoad {
             args.length > 0 && !args[args.length - 1].startsWith("--")
                 ? args[args.length - 1]
                 : "target/adaptive-simulated.md");
+    List<Steady> steady = new ArrayList<>();
+    for (double load : STEADY_LOADS) {
+      for (Protection protection : Protection.values()) {
+        steady.add(steady(protection, load));
+      }
+    }
     List<Phase> phases = new ArrayList<>();
     for (Protection protection : Protection.values()) {
       phases.addAll(slowDependency(protection));
@@ -127,11 +144,53 @@ public final class SimulatedLoad {
     for (Protection protection : Protection.values()) {
       cycles.add(probeCycle(protection));
     }
-    String report = markdown(phases, cycles);
+    String report = markdown(steady, phases, cycles);
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, report);
     System.out.println(report);
     System.out.println("written: " + out);
+  }
+
+  /** {@code load} times the capacity, steady. */
+  static Steady steady(Protection protection, double load) {
+    Clock clock = new Clock();
+    Run run =
+        BACKEND.run(
+            protection.guard(clock, false),
+            clock,
+            load * BACKEND.capacity(1),
+            STEADY_SECONDS,
+            true,
+            0,
+            t -> 1,
+            SEED);
+    List<Double> admitted = new ArrayList<>();
+    long counted = 0;
+    long refused = 0;
+    long late = 0;
+    for (int i = 0; i < run.size(); i++) {
+      if (run.arrival[i] < STEADY_WARM_UP) {
+        continue;
+      }
+      counted++;
+      refused += run.outcome[i] == Run.REFUSED ? 1 : 0;
+      late += run.outcome[i] == Run.LATE ? 1 : 0;
+      if (run.outcome[i] != Run.REFUSED) {
+        admitted.add(run.latency[i]);
+      }
+    }
+    admitted.sort(null);
+    double p99 =
+        admitted.isEmpty()
+            ? Double.NaN
+            : admitted.get(Math.max(0, (int) Math.ceil(0.99 * admitted.size()) - 1));
+    return new Steady(
+        protection.label,
+        load,
+        goodput(run, STEADY_WARM_UP, STEADY_SECONDS),
+        p99 * 1e3,
+        (double) refused / counted,
+        (double) late / counted);
   }
 
   /** Twice the capacity; the service time doubles for 10 s from second 20. */
@@ -307,7 +366,7 @@ public final class SimulatedLoad {
     return String.format(Locale.ROOT, format, args);
   }
 
-  static String markdown(List<Phase> phases, List<Cycle> cycles) {
+  static String markdown(List<Steady> steady, List<Phase> phases, List<Cycle> cycles) {
     StringBuilder md = new StringBuilder();
     md.append(
         format(
@@ -323,7 +382,26 @@ public final class SimulatedLoad {
             BACKEND.deadlineNanos / 1_000_000));
     md.append(
         format(
-            "### A slow dependency: service time ×%.0f for %.0f s at 2× the capacity%n%n",
+            "### Steady load: %.0f s each, the first %.0f s not counted%n%n",
+            STEADY_SECONDS, STEADY_WARM_UP));
+    md.append(
+        "| load | protection | goodput/s | of capacity | p99 of admitted, ms | refused | late |\n");
+    md.append("|---|---|---|---|---|---|---|\n");
+    for (Steady each : steady) {
+      md.append(
+          format(
+              "| %.1fx | %s | %.0f | %.2f | %.0f | %.1f%% | %.1f%% |%n",
+              each.load(),
+              each.protection(),
+              each.goodput(),
+              each.goodput() / BACKEND.capacity(1),
+              each.p99(),
+              100 * each.refused(),
+              100 * each.late()));
+    }
+    md.append(
+        format(
+            "%n### A slow dependency: service time ×%.0f for %.0f s at 2× the capacity%n%n",
             SLOWDOWN, SLOW_SECONDS));
     md.append(
         "| protection | phase | capacity/s | goodput/s | of capacity | of capacity, from 5 s on |"
