@@ -123,6 +123,29 @@ class AdaptiveLimitTest {
   }
 
   @Test
+  void aBackendThatSlowsDownUnderLightLoadIsMeasuredAgainOnceTheLimitHalved() {
+    // Given a limit of 40 whose baseline is 20 ms, with 5 requests in flight
+    AdaptiveLimit limit = new AdaptiveLimit(1, 1000, 40, 1.5);
+    probe(limit, 20 * MS);
+    // When every request takes 40 ms, however few are in flight
+    int windows = 0;
+    while (!limit.probing()) {
+      feed(limit, 1, 40 * MS, 5);
+      windows++;
+    }
+    // Then the limit shrank, 5% a window (a fifth of the way to 1.5 times 20 over 40), and once it
+    // had halved, after 14 windows, a probe began
+    assertThat(windows).isEqualTo(14);
+    assertThat(limit.learnedLimit()).isEqualTo(19);
+    // And the probe measures the slower baseline, from which the limit no longer shrinks
+    feed(limit, 3, 40 * MS, 3);
+    assertThat(limit.probing()).isFalse();
+    assertThat(limit.baselineNanos()).isEqualTo(40 * MS);
+    feed(limit, 50, 40 * MS, 20);
+    assertThat(limit.learnedLimit()).isGreaterThan(19);
+  }
+
+  @Test
   void latencyWithinTheToleranceDoesNotShrinkTheLimit() {
     // Given a limit whose baseline is 20 ms
     AdaptiveLimit limit = new AdaptiveLimit(1, 50, 50, 1.5);
