@@ -8,19 +8,26 @@
 #   limiter-bench/run-adaptive.sh           # about 4 minutes
 #   limiter-bench/run-adaptive.sh --smoke   # every kind of run once, briefly: checks it runs
 #   limiter-bench/run-adaptive.sh --criticality  # only the criticality runs, each critical miss listed
+#   limiter-bench/run-adaptive.sh --simulated    # the scenarios in simulated time (a slow dependency,
+#                                                # a probe cycle at 4x): seconds, exact and repeatable;
+#                                                # writes limiter-bench/target/adaptive-simulated.md
 #
 # Loopback only; every server it starts stops with its run, and the harness exits when done
 # (timeout is the backstop). Builds target/benchmarks.jar if it is missing. JAVA_OPTS adds JVM options.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 case "${1:-}" in
-  ""|--smoke|--criticality) ;;
-  *) echo "usage: run-adaptive.sh [--smoke|--criticality], was '$*'" >&2; exit 2 ;;
+  ""|--smoke|--criticality|--simulated) ;;
+  *) echo "usage: run-adaptive.sh [--smoke|--criticality|--simulated], was '$*'" >&2; exit 2 ;;
 esac
 jar="$here/target/benchmarks.jar"
 if [[ ! -f "$jar" ]]; then
   echo "building $jar" >&2
   (cd "$here/.." && ./mvnw -q -pl limiter-bench -am package -DskipTests)
+fi
+if [[ "${1:-}" == --simulated ]]; then
+  exec timeout 600 java -Xmx512m ${JAVA_OPTS:-} -cp "$jar" \
+    io.github.limiter.bench.adaptive.SimulatedLoad "$here/target/adaptive-simulated.md"
 fi
 exec timeout 600 java -Xms256m -Xmx512m ${JAVA_OPTS:-} -cp "$jar" \
   io.github.limiter.bench.adaptive.AdaptiveLoad ${1:-} "$here/target/adaptive-results.md"

@@ -89,6 +89,9 @@ if [[ "$mode" == smoke ]]; then
   step "adaptive concurrency harness, smoke"
   timeout 120 "$java" -Xmx512m -cp "$jar" io.github.limiter.bench.adaptive.AdaptiveLoad --smoke \
     "$raw/adaptive-smoke.md" > "$raw/adaptive-smoke.log" 2>&1
+  step "adaptive concurrency harness, simulated scenarios"
+  timeout 120 "$java" -Xmx512m -cp "$jar" io.github.limiter.bench.adaptive.SimulatedLoad \
+    "$raw/adaptive-simulated.md" > "$raw/adaptive-simulated.log" 2>&1
 fi
 
 source "$here/scripts/redis.sh"

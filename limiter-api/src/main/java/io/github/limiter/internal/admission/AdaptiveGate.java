@@ -8,6 +8,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.algorithm.AdaptiveLimit;
+import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.metrics.ConcurrencyGauges;
 
@@ -27,6 +28,7 @@ public final class AdaptiveGate implements RateLimitStore {
   private final NanoClock clock;
   private final AdaptiveLimit controller;
   private final long retryAfterNanos;
+  private final double criticalShare;
   private final PolicyLimiter limiter;
 
   private long inFlight;
@@ -40,6 +42,7 @@ public final class AdaptiveGate implements RateLimitStore {
         new AdaptiveLimit(
             adaptive.floor(), adaptive.ceiling(), adaptive.initial(), adaptive.tolerance());
     this.retryAfterNanos = ceiling.periodNanos();
+    this.criticalShare = config.overload().criticalShare();
     this.limiter = Limiter.of(this).bind(policy);
   }
 
@@ -53,9 +56,32 @@ public final class AdaptiveGate implements RateLimitStore {
     return clock;
   }
 
-  /** The limit now. */
+  /**
+   * The limit now. While a probe holds requests at its level, critical ones keep the share of the
+   * learned limit reserved for them on top of it, so that a probe costs them nothing.
+   */
   public synchronized long limit() {
-    return controller.limit();
+    return controller.probing() ? controller.limit() + reserve() : controller.limit();
+  }
+
+  /**
+   * The permits a request of {@code criticality} must leave free under {@link #limit()}: the shares
+   * kept for more critical requests; while probing, the reserve above the probe's level.
+   */
+  synchronized long headroom(Criticality criticality) {
+    if (!controller.probing()) {
+      return criticality.headroom(controller.limit(), criticalShare);
+    }
+    return criticality == Criticality.CRITICAL ? 0 : reserve();
+  }
+
+  private long reserve() {
+    return Criticality.reserved(controller.learnedLimit(), criticalShare);
+  }
+
+  /** Whether a probe is measuring the baseline now. */
+  public synchronized boolean probing() {
+    return controller.probing();
   }
 
   /** The permits held by requests in flight now. */
@@ -79,7 +105,7 @@ public final class AdaptiveGate implements RateLimitStore {
    */
   @Override
   public synchronized Decision decide(Policy decided, String key, long permits) {
-    long limit = controller.limit();
+    long limit = limit();
     if (inFlight + permits > limit) {
       return Decision.overloaded(policy.name(), ceiling, retryAfterNanos);
     }

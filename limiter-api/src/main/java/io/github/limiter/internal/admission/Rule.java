@@ -84,12 +84,13 @@ public record Rule(
 
   /**
    * The permits a request of {@code criticality} must leave free under this concurrency rule, as
-   * its limit is now (the limit that {@code admitted} was decided under, or the adaptive one): the
-   * shares kept for more critical requests.
+   * its limit is now (the limit that {@code admitted} was decided under, or the adaptive gate's):
+   * the shares kept for more critical requests.
    */
   long headroom(Criticality criticality, Decision admitted) {
-    long limit = gate != null ? gate.limit() : admitted.limit().permits();
-    return criticality.headroom(limit, config.overload().criticalShare());
+    return gate != null
+        ? gate.headroom(criticality)
+        : criticality.headroom(admitted.limit().permits(), config.overload().criticalShare());
   }
 
   public boolean dryRun() {

@@ -47,11 +47,17 @@ public enum Criticality {
    * left.
    */
   public long headroom(long limit, double share) {
-    if (sharesLeft == 0 || share == 0) {
-      return 0;
-    }
-    long reserved = Math.max(1, (long) Math.ceil(limit * share));
-    return Math.min(limit - 1, reserved * sharesLeft);
+    return sharesLeft == 0 || share == 0
+        ? 0
+        : Math.min(limit - 1, reserved(limit, share) * sharesLeft);
+  }
+
+  /**
+   * One reserved share of {@code limit}: {@code ceil(limit · share)}, at least 1 when the share is
+   * not 0.
+   */
+  public static long reserved(long limit, double share) {
+    return share == 0 ? 0 : Math.max(1, (long) Math.ceil(limit * share));
   }
 
   /** The criticality named {@code text}, or null for a name that is none (an untrusted header). */

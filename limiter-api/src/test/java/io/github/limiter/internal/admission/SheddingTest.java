@@ -273,6 +273,28 @@ class SheddingTest {
     assertThat(gate.limit()).isLessThan(40);
   }
 
+  @Test
+  void aProbeHoldsTheLowerCriticalitiesAtItsLevelAndKeepsTheCriticalReserveAboveIt() {
+    // Given an adaptive limit of 40 that keeps 20% for critical requests, measuring its baseline
+    Setup setup =
+        new Setup(
+            config(
+                "limiter.policy.backend.algorithm", "concurrency",
+                "limiter.policy.backend.limits", "adaptive",
+                "limiter.policy.backend.adaptive-initial", "40"));
+    AdaptiveGate gate = setup.compiler.gate(setup.config.policy("backend").orElseThrow());
+    AdmissionTest.View request = from("192.0.2.1");
+    // When sheddable, default and critical requests arrive while it probes
+    int sheddable = fill(setup.admission, setup.set(Criticality.SHEDDABLE, "backend"), request);
+    int defaults = fill(setup.admission, setup.set(Criticality.DEFAULT, "backend"), request);
+    int critical = fill(setup.admission, setup.set(Criticality.CRITICAL, "backend"), request);
+    // Then the lower ones share the probe's 3, and critical ones still have the 8 kept for them
+    assertThat(sheddable + defaults).isEqualTo(3);
+    assertThat(critical).isEqualTo(8);
+    assertThat(gate.limit()).isEqualTo(11);
+    assertThat(gate.inFlight()).isEqualTo(11);
+  }
+
   /** What the requests of one criticality got in {@link #overload}. */
   private record Got(int requests, int good, int refused) {}
 
