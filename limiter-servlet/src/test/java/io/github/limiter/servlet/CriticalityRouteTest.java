@@ -107,16 +107,24 @@ class CriticalityRouteTest {
 
   @Test
   void anAdaptiveLimitRefusesTheSheddableRouteFirst() throws Exception {
-    // Given an adaptive limit, at 3 in flight while it measures its baseline
+    // Given an adaptive limit while its start-up probe holds it at 3, with the critical reserve
+    // on top: the adaptive default critical-share (0.2) of the initial 20, so 4
     try (TestServer server = server("adaptive")) {
-      // When one sheddable request is in flight, the next is refused: it must leave two free
-      var first = hold(server, "/shed/a", "crit-a1");
-      refused(server, "/shed/b");
-      // Then critical requests take the two left, and the next finds the limit full
-      var second = hold(server, "/vital/a", "crit-a2");
-      var third = hold(server, "/vital/b", "crit-a3");
-      refused(server, "/vital/c");
-      openAll(List.of(first, second, third), "crit-a1", "crit-a2", "crit-a3");
+      // When three sheddable requests are in flight, the next is refused: the probe's 3 are taken
+      List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+      List<String> gates = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        gates.add("crit-s" + i);
+        held.add(hold(server, "/shed/" + i, gates.get(i)));
+      }
+      refused(server, "/shed/next");
+      // Then critical requests take the 4 reserved for them, and the next finds the limit full
+      for (int i = 0; i < 4; i++) {
+        gates.add("crit-v" + i);
+        held.add(hold(server, "/vital/" + i, gates.get(gates.size() - 1)));
+      }
+      refused(server, "/vital/next");
+      openAll(held, gates.toArray(String[]::new));
     }
   }
 }

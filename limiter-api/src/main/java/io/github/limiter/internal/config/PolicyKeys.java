@@ -120,7 +120,10 @@ final class PolicyKeys {
                   + " or `@Limited`'s criticality applies when a request has none (see"
                   + " [Criticality](adaptive-concurrency.md#criticality))");
 
-  /** Unset, {@link PolicyReader} takes 0.1 for an adaptive limit and 0 for a fixed one. */
+  /**
+   * Unset, {@link PolicyReader} takes {@link Criticality#ADAPTIVE_SHARE} for an adaptive limit and
+   * 0 for a fixed one.
+   */
   static final Setting<Double> CRITICAL_SHARE =
       Setting.of("critical-share", PolicyKeys::criticalShare, null)
           .only(CONCURRENCY)
