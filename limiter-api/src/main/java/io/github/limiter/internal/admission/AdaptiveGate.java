@@ -66,13 +66,21 @@ public final class AdaptiveGate implements RateLimitStore {
 
   /**
    * The permits a request of {@code criticality} must leave free under {@link #limit()}: the shares
-   * kept for more critical requests; while probing, the reserve above the probe's level.
+   * kept for more critical requests. While probing, a less critical request stays within the
+   * probe's level and within what the learned limit leaves it, so that what a probe admits never
+   * crowds critical requests out of the learned limit once the probe ends.
    */
   synchronized long headroom(Criticality criticality) {
     if (!controller.probing()) {
       return criticality.headroom(controller.limit(), criticalShare);
     }
-    return criticality == Criticality.CRITICAL ? 0 : reserve();
+    if (criticality == Criticality.CRITICAL) {
+      return 0;
+    }
+    long learned = controller.learnedLimit();
+    long usable =
+        Math.min(controller.limit(), learned - criticality.headroom(learned, criticalShare));
+    return limit() - usable;
   }
 
   private long reserve() {

@@ -295,6 +295,31 @@ class SheddingTest {
     assertThat(gate.inFlight()).isEqualTo(11);
   }
 
+  @Test
+  void aProbeOfASmallLimitLeavesTheLowerCriticalitiesOnlyWhatTheLearnedLimitWould() {
+    // Given an adaptive limit of at most 4 that keeps 20% (1) for critical requests, probing at 3
+    Setup setup =
+        new Setup(
+            config(
+                "limiter.policy.backend.algorithm", "concurrency",
+                "limiter.policy.backend.limits", "adaptive",
+                "limiter.policy.backend.adaptive-ceiling", "4",
+                "limiter.policy.backend.adaptive-initial", "4"));
+    AdaptiveGate gate = setup.compiler.gate(setup.config.policy("backend").orElseThrow());
+    AdmissionTest.View request = from("192.0.2.1");
+    // When sheddable, default and critical requests arrive while it probes
+    int sheddable = fill(setup.admission, setup.set(Criticality.SHEDDABLE, "backend"), request);
+    int defaults = fill(setup.admission, setup.set(Criticality.DEFAULT, "backend"), request);
+    int critical = fill(setup.admission, setup.set(Criticality.CRITICAL, "backend"), request);
+    // Then sheddable ones leave two shares of the learned 4 free, as they will once the probe ends,
+    // a default one takes the probe's third permit, and the critical reserve is above the probe
+    assertThat(sheddable).isEqualTo(2);
+    assertThat(defaults).isEqualTo(1);
+    assertThat(critical).isEqualTo(1);
+    assertThat(gate.limit()).isEqualTo(4);
+    assertThat(gate.inFlight()).isEqualTo(4);
+  }
+
   /** What the requests of one criticality got in {@link #overload}. */
   private record Got(int requests, int good, int refused) {}
 
