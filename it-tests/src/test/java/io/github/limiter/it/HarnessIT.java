@@ -61,13 +61,15 @@ class HarnessIT {
 
     assertThat(Deployed.base(url).getHost()).isEqualTo("127.0.0.1");
     // Payara: "http-listener started in: 41ms - bound to [/127.0.0.1:28080]" and Hazelcast's
-    // "Member [127.0.0.1]:6900"; WildFly: "listening on 127.0.0.1:29080". Never the wildcard
-    // address.
+    // "Member [127.0.0.1]:6900"; WildFly: "listening on 127.0.0.1:29080"; Open Liberty: "listening
+    // for requests on host localhost  (IPv4: 127.0.0.1) port 28080". Never the wildcard address.
     assertThat(log)
         .contains(
-            Settings.isPayara()
-                ? "bound to [/127.0.0.1:" + url.getPort() + "]"
-                : "listening on 127.0.0.1:" + url.getPort());
+            switch (Settings.container()) {
+              case "payara" -> "bound to [/127.0.0.1:" + url.getPort() + "]";
+              case "openliberty" -> "(IPv4: 127.0.0.1) port " + url.getPort() + ".";
+              default -> "listening on 127.0.0.1:" + url.getPort();
+            });
     assertThat(ServerLog.listenerAddresses(log)).containsOnly("127.0.0.1");
   }
 }

@@ -36,9 +36,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the filter's {@code burst} and {@code @Limited("bean")}.
  *
  * <ul>
- *   <li>Payara: MicroProfile Metrics on the server's {@code /metrics}, and at once a Micrometer
- *       registry that the application produces as a CDI bean and serves itself ({@code /scrape}):
- *       two backends at once. Readiness on {@code /health/ready}.
+ *   <li>Payara and Open Liberty: MicroProfile Metrics on the server's {@code /metrics}, and at once
+ *       a Micrometer registry that the application produces as a CDI bean and serves itself ({@code
+ *       /scrape}): two backends at once. Readiness on {@code /health/ready}.
  *   <li>WildFly: the Micrometer subsystem's Prometheus registry on the management interface ({@code
  *       /prometheus}), and readiness on the management interface's {@code /health/ready}; the build
  *       adds both subsystems to the default {@code standalone.xml} ({@code
@@ -66,7 +66,7 @@ class MetricsIT {
             .addAsResource(
                 new File("src/test/webapps/metrics/META-INF/microprofile-config.properties"),
                 "META-INF/microprofile-config.properties");
-    if (!Settings.isPayara()) {
+    if (Settings.isWildFly()) {
       return war;
     }
     war.addClasses(ScrapeServlet.class, ScrapeServlet.Registry.class);
@@ -85,12 +85,15 @@ class MetricsIT {
     return Deployed.base(url).resolve(path);
   }
 
-  /** The server's own endpoints: Payara's HTTP port, or WildFly's management interface. */
+  /**
+   * The server's own endpoints: Payara's and Open Liberty's HTTP port, or WildFly's management
+   * interface.
+   */
   private URI server(String path) {
     String port =
-        Settings.isPayara()
-            ? String.valueOf(url.getPort())
-            : Settings.required("it.wildfly.management.port");
+        Settings.isWildFly()
+            ? Settings.required("it.wildfly.management.port")
+            : String.valueOf(url.getPort());
     return URI.create("http://127.0.0.1:" + port + "/" + path);
   }
 
@@ -110,14 +113,14 @@ class MetricsIT {
     assertThat(limited[429]).isBetween(2, 4);
 
     String scrape =
-        Settings.isPayara()
-            ? Http.get(server("metrics"), "Accept", "text/plain").body()
-            : Http.get(server("prometheus")).body();
+        Settings.isWildFly()
+            ? Http.get(server("prometheus")).body()
+            : Http.get(server("metrics"), "Accept", "text/plain").body();
     assertDecisions(scrape, "burst", filter);
     assertDecisions(scrape, "bean", limited);
     // The in-memory store's decision is a compare-and-set, cheaper than timing it: not timed.
     assertThat(ours(scrape)).noneMatch(line -> line.startsWith("limiter_store_duration_seconds"));
-    if (Settings.isPayara()) {
+    if (!Settings.isWildFly()) {
       String own = Http.get(uri("scrape")).body();
       assertDecisions(own, "burst", filter);
       assertDecisions(own, "bean", limited);
@@ -128,7 +131,7 @@ class MetricsIT {
   void theReadinessCheckIsOnTheServersHealthEndpoint() {
     HttpResponse<String> ready = Http.get(server("health/ready"));
 
-    if (Settings.isPayara()) {
+    if (!Settings.isWildFly()) {
       assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
       assertThat(ready.body()).contains("\"limiter\"");
     } else {
@@ -145,7 +148,7 @@ class MetricsIT {
   private static List<String> ours(String scrape) {
     return scrape
         .lines()
-        .filter(line -> Settings.isPayara() || line.contains(DEPLOYMENT_LABEL))
+        .filter(line -> !Settings.isWildFly() || line.contains(DEPLOYMENT_LABEL))
         .toList();
   }
 

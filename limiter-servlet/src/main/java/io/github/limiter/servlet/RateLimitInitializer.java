@@ -9,6 +9,8 @@ import io.github.limiter.internal.log.StartLog;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.annotation.WebFilter;
@@ -28,8 +30,9 @@ import org.w3c.dom.NodeList;
  * {@code @WebFilter} when the application starts, and fails the start if one is invalid. The
  * filter's own {@code init} checks the same, but some containers (Payara) only log a filter whose
  * init fails and serve the application without it; an initializer that throws fails the deployment
- * everywhere. It registers nothing and does nothing for applications without the filter. Found
- * through {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}.
+ * (on Open Liberty through a context listener that throws, see {@link #onStartup}). It registers
+ * nothing and does nothing for applications without the filter. Found through {@code
+ * META-INF/services/jakarta.servlet.ServletContainerInitializer}.
  */
 public final class RateLimitInitializer implements ServletContainerInitializer {
 
@@ -37,6 +40,17 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
 
   @Override
   public void onStartup(Set<Class<?>> classes, ServletContext context) throws ServletException {
+    try {
+      check(context);
+    } catch (ServletException e) {
+      // Open Liberty only logs what an initializer throws, and starts the application without its
+      // limits; a context listener that throws stops the start there (never reached elsewhere).
+      context.addListener(new FailStart(e));
+      throw e;
+    }
+  }
+
+  private static void check(ServletContext context) throws ServletException {
     ClassLoader loader = context.getClassLoader();
     registerAdmin(context, loader);
     for (FilterRegistration registration : context.getFilterRegistrations().values()) {
@@ -49,6 +63,14 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
           requireNoShaping(name, config);
         }
       }
+    }
+  }
+
+  /** Fails the application's start with the initializer's failure. */
+  private record FailStart(ServletException failure) implements ServletContextListener {
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+      throw new IllegalStateException(failure.getMessage(), failure);
     }
   }
 

@@ -16,14 +16,16 @@ import java.util.stream.Stream;
 
 /**
  * The log of the server the current suite runs on: Payara Micro's {@code --logtofile} file (one per
- * deployment, see {@link PayaraLogPerDeployment}) or WildFly's server.log (one per suite).
+ * deployment, see {@link PayaraLogPerDeployment}), WildFly's server.log or Open Liberty's
+ * messages.log (one per suite).
  */
 public final class ServerLog {
 
   /**
    * The address in the lines where a server says what it listens on: Payara's "bound to
-   * [/127.0.0.1:8080]", WildFly's "listening on 127.0.0.1:8080" or "listening on http://...", and
-   * Hazelcast's "Member [127.0.0.1]:6900".
+   * [/127.0.0.1:8080]", WildFly's "listening on 127.0.0.1:8080" or "listening on http://...",
+   * Hazelcast's "Member [127.0.0.1]:6900", and Open Liberty's "listening for requests on host
+   * localhost (IPv4: 127.0.0.1) port 9080" (or "host * (IPv6) port 9080" on every interface).
    */
   private static final String HOST = "(\\[[^\\]]*]|[^\\s:\\]/\\[]+)";
 
@@ -33,7 +35,8 @@ public final class ServerLog {
               + HOST
               + ":\\d+]|listening on (?:https?://)?"
               + HOST
-              + ":\\d+|Member \\[([^\\]]+)]:\\d+");
+              + ":\\d+|Member \\[([^\\]]+)]:\\d+"
+              + "|listening for requests on host \\S+\\s+\\((?:IPv[46]: )?([^)]+)\\) port \\d+");
 
   private ServerLog() {}
 

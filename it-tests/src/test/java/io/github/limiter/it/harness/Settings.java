@@ -18,12 +18,18 @@ public final class Settings {
     return value;
   }
 
-  /** {@code wildfly} or {@code payara}. */
+  /**
+   * {@code payara}, {@code wildfly} or {@code openliberty}: the profile's arquillian.xml container.
+   */
   public static String container() {
     return required("it.container");
   }
 
   public static boolean isPayara() {
     return container().equals("payara");
+  }
+
+  public static boolean isWildFly() {
+    return container().equals("wildfly");
   }
 }
