@@ -46,6 +46,11 @@ module io.github.limiter {
       io.github.limiter.cdi,
       io.github.limiter.metrics,
       io.github.limiter.outbound;
+  exports io.github.limiter.internal.runtime to
+      io.github.limiter.servlet,
+      io.github.limiter.cdi,
+      io.github.limiter.metrics,
+      io.github.limiter.outbound;
   exports io.github.limiter.internal.store to
       io.github.limiter.servlet,
       io.github.limiter.cdi,

@@ -35,7 +35,7 @@ class LayoutTest {
 
   /** The servlet filter's per-request class, kept to what one reader takes in at once. */
   private static final String FILTER_REQUEST_CLASS =
-      "limiter-servlet/src/main/java/io/github/limiter/servlet/FilterRuntime.java";
+      "limiter-servlet/src/main/java/io/github/limiter/servlet/FilterRequests.java";
 
   /** The core's per-request scopes, which only the core's request frame opens. */
   private static final Pattern PER_REQUEST_SCOPE =
