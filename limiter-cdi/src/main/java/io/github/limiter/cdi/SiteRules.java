@@ -159,16 +159,7 @@ final class SiteRules {
                 compiler::criticality,
                 problems);
         rules.add(
-            new Rule(
-                policy.get(),
-                key,
-                permits,
-                costOf,
-                counts,
-                planOf,
-                criticalityOf,
-                compiler.gate(policy.get()),
-                compiler.quota(policy.get())));
+            compiler.compile(policy.get(), key, permits, costOf, counts, planOf, criticalityOf));
       }
     }
     if (Criticality.find(limited.criticality()) != null

@@ -59,16 +59,31 @@ public final class RuleCompiler {
     RequestReader key = key(policy);
     RequestReader cost = cost(policy);
     RequestReader plan = plan(policy);
-    return new Rule(
+    return compile(
         policy,
         key,
         policy.permits(),
         cost,
         Counting.byStatus(policy.count()),
         plan,
-        criticality(policy),
-        gate(policy),
-        quota(policy));
+        criticality(policy));
+  }
+
+  /**
+   * The rule of {@code policy} at a place that reads its requests its own way ({@code @Limited}'s
+   * annotation over the configuration): the given readers, and the policy's gate and quota
+   * calendar.
+   */
+  public Rule compile(
+      PolicyConfig policy,
+      RequestReader key,
+      long permits,
+      RequestReader cost,
+      Counting counts,
+      RequestReader plan,
+      RequestReader criticality) {
+    return new Rule(
+        policy, key, permits, cost, counts, plan, criticality, gate(policy), quota(policy));
   }
 
   /**
