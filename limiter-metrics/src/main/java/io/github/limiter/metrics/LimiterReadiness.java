@@ -64,6 +64,9 @@ public class LimiterReadiness implements HealthCheck {
       if (needed) {
         data.put(prefix + "fail-closed", String.join(",", entry.failClosed()));
       }
+      if (!entry.outbound().isEmpty()) {
+        data.put(prefix + "outbound", String.join(",", entry.outbound()));
+      }
     }
     return new HealthCheckResponse(
         NAME,

@@ -109,18 +109,20 @@ public final class Outbound implements AutoCloseable {
 
   /**
    * The outbound policies of the application's {@code runtime}, over its store and metrics: a part
-   * of it ({@link LimiterRuntime#part}), whose store it does not close. A runtime of a preset
-   * configuration (no lookup) has none.
-   *
-   * @throws ConfigException naming every bad key and its value
+   * of it ({@link LimiterRuntime#part}), whose store it does not close. They decide through its
+   * live limits, as inbound policies do: the admin API lists and changes them, {@code
+   * limiter.config.refresh} refreshes them, and the readiness check names them.
    */
   static Outbound over(LimiterRuntime runtime) {
-    ConfigLookup config = runtime.lookup();
-    Map<String, OutboundConfig> configs =
-        config == null ? Map.of() : OutboundConfig.readAll(config);
+    Map<String, OutboundConfig> configs = new LinkedHashMap<>();
+    for (OutboundConfig config : runtime.outbound()) {
+      configs.put(config.policy().name(), config);
+      // Live from the start: listed and changeable through the admin API before the first call
+      runtime.live().bind(config.policy());
+    }
     return build(
         configs.values(),
-        runtime.store(),
+        runtime.live(),
         false,
         runtime.recorder(),
         resolvers(configs, runtime.loader()),

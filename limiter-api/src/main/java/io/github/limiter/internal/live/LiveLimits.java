@@ -532,6 +532,12 @@ public final class LiveLimits implements RateLimitStore {
     return bind(policy).peek(key);
   }
 
+  /** An upstream's block is the store's, whatever the policy's version. */
+  @Override
+  public long block(Policy policy, String key, long nanos) {
+    return store.block(policy, key, nanos);
+  }
+
   @Override
   public TimeSource timeSource() {
     return store.timeSource();

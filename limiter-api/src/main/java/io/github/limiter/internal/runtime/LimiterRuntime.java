@@ -1,7 +1,9 @@
 package io.github.limiter.internal.runtime;
 
+import io.github.limiter.ConfigException;
 import io.github.limiter.FailureMode;
 import io.github.limiter.NanoClock;
+import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.admission.AdaptiveGates;
 import io.github.limiter.internal.admission.Admission;
@@ -13,6 +15,7 @@ import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.live.ConfigRefresh;
@@ -24,7 +27,9 @@ import io.github.limiter.internal.metrics.StoreGauges;
 import io.github.limiter.internal.store.Stores;
 import io.github.limiter.spi.ConfigLookup;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -60,22 +65,38 @@ public final class LimiterRuntime implements AutoCloseable {
    * @param failClosed the policies that reject while the store cannot decide ({@code
    *     failure=fail-closed}): while it is down, the application is not ready for them
    */
-  public record Readiness(String name, RateLimitStore store, Set<String> failClosed) {
+  public record Readiness(
+      String name, RateLimitStore store, Set<String> failClosed, Set<String> outbound) {
     public Readiness {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(store, "store");
       failClosed = Collections.unmodifiableSortedSet(new TreeSet<>(failClosed));
+      outbound = Collections.unmodifiableSortedSet(new TreeSet<>(outbound));
     }
 
-    /** The readiness of {@code store}, named {@code name}, for the policies of {@code config}. */
-    public static Readiness of(String name, RateLimitStore store, LimiterConfig config) {
+    /**
+     * The readiness of {@code store}, named {@code name}, for the policies of {@code config} and
+     * the {@code outbound} ones.
+     */
+    public static Readiness of(
+        String name,
+        RateLimitStore store,
+        LimiterConfig config,
+        Collection<OutboundConfig> outbound) {
       Set<String> failClosed = new TreeSet<>();
       for (PolicyConfig policy : config.policies().values()) {
         if (policy.policy().failureMode() == FailureMode.FAIL_CLOSED) {
           failClosed.add(policy.name());
         }
       }
-      return new Readiness(name, store, failClosed);
+      Set<String> names = new TreeSet<>();
+      for (OutboundConfig policy : outbound) {
+        names.add(policy.policy().name());
+        if (policy.policy().failureMode() == FailureMode.FAIL_CLOSED) {
+          failClosed.add(policy.policy().name());
+        }
+      }
+      return new Readiness(name, store, failClosed, names);
     }
   }
 
@@ -93,6 +114,9 @@ public final class LimiterRuntime implements AutoCloseable {
   private final ConfigRefresh refresh;
   private final Map<Class<?>, AutoCloseable> parts = new ConcurrentHashMap<>();
 
+  /** The outbound policies of the configuration, which decide in this store too. */
+  private final Collection<OutboundConfig> outbound;
+
   private LimiterRuntime(
       LimiterConfig config,
       ConfigLookup lookup,
@@ -100,12 +124,14 @@ public final class LimiterRuntime implements AutoCloseable {
       RateLimitStore store,
       boolean ownsStore,
       Recorder recorder,
-      NanoClock clock) {
+      NanoClock clock,
+      Collection<OutboundConfig> outbound) {
     this.config = Objects.requireNonNull(config, "config");
     this.lookup = lookup;
     this.loader = loader;
     this.store = Objects.requireNonNull(store, "store");
     this.ownsStore = ownsStore;
+    this.outbound = List.copyOf(outbound);
     this.recorder = Objects.requireNonNull(recorder, "recorder");
     this.metrics =
         AdmissionMetrics.of(recorder, config.store(), new NearLimit(config.events().nearLimit()));
@@ -120,8 +146,45 @@ public final class LimiterRuntime implements AutoCloseable {
             : LimiterConfig.refreshPeriod(lookup)
                 .map(
                     period ->
-                        ConfigRefresh.start(live, config, () -> LimiterConfig.from(lookup), period))
+                        ConfigRefresh.start(
+                            live,
+                            configured(config, lookup),
+                            () -> configured(LimiterConfig.from(lookup), lookup),
+                            period))
                 .orElse(null);
+  }
+
+  /**
+   * The configured policies by name, inbound and outbound: what {@code limiter.config.refresh}
+   * compares with the live ones.
+   */
+  static Map<String, Policy> configured(LimiterConfig config, ConfigLookup lookup) {
+    Map<String, Policy> policies = new HashMap<>(ConfigRefresh.policies(config));
+    outbound(config, lookup).forEach(o -> policies.put(o.policy().name(), o.policy()));
+    return policies;
+  }
+
+  /**
+   * The outbound policies that {@code lookup} configures; none for a preset configuration (null).
+   *
+   * @throws ConfigException naming a bad value, or an outbound policy named like an inbound one
+   */
+  private static Collection<OutboundConfig> outbound(LimiterConfig config, ConfigLookup lookup) {
+    Collection<OutboundConfig> outbound =
+        lookup == null ? List.of() : OutboundConfig.readAll(lookup).values();
+    for (OutboundConfig policy : outbound) {
+      if (config.policies().containsKey(policy.policy().name())) {
+        throw new ConfigException(
+            OutboundConfig.PREFIX + policy.policy().name() + ".limits",
+            "an outbound policy is named like the inbound policy "
+                + LimiterConfig.POLICY_PREFIX
+                + policy.policy().name()
+                + ", and one application's policies have one name each, was '"
+                + policy.policy().name()
+                + "'");
+      }
+    }
+    return outbound;
   }
 
   /**
@@ -130,6 +193,7 @@ public final class LimiterRuntime implements AutoCloseable {
    * and is read again by {@code limiter.config.refresh}.
    */
   public static LimiterRuntime open(LimiterConfig config, ConfigLookup lookup, ClassLoader loader) {
+    Collection<OutboundConfig> outbound = outbound(config, lookup);
     Recorder recorder = RecorderFactory.load(config.metrics(), loader);
     return new LimiterRuntime(
         config,
@@ -138,7 +202,8 @@ public final class LimiterRuntime implements AutoCloseable {
         Stores.create(config, lookup, loader),
         true,
         recorder,
-        NanoClock.system());
+        NanoClock.system(),
+        outbound);
   }
 
   /**
@@ -160,7 +225,15 @@ public final class LimiterRuntime implements AutoCloseable {
       ConfigLookup lookup,
       ClassLoader loader,
       Recorder recorder) {
-    return new LimiterRuntime(config, lookup, loader, store, false, recorder, NanoClock.system());
+    return new LimiterRuntime(
+        config,
+        lookup,
+        loader,
+        store,
+        false,
+        recorder,
+        NanoClock.system(),
+        outbound(config, lookup));
   }
 
   /**
@@ -215,6 +288,11 @@ public final class LimiterRuntime implements AutoCloseable {
     return recorder;
   }
 
+  /** The outbound policies of the configuration, read and checked once. */
+  public Collection<OutboundConfig> outbound() {
+    return outbound;
+  }
+
   public LiveLimits live() {
     return live;
   }
@@ -225,7 +303,7 @@ public final class LimiterRuntime implements AutoCloseable {
 
   /** The store as the readiness check sees it. */
   public Readiness readiness() {
-    return Readiness.of(config.store(), store, config);
+    return Readiness.of(config.store(), store, config, outbound);
   }
 
   /**
