@@ -13,7 +13,6 @@ module io.github.limiter {
   exports io.github.limiter.internal.admission to
       io.github.limiter.servlet,
       io.github.limiter.cdi,
-      io.github.limiter.metrics,
       io.github.limiter.outbound;
   exports io.github.limiter.internal.algorithm to
       io.github.limiter.redis,
@@ -27,7 +26,6 @@ module io.github.limiter {
       io.github.limiter.metrics,
       io.github.limiter.outbound;
   exports io.github.limiter.internal.http to
-      io.github.limiter.servlet,
       io.github.limiter.cdi;
   exports io.github.limiter.internal.render to
       io.github.limiter.servlet,
@@ -42,6 +40,9 @@ module io.github.limiter {
       io.github.limiter.redis,
       io.github.limiter.outbound;
   exports io.github.limiter.internal.metrics to
+      io.github.limiter.metrics,
+      io.github.limiter.outbound;
+  exports io.github.limiter.internal.runtime to
       io.github.limiter.servlet,
       io.github.limiter.cdi,
       io.github.limiter.metrics,
@@ -49,7 +50,6 @@ module io.github.limiter {
   exports io.github.limiter.internal.store to
       io.github.limiter.servlet,
       io.github.limiter.cdi,
-      io.github.limiter.metrics,
       io.github.limiter.outbound;
 
   uses io.github.limiter.spi.StoreFactory;

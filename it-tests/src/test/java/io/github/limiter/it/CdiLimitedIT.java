@@ -11,6 +11,7 @@ import io.github.limiter.it.app.cdi.RestApplication;
 import io.github.limiter.it.app.servlet.AnnotatedRateLimitFilter;
 import io.github.limiter.it.harness.Deployed;
 import io.github.limiter.it.harness.Http;
+import io.github.limiter.it.harness.OneBudget;
 import io.github.limiter.it.harness.PrintServerLogOnFailure;
 import io.github.limiter.it.harness.ServerLog;
 import java.io.File;
@@ -133,6 +134,11 @@ class CdiLimitedIT {
     }
 
     assertRejected(Http.get(uri("rest/items/shared/4"), "X-Client", "shared"), "shared", 60);
+  }
+
+  @Test
+  void aPolicyOfARouteAndOfAResourceIsOneBudgetInMemory() {
+    OneBudget.refusesTheSixthCallWhicheverWayTheCallsAreSplit(Deployed.base(url), "memory");
   }
 
   @Test

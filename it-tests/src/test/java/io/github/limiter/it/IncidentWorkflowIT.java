@@ -3,6 +3,7 @@ package io.github.limiter.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.it.harness.Curl;
+import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PayaraNode;
 import io.github.limiter.it.harness.Settings;
 import java.io.IOException;
@@ -51,6 +52,37 @@ class IncidentWorkflowIT {
     if (demo != null) {
       demo.close();
     }
+  }
+
+  /**
+   * Outbound policies are first-class: the demo's {@code partner} (5 calls per 2 s, {@code
+   * max-wait=0s}) is listed by the admin API, a limit changed there holds for the next partner
+   * calls at once, and the readiness check names it with the store that decides it.
+   */
+  @Test
+  void anOutboundLimitChangedThroughTheAdminApiHoldsAtOnceAndIsInTheReadiness() {
+    HttpResponse<String> listed = LiveOpsTwoNodesIT.admin(demo, "GET", "policies", null, TOKEN);
+    assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+    assertThat(listed.body()).contains("\"policy\":\"partner\"");
+
+    // When an operator lowers it to one call a minute
+    HttpResponse<String> changed =
+        LiveOpsTwoNodesIT.admin(
+            demo, "PUT", "policies/partner/limits", "{\"limits\": \"1/1m\"}", TOKEN);
+    assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+
+    // Then of three partner calls in a row one goes out at most, and the others are held (503)
+    List<Integer> statuses = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      statuses.add(Http.get(demo.base().resolve("api/cdi/partner-call?key=basic")).statusCode());
+    }
+    assertThat(statuses).as("partner calls after the change").containsOnly(200, 503);
+    assertThat(statuses.stream().filter(status -> status == 503).count())
+        .as("held calls of %s", statuses)
+        .isGreaterThanOrEqualTo(2);
+    // And the readiness check names the outbound policy
+    HttpResponse<String> ready = Http.get(demo.base().resolve("/health/ready"));
+    assertThat(ready.body()).containsPattern("\"outbound\"\\s*:\\s*\"partner\"");
   }
 
   @Test

@@ -131,13 +131,15 @@ class LiveOpsTwoNodesIT {
 
   /**
    * A node that has served no {@code @Limited} call yet lists every policy, the demo's
-   * {@code @Limited} ones too, each shared through Redis; an unknown name is a 404 that lists them.
+   * {@code @Limited} ones and its outbound one too, each shared through Redis; an unknown name is a
+   * 404 that lists them.
    */
   @Test
   @Order(0)
   void everyPolicyIsListedFromTheStartAndSharedThroughRedis() {
     for (PayaraNode node : List.of(nodeA, nodeB)) {
-      for (String name : List.of("live", "hello", "login", "export", "cdi-hello", "llm")) {
+      for (String name :
+          List.of("live", "hello", "login", "export", "cdi-hello", "llm", "partner")) {
         assertThat(policy(node, name)).contains("\"version\":0", "\"shared\":true");
       }
       assertThat(policy(node, "llm")).contains("\"limits\":\"100/m burst=200\"");
@@ -148,7 +150,7 @@ class LiveOpsTwoNodesIT {
       assertThat(unknown.body())
           .isEqualTo(
               "{\"error\":\"no policy named 'nope'; the policies are [cdi-hello, export, hello,"
-                  + " live, llm, llm.plan.pro, login]\"}");
+                  + " live, llm, llm.plan.pro, login, partner]\"}");
     }
   }
 

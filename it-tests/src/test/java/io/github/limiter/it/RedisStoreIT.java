@@ -10,6 +10,7 @@ import io.github.limiter.it.app.servlet.AnnotatedRateLimitFilter;
 import io.github.limiter.it.app.servlet.EchoServlet;
 import io.github.limiter.it.harness.Deployed;
 import io.github.limiter.it.harness.Http;
+import io.github.limiter.it.harness.OneBudget;
 import io.github.limiter.it.harness.PrintServerLogOnFailure;
 import io.github.limiter.it.harness.RedisForSuite;
 import io.github.limiter.it.harness.Settings;
@@ -67,6 +68,7 @@ class RedisStoreIT {
     policy(config, "api", "fixed-window", "3/m", "/api/*", "");
     policy(config, "rest", "token-bucket", "3/m", null, "");
     policy(config, "shared", "sliding-window-counter", "4/m", null, "");
+    policy(config, "budget", "fixed-window", "5/h", "/rest/items/routed", "");
     for (String algorithm : ALGORITHMS) {
       // Leaky bucket: nodelay, so that a full bucket rejects instead of shaping.
       policy(
@@ -186,6 +188,13 @@ class RedisStoreIT {
     assertRejected(Http.get(items, "X-Client", "cdi"), "rest", 20);
 
     assertThat(keys("it:{rest:*")).isNotEmpty();
+  }
+
+  @Test
+  @Order(3)
+  void aPolicyOfARouteAndOfAResourceIsOneBudgetInRedis() {
+    OneBudget.refusesTheSixthCallWhicheverWayTheCallsAreSplit(Deployed.base(url), "redis");
+    assertThat(keys("it:{budget:*")).isNotEmpty();
   }
 
   @ParameterizedTest

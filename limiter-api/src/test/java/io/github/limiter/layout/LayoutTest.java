@@ -35,7 +35,7 @@ class LayoutTest {
 
   /** The servlet filter's per-request class, kept to what one reader takes in at once. */
   private static final String FILTER_REQUEST_CLASS =
-      "limiter-servlet/src/main/java/io/github/limiter/servlet/FilterRuntime.java";
+      "limiter-servlet/src/main/java/io/github/limiter/servlet/FilterRequests.java";
 
   /** The core's per-request scopes, which only the core's request frame opens. */
   private static final Pattern PER_REQUEST_SCOPE =
@@ -148,6 +148,102 @@ class LayoutTest {
         .as("allowed sleepers that no longer sleep: take them off the list")
         .isSubsetOf(sleeping);
     assertThat(SLEEPERS).hasSizeLessThanOrEqualTo(5);
+  }
+
+  /**
+   * The static fields of product code that may hold live instances, each with the reason: a
+   * runtime's parts (its store, live limits, insight, outbound policies) live in the one runtime of
+   * the application, never in a static field, so that two applications of one server, or two
+   * runtimes of one test, never share them.
+   */
+  private static final Map<String, String> LIVE_STATICS =
+      Map.of(
+          "limiter-tck/src/main/java/io/github/limiter/tck/redis/RedisServer.java RUNNING",
+          "the test kit's redis-server processes, which a shutdown hook stops if a test leaves one"
+              + " running",
+          "limiter-tck/src/main/java/io/github/limiter/tck/redis/RedisExecutable.java resolved",
+          "the test kit's redis-server executable, found once per run",
+          "limiter-tck/src/main/java/io/github/limiter/tck/browser/Chromium.java toldWhySkipped",
+          "the test kit says once per run why browser tests are skipped",
+          "limiter-demo/src/main/java/io/github/limiter/demo/PartnerCallResource.java CLIENTS",
+          "the demo's REST clients, one per partner address; they hold no limiter state");
+
+  /** The types of a runtime's live parts, as a static field's type would name them. */
+  private static final Pattern LIVE_TYPE =
+      Pattern.compile(
+          "\\b(?:LimiterRuntime|LiveLimits|RateLimitStore|PolicyStore|Limiter|PolicyLimiter|Insight"
+              + "|Recorder|Outbound|OutboundLimiter|AdaptiveGates?|ConfigRefresh|Admission)\\b");
+
+  /** A static field: its modifiers, its type, its name, and whether an initializer follows. */
+  private static final Pattern STATIC_FIELD =
+      Pattern.compile(
+          "\\bstatic\\s+((?:final\\s+|volatile\\s+|transient\\s+)*)([\\w.<>\\[\\]?, ]+?)\\s+(\\w+)\\s*(=\\s*[^;]*|;)");
+
+  /** A registry: a mutable concurrent collection made empty, to be filled at run time. */
+  private static final Pattern REGISTRY =
+      Pattern.compile(
+          "=\\s*(?:new\\s+(?:CopyOnWrite|Concurrent)\\w*|ConcurrentHashMap\\.newKeySet)");
+
+  @Test
+  void noStaticFieldHoldsLiveRuntimeInstances() {
+    Map<String, String> live = new TreeMap<>();
+    for (Path file : productFiles()) {
+      Matcher m = STATIC_FIELD.matcher(code(file));
+      while (m.find()) {
+        boolean mutable = !m.group(1).contains("final");
+        if (mutable
+            || LIVE_TYPE.matcher(m.group(2)).find()
+            || REGISTRY.matcher(m.group(4)).find()) {
+          live.put(relative(file) + " " + m.group(3), m.group(0).strip());
+        }
+      }
+    }
+    assertThat(live.keySet())
+        .as("static fields that may hold live instances: %s", live)
+        .isEqualTo(LIVE_STATICS.keySet());
+  }
+
+  /** The one place that builds a {@code Rule}: every adapter's rules are compiled alike. */
+  private static final String RULE_COMPILER =
+      "limiter-api/src/main/java/io/github/limiter/internal/admission/RuleCompiler.java";
+
+  @Test
+  void onlyTheRuleCompilerBuildsARule() {
+    Set<String> building = new TreeSet<>();
+    for (Path file : productFiles()) {
+      if (Pattern.compile("\\bnew\\s+Rule\\s*\\(").matcher(code(file)).find()) {
+        building.add(relative(file));
+      }
+    }
+    assertThat(building).as("product files that build a Rule").containsExactly(RULE_COMPILER);
+  }
+
+  /** A qualified export of the core's module-info: the package, and the modules it is for. */
+  private static final Pattern QUALIFIED_EXPORT =
+      Pattern.compile("exports\\s+([\\w.]+)\\s+to\\s+([^;]+);");
+
+  @Test
+  void theCoreExportsAPackageOnlyToModulesThatUseIt() {
+    String moduleInfo = code(ROOT.resolve("limiter-api/src/main/java/module-info.java"));
+    Map<String, String> unused = new TreeMap<>();
+    Matcher m = QUALIFIED_EXPORT.matcher(moduleInfo);
+    assertThat(m.find()).as("qualified exports found").isTrue();
+    m.reset();
+    while (m.find()) {
+      String pkg = m.group(1);
+      Pattern named = Pattern.compile("\\b" + Pattern.quote(pkg) + "\\.[A-Z*]");
+      for (String target : m.group(2).split(",")) {
+        String module = target.strip();
+        // io.github.limiter.servlet is the module of limiter-servlet, and so on
+        String dir = "limiter-" + module.substring(module.lastIndexOf('.') + 1);
+        List<Path> files = javaFiles(dir, "src/main/java");
+        assertThat(files).as("sources of " + module + " in " + dir).isNotEmpty();
+        if (files.stream().noneMatch(f -> named.matcher(code(f)).find())) {
+          unused.put(pkg + " to " + module, dir + " names nothing of it");
+        }
+      }
+    }
+    assertThat(unused).as("qualified exports that the module does not use").isEmpty();
   }
 
   private static List<Path> productFiles() {

@@ -15,10 +15,10 @@ import jakarta.interceptor.InvocationContext;
 @Priority(Interceptor.Priority.LIBRARY_BEFORE)
 class LimitedInterceptor {
 
-  @Inject LimiterRuntime runtime;
+  @Inject LimitedCalls calls;
 
   @AroundInvoke
   Object limit(InvocationContext call) throws Exception {
-    return runtime.invoke(call);
+    return calls.invoke(call);
   }
 }

@@ -3,6 +3,7 @@ package io.github.limiter.cdi;
 import io.github.limiter.Limiter;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.internal.store.Stores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
@@ -12,11 +13,12 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
+import jakarta.inject.Singleton;
 
 /**
  * The beans the limiter offers: the store named by {@code limiter.store}, closed at shutdown, a
- * {@link Limiter} over it, and the configuration. Replace the store with an
- * {@code @Alternative @Priority(...)} bean of type {@link RateLimitStore}.
+ * {@link Limiter} over it, the configuration, and the application's {@link LimiterRuntime}. Replace
+ * the store with an {@code @Alternative @Priority(...)} bean of type {@link RateLimitStore}.
  */
 class LimiterBeans {
 
@@ -46,16 +48,34 @@ class LimiterBeans {
   }
 
   /**
-   * Builds the {@link Limited} runtime as the application starts, when it has such methods: their
+   * The application's one runtime over the store bean, which every adapter decides with:
+   * {@code @Limited}, the servlet filter, outbound and the admin API. A singleton, not proxied: the
+   * runtime is a final class of the core, and one instance per application is what it promises.
+   */
+  @Produces
+  @Singleton
+  @Typed(LimiterRuntime.class)
+  LimiterRuntime runtime(LimiterExtension extension, RateLimitStore store) {
+    LimiterSetup setup = extension.setup();
+    return LimiterRuntime.over(store, setup.config(), setup.lookup(), setup.loader());
+  }
+
+  /** Stops the runtime's refresh and sync; the store bean is closed by its own disposer. */
+  void close(@Disposes LimiterRuntime runtime) {
+    runtime.close();
+  }
+
+  /**
+   * Builds the {@link Limited} calls as the application starts, when it has such methods: their
    * policies are live from the start (listed and changeable through the admin API, shared through
    * the store, refreshed from the configuration), not from the first call.
    */
   void start(
       @Observes @Initialized(ApplicationScoped.class) Object started,
       LimiterExtension extension,
-      Instance<LimiterRuntime> runtime) {
+      Instance<LimitedCalls> calls) {
     if (!extension.sites().isEmpty()) {
-      runtime.get();
+      calls.get();
     }
   }
 }

@@ -1,7 +1,9 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.ConfigException;
+import io.github.limiter.NanoClock;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.internal.admission.AdaptiveGates;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.AdmissionObserver;
@@ -52,7 +54,7 @@ public class LimiterExtension implements Extension {
 
   void register(@Observes BeforeBeanDiscovery event, BeanManager beans) {
     for (Class<?> type :
-        List.of(LimitedInterceptor.class, LimiterRuntime.class, LimiterBeans.class)) {
+        List.of(LimitedInterceptor.class, LimitedCalls.class, LimiterBeans.class)) {
       event.addAnnotatedType(
           beans.createAnnotatedType(type),
           LimiterExtension.class.getName() + "." + type.getSimpleName());
@@ -112,7 +114,10 @@ public class LimiterExtension implements Extension {
             AdmissionMetrics.OFF);
     SiteRules siteRules =
         new SiteRules(
-            loaded == null ? null : loaded.config(), new Resolvers(beans, loader), admission);
+            loaded == null ? null : loaded.config(),
+            new Resolvers(beans, loader),
+            admission,
+            new AdaptiveGates(NanoClock.system(), gate -> {}));
     List<String> messages = new ArrayList<>();
     for (Site site : sites) {
       siteRules.build(site, messages);

@@ -3,7 +3,6 @@ package io.github.limiter.cdi;
 import io.github.limiter.ConfigException;
 import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.ConfigLookup;
@@ -15,7 +14,6 @@ import io.github.limiter.spi.ConfigLookup;
  * @param lookup the lookup it was read from, for the store factory's own keys
  * @param loader the application's class loader, to find store factories
  * @param renderer the one response writer, as configured
- * @param addresses how to find a client address
  * @param nearLimit when {@link RateLimitNearLimit} fires and {@code limiter.near.limit} counts
  *     ({@code limiter.events.near-limit}, read by the core)
  */
@@ -24,7 +22,6 @@ record LimiterSetup(
     ConfigLookup lookup,
     ClassLoader loader,
     ResponseRenderer renderer,
-    ClientAddress addresses,
     NearLimit nearLimit) {
 
   /**
@@ -41,7 +38,6 @@ record LimiterSetup(
         lookup,
         loader,
         new ResponseRenderer(config.http()),
-        new ClientAddress(config.http()),
         new NearLimit(config.events().nearLimit()));
   }
 

@@ -2,7 +2,7 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.KeyResolver;
-import io.github.limiter.internal.admission.AdaptiveGate;
+import io.github.limiter.internal.admission.AdaptiveGates;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.Counting;
 import io.github.limiter.internal.admission.RequestReader;
@@ -47,8 +47,10 @@ final class SiteRules {
   /**
    * @param config the configuration, or null when it is invalid (that problem is reported on its
    *     own, and only the checks that do not need it run)
+   * @param gates the adaptive gates: the runtime's, one per policy; or, to check the sites at
+   *     deployment, some of their own
    */
-  SiteRules(LimiterConfig config, Resolvers resolvers, Admission admission) {
+  SiteRules(LimiterConfig config, Resolvers resolvers, Admission admission, AdaptiveGates gates) {
     this.config = config;
     this.resolvers = resolvers;
     this.compiler =
@@ -60,7 +62,8 @@ final class SiteRules {
                 throw new Unresolvable(problem);
               }
               return lazy(name);
-            });
+            },
+            gates);
   }
 
   /** Why a resolver that a policy's setting names cannot be used: a problem to report. */
@@ -156,16 +159,7 @@ final class SiteRules {
                 compiler::criticality,
                 problems);
         rules.add(
-            new Rule(
-                policy.get(),
-                key,
-                permits,
-                costOf,
-                counts,
-                planOf,
-                criticalityOf,
-                compiler.gate(policy.get()),
-                compiler.quota(policy.get())));
+            compiler.compile(policy.get(), key, permits, costOf, counts, planOf, criticalityOf));
       }
     }
     if (Criticality.find(limited.criticality()) != null
@@ -180,11 +174,6 @@ final class SiteRules {
               + "'");
     }
     return problems.size() == before && config != null ? rules : null;
-  }
-
-  /** The gates of the adaptive policies the sites built so far apply. */
-  Collection<AdaptiveGate> gates() {
-    return compiler.gates();
   }
 
   /** The criticality {@code @Limited} gives its calls; null: their policies'. */

@@ -54,7 +54,7 @@ class EventsTest {
 
   @Inject Recorder recorder;
 
-  @Inject LimiterRuntime runtime;
+  @Inject LimitedCalls runtime;
 
   @Test
   void everyObservedEventIsFired() throws InterruptedException {
@@ -132,7 +132,7 @@ class EventsTest {
       Service unobserved = container.select(Service.class).get();
       unobserved.call("a");
       assertThatThrownBy(() -> unobserved.call("b")).isInstanceOf(RateLimitExceededException.class);
-      Events events = container.select(LimiterRuntime.class).get().events();
+      Events events = container.select(LimitedCalls.class).get().events();
       assertThat(events.rejectedObserved()).isFalse();
       assertThat(events.admittedObserved()).isFalse();
       assertThat(events.nearLimitObserved()).isFalse();

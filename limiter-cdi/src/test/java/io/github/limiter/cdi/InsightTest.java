@@ -8,6 +8,7 @@ import io.github.limiter.internal.live.KeyCount;
 import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.live.TopKeysView;
 import io.github.limiter.internal.live.Traffic;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.stream.LongStream;

@@ -518,7 +518,7 @@ class LimitedInterceptorTest {
         .isEqualTo("again");
   }
 
-  static class RecordedPauses implements LimiterRuntime.ShapingPause {
+  static class RecordedPauses implements LimitedCalls.ShapingPause {
     static final List<Long> PAUSES = new CopyOnWriteArrayList<>();
 
     @Override

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.RequestView;
-import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.tck.ManualClock;
 import jakarta.annotation.Priority;
@@ -96,11 +96,7 @@ class QuotaZoneLimitedTest {
       assertThat(call(api, "tokyo-2", "Asia/Tokyo")).isNotNull();
 
       // When an operator raises the quota to 3 a day
-      LiveLimits.open().stream()
-          .filter(l -> l.version("daily").isPresent())
-          .findFirst()
-          .orElseThrow()
-          .change("daily", "100/s burst=200, 3/day");
+      container.select(LimiterRuntime.class).get().live().change("daily", "100/s burst=200, 3/day");
 
       // Then the Tokyo customer gets a third call and no fourth, until Tokyo's midnight
       assertThat(call(api, "tokyo-2", "Asia/Tokyo")).isNull();

@@ -6,8 +6,8 @@ import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.metrics.OpenStores;
 import io.github.limiter.internal.metrics.Recorder;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.redis.RedisStore;
 import io.github.limiter.spi.ConfigLookup;
@@ -35,7 +35,7 @@ class LimiterReadinessTest {
 
   private static HealthCheckResponse check(String name, RateLimitStore store, String failure) {
     return LimiterReadiness.check(
-        List.of(new OpenStores.OpenStore(name, store, OpenStores.failClosed(config(failure)))));
+        List.of(LimiterRuntime.Readiness.of(name, store, config(failure), List.of())));
   }
 
   @Test
@@ -44,8 +44,9 @@ class LimiterReadinessTest {
     LimiterConfig config = config("fail-closed");
     store.decide(config.policy("api").orElseThrow().policy(), "client-1", 1);
 
-    try (OpenStores.Handle open = OpenStores.open("memory", store, config, Recorder.NOOP)) {
-      HealthCheckResponse response = new LimiterReadiness().call();
+    try (LimiterRuntime runtime =
+        LimiterRuntime.over(store, config, null, getClass().getClassLoader(), Recorder.NOOP)) {
+      HealthCheckResponse response = LimiterReadiness.check(List.of(runtime.readiness()));
 
       assertThat(response.getName()).isEqualTo("limiter");
       assertThat(response.getStatus()).isEqualTo(Status.UP);
@@ -55,7 +56,6 @@ class LimiterReadinessTest {
           .containsEntry("keys", 1L)
           .containsEntry("fail-closed", "api");
     }
-    assertThat(OpenStores.all()).isEmpty();
   }
 
   @Test

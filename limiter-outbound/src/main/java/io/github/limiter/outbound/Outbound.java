@@ -10,10 +10,11 @@ import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.internal.store.Stores;
 import io.github.limiter.memory.InMemoryStore;
-import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.ConfigLookup;
+import jakarta.enterprise.inject.spi.CDI;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -22,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.random.RandomGenerator;
 
@@ -37,23 +37,25 @@ import java.util.random.RandomGenerator;
  *     outbound.policy("partner").orElseThrow().send(client, request, BodyHandlers.ofString());
  * }</pre>
  *
- * {@link #shared()} is the application's own, from MicroProfile Config, which {@link
- * OutboundFilter} uses when a MicroProfile Rest Client registers it.
+ * The application's own are a part of its one runtime, over its store and metrics ({@link #over}),
+ * which {@link OutboundFilter} uses when a MicroProfile Rest Client registers it.
  */
 public final class Outbound implements AutoCloseable {
-
-  private static final Object SHARED_LOCK = new Object();
-  private static volatile Outbound shared;
 
   private final Map<String, OutboundLimiter> policies;
   private final Map<String, OutboundLimiter> byUpstream;
   private final RateLimitStore store;
+  private final boolean ownsStore;
   private final OverdueCalls overdue;
 
   private Outbound(
-      Map<String, OutboundLimiter> policies, RateLimitStore store, OverdueCalls overdue) {
+      Map<String, OutboundLimiter> policies,
+      RateLimitStore store,
+      boolean ownsStore,
+      OverdueCalls overdue) {
     this.policies = policies;
     this.store = store;
+    this.ownsStore = ownsStore;
     this.overdue = overdue;
     Map<String, OutboundLimiter> upstreams = new LinkedHashMap<>();
     for (OutboundLimiter limiter : policies.values()) {
@@ -89,17 +91,7 @@ public final class Outbound implements AutoCloseable {
   public static Outbound fromConfig(ConfigLookup config, ClassLoader loader) {
     Map<String, OutboundConfig> configs = OutboundConfig.readAll(config);
     LimiterConfig core = LimiterConfig.from(config);
-    KeyResolvers resolvers = KeyResolvers.find(List.of(), loader);
-    Map<String, KeyResolver> resolverOf = new TreeMap<>();
-    configs.forEach(
-        (name, c) -> {
-          KeySource credential = c.credential();
-          if (credential != null && credential.kind() == KeySource.Kind.RESOLVER) {
-            resolverOf.put(
-                name,
-                resolvers.get(OutboundConfig.PREFIX + name + ".credential", credential.argument()));
-          }
-        });
+    Map<String, KeyResolver> resolverOf = resolvers(configs, loader);
     Recorder recorder = RecorderFactory.load(core.metrics(), loader);
     // Without outbound policies, no connection to a store that nothing would use
     RateLimitStore store =
@@ -115,9 +107,64 @@ public final class Outbound implements AutoCloseable {
         new SecureRandom());
   }
 
+  /**
+   * The outbound policies of the application's {@code runtime}, over its store and metrics: a part
+   * of it ({@link LimiterRuntime#part}), whose store it does not close. They decide through its
+   * live limits, as inbound policies do: the admin API lists and changes them, {@code
+   * limiter.config.refresh} refreshes them, and the readiness check names them.
+   */
+  static Outbound over(LimiterRuntime runtime) {
+    Map<String, OutboundConfig> configs = new LinkedHashMap<>();
+    for (OutboundConfig config : runtime.outbound()) {
+      configs.put(config.policy().name(), config);
+      // Live from the start: listed and changeable through the admin API before the first call
+      runtime.live().bind(config.policy());
+    }
+    return build(
+        configs.values(),
+        runtime.live(),
+        false,
+        runtime.recorder(),
+        resolvers(configs, runtime.loader()),
+        NanoClock.system(),
+        Sleeper.THREAD,
+        Clock.systemUTC(),
+        new SecureRandom());
+  }
+
+  /** The resolver of each policy whose credential names one, found with {@code loader}. */
+  private static Map<String, KeyResolver> resolvers(
+      Map<String, OutboundConfig> configs, ClassLoader loader) {
+    KeyResolvers resolvers = KeyResolvers.find(List.of(), loader);
+    Map<String, KeyResolver> resolverOf = new TreeMap<>();
+    configs.forEach(
+        (name, c) -> {
+          KeySource credential = c.credential();
+          if (credential != null && credential.kind() == KeySource.Kind.RESOLVER) {
+            resolverOf.put(
+                name,
+                resolvers.get(OutboundConfig.PREFIX + name + ".credential", credential.argument()));
+          }
+        });
+    return resolverOf;
+  }
+
   static Outbound of(
       Collection<OutboundConfig> configs,
       RateLimitStore store,
+      Recorder recorder,
+      Map<String, KeyResolver> resolvers,
+      NanoClock clock,
+      Sleeper sleeper,
+      Clock wall,
+      RandomGenerator random) {
+    return build(configs, store, true, recorder, resolvers, clock, sleeper, wall, random);
+  }
+
+  private static Outbound build(
+      Collection<OutboundConfig> configs,
+      RateLimitStore store,
+      boolean ownsStore,
       Recorder recorder,
       Map<String, KeyResolver> resolvers,
       NanoClock clock,
@@ -132,50 +179,27 @@ public final class Outbound implements AutoCloseable {
           new OutboundLimiter(
               c, store, recorder, resolvers.get(c.name()), clock, sleeper, wall, random, overdue));
     }
-    return new Outbound(policies, store, overdue);
+    return new Outbound(policies, store, ownsStore, overdue);
   }
 
   /**
-   * The application's outbound policies, read once from MicroProfile Config (else from the system
-   * properties) with the thread's context class loader.
+   * The application's outbound policies, read at deployment and held by the CDI container ({@link
+   * OutboundValidation}); no static field keeps them, so that every application has its own.
    *
-   * @throws ConfigException naming every bad key and its value
+   * @throws IllegalStateException saying what to do instead, when no CDI container runs here
    */
   public static Outbound shared() {
-    Outbound current = shared;
-    if (current != null) {
-      return current;
+    CDI<Object> container;
+    try {
+      container = CDI.current();
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException(
+          "Outbound.shared() and new OutboundFilter() use the application's outbound policies, which a CDI container"
+              + " holds, and none runs here: register new OutboundFilter(Outbound.fromConfig(...))"
+              + " instead",
+          e);
     }
-    synchronized (SHARED_LOCK) {
-      if (shared == null) {
-        ClassLoader loader = loader();
-        ConfigLookup config =
-            MicroProfileConfigLookup.isAvailable(loader)
-                ? MicroProfileConfigLookup.forClassLoader(loader)
-                : systemProperties();
-        shared = fromConfig(config, loader);
-      }
-      return shared;
-    }
-  }
-
-  /** Closes the store of {@link #shared()}, if it was read; the next call reads it again. */
-  static void closeShared() {
-    synchronized (SHARED_LOCK) {
-      if (shared != null) {
-        shared.close();
-        shared = null;
-      }
-    }
-  }
-
-  private static ConfigLookup systemProperties() {
-    Properties properties = System.getProperties();
-    Map<String, String> copy = new TreeMap<>();
-    for (String name : properties.stringPropertyNames()) {
-      copy.put(name, properties.getProperty(name));
-    }
-    return ConfigLookup.of(copy);
+    return container.select(OutboundValidation.class).get().outbound();
   }
 
   private static ClassLoader loader() {
@@ -204,10 +228,12 @@ public final class Outbound implements AutoCloseable {
     return List.copyOf(policies.keySet());
   }
 
-  /** Stops watching for overdue calls, and closes the store. */
+  /** Stops watching for overdue calls, and closes the store if it is this one's own. */
   @Override
   public void close() {
     overdue.close();
-    store.close();
+    if (ownsStore) {
+      store.close();
+    }
   }
 }

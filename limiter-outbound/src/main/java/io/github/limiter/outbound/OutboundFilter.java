@@ -28,10 +28,10 @@ import java.util.function.Supplier;
  * JerseyCallEnd} ends it; on any other client, {@code max-call-time} does.
  *
  * <p>With MicroProfile Rest Client: {@code @RegisterProvider(OutboundFilter.class)} on the client
- * interface; the call's upstream picks the outbound policy among those of {@link Outbound#shared()}
- * ({@code limiter.outbound.NAME.upstreams}), or the request's or the client's property {@value
- * #POLICY_PROPERTY} names it ({@code RestClientBuilder.property}). A plain client registers {@code
- * new OutboundFilter(limiter)} for one policy.
+ * interface; the call's upstream picks the outbound policy among the application's, {@link
+ * Outbound#shared()} ({@code limiter.outbound.NAME.upstreams}), or the request's or the client's
+ * property {@value #POLICY_PROPERTY} names it ({@code RestClientBuilder.property}). A plain client
+ * registers {@code new OutboundFilter(limiter)} for one policy.
  */
 @Priority(Priorities.USER - 100) // before the application's own filters, so they see a real call
 public final class OutboundFilter implements ClientRequestFilter, ClientResponseFilter {
@@ -46,7 +46,10 @@ public final class OutboundFilter implements ClientRequestFilter, ClientResponse
   private final OutboundLimiter only;
   private final Supplier<Outbound> outbound;
 
-  /** The filter of the application's outbound policies, {@link Outbound#shared()}. */
+  /**
+   * The filter of the application's outbound policies ({@link Outbound#shared()}): for MicroProfile
+   * Rest Client's {@code @RegisterProvider}.
+   */
   public OutboundFilter() {
     this.only = null;
     this.outbound = Outbound::shared;

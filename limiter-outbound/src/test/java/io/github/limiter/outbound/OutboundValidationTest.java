@@ -23,7 +23,6 @@ class OutboundValidationTest {
     System.clearProperty(BASE + "algorithm");
     System.clearProperty(BASE + "limits");
     System.clearProperty(BASE + "max-wait");
-    Outbound.closeShared();
   }
 
   private static Weld weld() {
@@ -55,6 +54,8 @@ class OutboundValidationTest {
 
     try (WeldContainer container = weld().initialize()) {
       assertThat(Outbound.shared().names()).containsExactly("validated");
+      assertThat(Outbound.shared())
+          .isSameAs(container.select(OutboundValidation.class).get().outbound());
       assertThat(container.isRunning()).isTrue();
     }
   }

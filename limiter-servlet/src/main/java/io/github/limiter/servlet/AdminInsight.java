@@ -9,10 +9,11 @@ import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.live.ShadowTrial;
-import io.github.limiter.internal.live.TopKeys;
+import io.github.limiter.internal.live.ShadowTrials;
 import io.github.limiter.internal.live.TopKeysView;
 import io.github.limiter.internal.live.Traffic;
 import io.github.limiter.internal.live.TrialView;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,8 +24,7 @@ import java.util.stream.LongStream;
 
 /**
  * The admin API's view of live traffic: a policy's top keys, a key's state and its shadow trial,
- * over the {@link Insight} of every runtime that holds the policy. A trial starts in each of them,
- * so that each adapter's requests are tried alike; what it shows is the first one's.
+ * over the {@link Insight} of the application's runtime, which every adapter reports to.
  */
 final class AdminInsight {
 
@@ -40,58 +40,46 @@ final class AdminInsight {
   }
 
   /** {@code name}'s top keys as JSON, or empty when top keys are off. */
-  static Optional<Map<String, Object>> topKeys(List<LiveLimits> owners, String name) {
-    for (LiveLimits live : owners) {
-      Optional<TopKeys> top = live.insight().flatMap(Insight::topKeys);
-      if (top.isPresent()) {
-        TopKeysView view = top.get().view(name);
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("policy", name);
-        json.put("coveredSeconds", view.covered().toSeconds());
-        json.put("windowSeconds", top.get().window().toSeconds());
-        json.put("requests", view.requests());
-        json.put("rejections", view.rejections());
-        json.put("byRequests", counts(view.byRequests()));
-        json.put("byRejections", counts(view.byRejections()));
-        return Optional.of(json);
-      }
-    }
-    return Optional.empty();
+  static Optional<Map<String, Object>> topKeys(LimiterRuntime runtime, String name) {
+    return runtime
+        .insight()
+        .topKeys()
+        .map(
+            top -> {
+              TopKeysView view = top.view(name);
+              Map<String, Object> json = new LinkedHashMap<>();
+              json.put("policy", name);
+              json.put("coveredSeconds", view.covered().toSeconds());
+              json.put("windowSeconds", top.window().toSeconds());
+              json.put("requests", view.requests());
+              json.put("rejections", view.rejections());
+              json.put("byRequests", counts(view.byRequests()));
+              json.put("byRejections", counts(view.byRejections()));
+              return json;
+            });
   }
 
   /**
    * {@code name}'s admitted and rejected requests per second over the last {@link Traffic#SECONDS}
-   * seconds, the oldest first and the current second last: summed over every runtime that holds it.
+   * seconds, the oldest first and the current second last, whichever adapter decided them.
    */
-  static Map<String, Object> traffic(List<LiveLimits> owners, String name) {
-    long[] admitted = new long[Traffic.SECONDS];
-    long[] rejected = new long[Traffic.SECONDS];
-    for (Insight insight : insights(owners)) {
-      Traffic.Series series = insight.traffic().series(name);
-      for (int i = 0; i < Traffic.SECONDS; i++) {
-        admitted[i] += series.admitted()[i];
-        rejected[i] += series.rejected()[i];
-      }
-    }
+  static Map<String, Object> traffic(LimiterRuntime runtime, String name) {
+    Traffic.Series series = runtime.insight().traffic().series(name);
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("policy", name);
     json.put("stepSeconds", 1);
-    json.put("admitted", LongStream.of(admitted).boxed().toList());
-    json.put("rejected", LongStream.of(rejected).boxed().toList());
+    json.put("admitted", LongStream.of(series.admitted()).boxed().toList());
+    json.put("rejected", LongStream.of(series.rejected()).boxed().toList());
     return json;
   }
 
   /**
-   * What {@code name} limits, over every runtime that holds it: its {@code routes}, its {@code
-   * sites} ({@code @Limited} methods), its {@code keys} and {@code onMissingKey}; empty lists and a
-   * null {@code onMissingKey} for a policy that no adapter describes.
+   * What {@code name} limits, at the places of every adapter: its {@code routes}, its {@code sites}
+   * ({@code @Limited} methods), its {@code keys} and {@code onMissingKey}; empty lists and a null
+   * {@code onMissingKey} for a policy that no adapter describes.
    */
-  static Map<String, Object> scope(List<LiveLimits> owners, String name) {
-    PolicyScope all = null;
-    for (Insight insight : insights(owners)) {
-      PolicyScope scope = insight.scope(name).orElse(null);
-      all = all == null ? scope : scope == null ? all : all.plus(scope);
-    }
+  static Map<String, Object> scope(LimiterRuntime runtime, String name) {
+    PolicyScope all = runtime.insight().scope(name).orElse(null);
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("routes", all == null ? List.of() : all.routes());
     json.put("sites", all == null ? List.of() : all.sites());
@@ -105,12 +93,12 @@ final class AdminInsight {
    * version and limits, the limit with the fewest permits left, what the key has left and when it
    * is fresh again, and its override (null if none). A key with limits of its own reads under them.
    */
-  static Map<String, Object> keyState(List<LiveLimits> owners, String name, String key) {
+  static Map<String, Object> keyState(LimiterRuntime runtime, String name, String key) {
     if (key.length() > io.github.limiter.Limiter.MAX_KEY_LENGTH) {
       throw new IllegalArgumentException(
           "key: expected at most " + io.github.limiter.Limiter.MAX_KEY_LENGTH + " characters");
     }
-    LiveLimits live = owners.get(0);
+    LiveLimits live = runtime.live();
     LiveLimits.Version version = live.version(name).orElseThrow();
     KeyOverride override = live.overrides(name).get(key);
     Decision state =
@@ -142,24 +130,18 @@ final class AdminInsight {
   }
 
   /** {@code name}'s latest trial as JSON, or empty if it has none. */
-  static Optional<Map<String, Object>> trial(List<LiveLimits> owners, String name) {
-    for (Insight insight : insights(owners)) {
-      Optional<ShadowTrial> trial = insight.trials().trial(name);
-      if (trial.isPresent()) {
-        return Optional.of(json(trial.get().view()));
-      }
-    }
-    return Optional.empty();
+  static Optional<Map<String, Object>> trial(LimiterRuntime runtime, String name) {
+    return runtime.insight().trials().trial(name).map(trial -> json(trial.view()));
   }
 
   /**
-   * Starts trying {@code limits} for {@code period} on {@code name} in every runtime that holds it.
+   * Starts trying {@code limits} for {@code period} on {@code name}, on every adapter's requests.
    *
    * @throws IllegalArgumentException naming a bad value; nothing started then
    * @throws Conflict if a trial of the policy runs
    */
   static Map<String, Object> start(
-      List<LiveLimits> owners, String name, String limits, String period) {
+      LimiterRuntime runtime, String name, String limits, String period) {
     if (limits == null) {
       throw new IllegalArgumentException("limits: required, such as {\"limits\": \"5/s\"}");
     }
@@ -172,35 +154,22 @@ final class AdminInsight {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("period: " + e.getMessage());
     }
-    List<Insight> insights = insights(owners);
-    if (insights.isEmpty()) {
-      throw new Conflict("policy '" + name + "' is not decided by a runtime that can try it");
+    Policy candidate = runtime.live().validate(name, limits);
+    Policy current = runtime.live().version(name).orElseThrow().policy();
+    ShadowTrials trials = runtime.insight().trials();
+    Optional<ShadowTrial> old = trials.trial(name);
+    if (old.isPresent() && old.get().state() == ShadowTrial.State.RUNNING) {
+      throw new Conflict(
+          "policy '" + name + "': a shadow trial is running; apply or discard it first");
     }
-    Policy candidate = owners.get(0).validate(name, limits);
-    Policy current = owners.get(0).version(name).orElseThrow().policy();
-    for (Insight insight : insights) {
-      Optional<ShadowTrial> old = insight.trials().trial(name);
-      if (old.isPresent() && old.get().state() == ShadowTrial.State.RUNNING) {
-        throw new Conflict(
-            "policy '" + name + "': a shadow trial is running; apply or discard it first");
-      }
+    try {
+      return json(trials.start(current, candidate.limits(), duration).view());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          (e.getMessage().contains("period") ? "period: " : "limits: ") + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      throw new Conflict(e.getMessage());
     }
-    Map<String, Object> first = null;
-    for (Insight insight : insights) {
-      ShadowTrial trial;
-      try {
-        trial = insight.trials().start(current, candidate.limits(), duration);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            (e.getMessage().contains("period") ? "period: " : "limits: ") + e.getMessage(), e);
-      } catch (IllegalStateException e) {
-        throw new Conflict(e.getMessage());
-      }
-      if (first == null) {
-        first = json(trial.view());
-      }
-    }
-    return first;
   }
 
   /**
@@ -208,41 +177,25 @@ final class AdminInsight {
    *
    * @throws Conflict if none is running
    */
-  static Policy candidate(List<LiveLimits> owners, String name) {
-    for (Insight insight : insights(owners)) {
-      Optional<ShadowTrial> trial = insight.trials().trial(name);
-      if (trial.isPresent() && trial.get().view().state() == ShadowTrial.State.RUNNING) {
-        return trial.get().candidate();
-      }
+  static Policy candidate(LimiterRuntime runtime, String name) {
+    Optional<ShadowTrial> trial = runtime.insight().trials().trial(name);
+    if (trial.isPresent() && trial.get().view().state() == ShadowTrial.State.RUNNING) {
+      return trial.get().candidate();
     }
     throw new Conflict("policy '" + name + "' has no running shadow trial to apply");
   }
 
   /**
-   * Ends {@code name}'s running trial as applied in every runtime, once its candidate is in force:
-   * so that a change the store refused leaves the trial running.
+   * Ends {@code name}'s running trial as applied, once its candidate is in force: so that a change
+   * the store refused leaves the trial running.
    */
-  static void applied(List<LiveLimits> owners, String name) {
-    for (Insight insight : insights(owners)) {
-      insight.trials().apply(name);
-    }
+  static void applied(LimiterRuntime runtime, String name) {
+    runtime.insight().trials().apply(name);
   }
 
-  /** Discards {@code name}'s latest trial in every runtime; false if none had one. */
-  static boolean discard(List<LiveLimits> owners, String name) {
-    boolean any = false;
-    for (Insight insight : insights(owners)) {
-      any |= insight.trials().discard(name);
-    }
-    return any;
-  }
-
-  private static List<Insight> insights(List<LiveLimits> owners) {
-    List<Insight> insights = new ArrayList<>();
-    for (LiveLimits live : owners) {
-      live.insight().filter(i -> !insights.contains(i)).ifPresent(insights::add);
-    }
-    return insights;
+  /** Discards {@code name}'s latest trial; false if it had none. */
+  static boolean discard(LimiterRuntime runtime, String name) {
+    return runtime.insight().trials().discard(name);
   }
 
   private static Map<String, Object> json(TrialView view) {

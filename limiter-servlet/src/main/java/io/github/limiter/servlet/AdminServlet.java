@@ -4,6 +4,7 @@ import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.log.LogText;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -60,12 +61,16 @@ final class AdminServlet extends HttpServlet {
   private static final Logger LOG = Logger.getLogger(AdminServlet.class.getName());
 
   private final transient AdminSettings settings;
-  private final transient Supplier<List<LiveLimits>> lives;
+  private final transient Supplier<LimiterRuntime> runtime;
   private final byte[] tokenDigest;
 
-  AdminServlet(AdminSettings settings, Supplier<List<LiveLimits>> lives) {
+  /**
+   * @param runtime the application's runtime, found on each call; null while there is none (no
+   *     policy to list yet)
+   */
+  AdminServlet(AdminSettings settings, Supplier<LimiterRuntime> runtime) {
     this.settings = settings;
-    this.lives = lives;
+    this.runtime = runtime;
     this.tokenDigest = settings.token().map(AdminServlet::digest).orElse(null);
   }
 
@@ -114,7 +119,7 @@ final class AdminServlet extends HttpServlet {
           && path.get(0).equals("policies")
           && path.get(2).equals("keys")
           && method.equals("GET")) {
-        send(response, 200, AdminInsight.keyState(owners(path.get(1)), path.get(1), path.get(3)));
+        send(response, 200, AdminInsight.keyState(holding(path.get(1)), path.get(1), path.get(3)));
       } else if (path.size() >= 3
           && path.get(0).equals("policies")
           && List.of("top-keys", "trial", "traffic").contains(path.get(2))) {
@@ -144,11 +149,11 @@ final class AdminServlet extends HttpServlet {
       String method)
       throws IOException {
     String name = path.get(1);
-    List<LiveLimits> owners = owners(name);
+    LimiterRuntime owner = holding(name);
     String route = String.join("/", path.subList(2, path.size())) + " " + method;
     switch (route) {
       case "top-keys GET" -> {
-        var top = AdminInsight.topKeys(owners, name);
+        var top = AdminInsight.topKeys(owner, name);
         if (top.isPresent()) {
           send(response, 200, top.get());
         } else {
@@ -163,9 +168,9 @@ final class AdminServlet extends HttpServlet {
                       + " does not report them"));
         }
       }
-      case "traffic GET" -> send(response, 200, AdminInsight.traffic(owners, name));
+      case "traffic GET" -> send(response, 200, AdminInsight.traffic(owner, name));
       case "trial GET" -> {
-        var trial = AdminInsight.trial(owners, name);
+        var trial = AdminInsight.trial(owner, name);
         if (trial.isPresent()) {
           send(response, 200, trial.get());
         } else {
@@ -175,7 +180,7 @@ final class AdminServlet extends HttpServlet {
       case "trial PUT" -> {
         Map<String, String> body = body(request);
         Map<String, Object> started =
-            AdminInsight.start(owners, name, body.get("limits"), body.get("period"));
+            AdminInsight.start(owner, name, body.get("limits"), body.get("period"));
         log(
             who,
             "started a shadow trial of "
@@ -184,16 +189,13 @@ final class AdminServlet extends HttpServlet {
                 + LogText.quote(name)
                 + " for "
                 + LogText.quote(body.get("period")));
-        count(owners, name, "trial-start");
+        count(owner, name, "trial-start");
         send(response, 200, started);
       }
       case "trial/apply POST" -> {
-        String limits = LiveLimits.text(AdminInsight.candidate(owners, name));
-        LiveLimits.Version version = null;
-        for (LiveLimits live : owners) {
-          version = live.change(name, limits);
-        }
-        AdminInsight.applied(owners, name);
+        String limits = LiveLimits.text(AdminInsight.candidate(owner, name));
+        LiveLimits.Version version = owner.live().change(name, limits);
+        AdminInsight.applied(owner, name);
         log(
             who,
             "applied the shadow trial of policy "
@@ -202,25 +204,25 @@ final class AdminServlet extends HttpServlet {
                 + limits
                 + ", version "
                 + version.number());
-        count(owners, name, "trial-apply");
+        count(owner, name, "trial-apply");
         send(response, 200, Map.of("policy", name, "version", version.number(), "limits", limits));
       }
       case "trial DELETE" -> {
-        if (!AdminInsight.discard(owners, name)) {
+        if (!AdminInsight.discard(owner, name)) {
           send(response, 404, Map.of("error", "policy '" + name + "' has no shadow trial"));
           return;
         }
         log(who, "discarded the shadow trial of policy " + LogText.quote(name));
-        count(owners, name, "trial-discard");
+        count(owner, name, "trial-discard");
         response.setStatus(204);
       }
       default -> send(response, 405, Map.of("error", "method " + method + " not allowed here"));
     }
   }
 
-  /** Counts one change in the metrics of every runtime that holds the policy, once each. */
-  private static void count(List<LiveLimits> owners, String name, String action) {
-    owners.stream().map(LiveLimits::recorder).distinct().forEach(r -> r.adminChange(name, action));
+  /** Counts one change in the application's metrics. */
+  private static void count(LimiterRuntime owner, String name, String action) {
+    owner.recorder().adminChange(name, action);
   }
 
   /** Who calls: the principal in the role, "token" for the token; null if neither. */
@@ -245,24 +247,23 @@ final class AdminServlet extends HttpServlet {
   }
 
   private List<Map<String, Object>> policies() {
-    Map<String, Map<String, Object>> byName = new java.util.TreeMap<>();
-    for (LiveLimits live : lives.get()) {
-      for (LiveLimits.Version version : live.versions()) {
-        String name = version.policy().name();
-        if (byName.containsKey(name)) {
-          continue;
-        }
-        Map<String, Object> policy = new LinkedHashMap<>();
-        policy.put("policy", name);
-        policy.put("algorithm", version.policy().algorithm().configName());
-        policy.put("version", version.number());
-        policy.put("limits", LiveLimits.text(version.policy()));
-        policy.put("shared", live.shared());
-        policy.putAll(AdminInsight.scope(owners(name), name));
-        byName.put(name, policy);
-      }
+    List<Map<String, Object>> policies = new ArrayList<>();
+    LimiterRuntime current = runtime.get();
+    if (current == null) {
+      return policies;
     }
-    return new ArrayList<>(byName.values());
+    for (LiveLimits.Version version : current.live().versions()) {
+      String name = version.policy().name();
+      Map<String, Object> policy = new LinkedHashMap<>();
+      policy.put("policy", name);
+      policy.put("algorithm", version.policy().algorithm().configName());
+      policy.put("version", version.number());
+      policy.put("limits", LiveLimits.text(version.policy()));
+      policy.put("shared", current.live().shared());
+      policy.putAll(AdminInsight.scope(current, name));
+      policies.add(policy);
+    }
+    return policies;
   }
 
   private void changeLimits(
@@ -272,14 +273,8 @@ final class AdminServlet extends HttpServlet {
     if (limits == null) {
       throw new IllegalArgumentException("limits: required, such as {\"limits\": \"10/s\"}");
     }
-    List<LiveLimits> owners = owners(name);
-    for (LiveLimits live : owners) {
-      live.validate(name, limits);
-    }
-    LiveLimits.Version version = null;
-    for (LiveLimits live : owners) {
-      version = live.change(name, limits);
-    }
+    LimiterRuntime owner = holding(name);
+    LiveLimits.Version version = owner.live().change(name, limits);
     String text = LiveLimits.text(version.policy());
     log(
         who,
@@ -289,13 +284,13 @@ final class AdminServlet extends HttpServlet {
             + text
             + ", version "
             + version.number());
-    count(owners, name, "limits");
+    count(owner, name, "limits");
     send(response, 200, Map.of("policy", name, "version", version.number(), "limits", limits));
   }
 
   private List<Map<String, Object>> overrides(String name) {
     List<Map<String, Object>> list = new ArrayList<>();
-    LiveLimits live = owners(name).get(0);
+    LiveLimits live = holding(name).live();
     long now = live.clock().nanos();
     live.overrides(name).forEach((key, o) -> list.add(AdminInsight.override(key, o, now)));
     return list;
@@ -321,11 +316,8 @@ final class AdminServlet extends HttpServlet {
         throw new IllegalArgumentException("ttl: " + e.getMessage());
       }
     }
-    List<LiveLimits> owners = owners(name);
-    KeyOverride override = null;
-    for (LiveLimits live : owners) {
-      override = live.override(name, key, kind, body.get("limits"), ttl);
-    }
+    LimiterRuntime owner = holding(name);
+    KeyOverride override = owner.live().override(name, key, kind, body.get("limits"), ttl);
     log(
         who,
         "set the override of key "
@@ -336,18 +328,14 @@ final class AdminServlet extends HttpServlet {
             + kind.configName()
             + (kind == KeyOverride.Kind.LIMITS ? " " + LiveLimits.text(override.policy()) : "")
             + (ttl != null ? " for " + ttl : ""));
-    count(owners, name, "override-" + kind.configName());
+    count(owner, name, "override-" + kind.configName());
     send(response, 200, Map.of("policy", name, "key", key, "kind", kind.configName()));
   }
 
   private void removeOverride(HttpServletResponse response, String who, String name, String key)
       throws IOException {
-    boolean removed = false;
-    List<LiveLimits> owners = owners(name);
-    for (LiveLimits live : owners) {
-      removed |= live.removeOverride(name, key);
-    }
-    if (!removed) {
+    LimiterRuntime owner = holding(name);
+    if (!owner.live().removeOverride(name, key)) {
       send(
           response,
           404,
@@ -357,24 +345,25 @@ final class AdminServlet extends HttpServlet {
     log(
         who,
         "removed the override of key " + LogText.quote(key) + " of policy " + LogText.quote(name));
-    count(owners, name, "override-remove");
+    count(owner, name, "override-remove");
     response.setStatus(204);
   }
 
   /**
-   * The live limits that hold policy {@code name}: every adapter's, so that all change alike.
+   * The application's runtime, which holds policy {@code name}.
    *
-   * @throws UnknownPolicy naming the policies there are, if none holds it
+   * @throws UnknownPolicy naming the policies there are, if it has none of that name
    */
-  private List<LiveLimits> owners(String name) {
-    List<LiveLimits> all = lives.get();
-    List<LiveLimits> owners = all.stream().filter(live -> live.version(name).isPresent()).toList();
-    if (owners.isEmpty()) {
+  private LimiterRuntime holding(String name) {
+    LimiterRuntime current = runtime.get();
+    if (current == null || current.live().version(name).isEmpty()) {
       Set<String> known = new TreeSet<>();
-      all.forEach(live -> live.versions().forEach(v -> known.add(v.policy().name())));
+      if (current != null) {
+        current.live().versions().forEach(v -> known.add(v.policy().name()));
+      }
       throw new UnknownPolicy("no policy named '" + name + "'; the policies are " + known);
     }
-    return owners;
+    return current;
   }
 
   private static Map<String, String> body(HttpServletRequest request) throws IOException {

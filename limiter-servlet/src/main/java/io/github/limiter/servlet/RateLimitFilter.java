@@ -6,6 +6,7 @@ import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.log.StartLog;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.internal.store.Stores;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.ConfigLookup;
@@ -20,7 +21,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -60,7 +60,11 @@ public class RateLimitFilter implements Filter {
   private final LimiterConfig presetConfig;
   private final Limiter presetLimiter;
   private final Supplier<Shaper.Scheduler> scheduler;
-  private volatile FilterRuntime runtime;
+  private volatile FilterRequests requests;
+
+  /** The application's runtime, which this filter decides with. */
+  private volatile LimiterRuntime runtime;
+
   private volatile Stats stats;
   private ServletContext context;
   private String statsAttribute;
@@ -111,26 +115,49 @@ public class RateLimitFilter implements Filter {
     }
     Supplier<Shaper.Scheduler> shaping =
         scheduler != null ? scheduler : () -> Shaper.Scheduler.daemon(name);
+    LimiterRuntime shared = null;
     try {
-      FilterRuntime built;
       if (presetConfig != null) {
         warnIfNoRoutes(presetConfig, name);
-        built =
-            new FilterRuntime(presetConfig, loader, name, LOG, shaping, () -> presetLimiter, false);
+        ClassLoader presetLoader = loader;
+        shared =
+            ContextRuntime.acquire(
+                context,
+                name,
+                null,
+                () -> LimiterRuntime.over(presetLimiter.store(), presetConfig, null, presetLoader));
       } else {
-        built = fromConfig(lookup(initParams(filterConfig), loader), loader, name, shaping);
+        Map<String, String> params = initParams(filterConfig);
+        ConfigLookup lookup = lookup(params, loader);
+        // Read first, so that a configuration error leaves nothing to close.
+        LimiterConfig config = LimiterConfig.from(lookup);
+        ClassLoader configLoader = loader;
+        shared =
+            ContextRuntime.acquire(
+                context, name, params, () -> LimiterRuntime.open(config, lookup, configLoader));
+        warnIfNoRoutes(shared.config(), name);
       }
-      runtime = built;
+      FilterRequests built = new FilterRequests(shared, loader, name, LOG, shaping);
+      runtime = shared;
+      requests = built;
       stats = new Stats(built.counters());
       this.context = context;
       this.statsAttribute = statsAttribute(name);
       context.setAttribute(statsAttribute, stats);
     } catch (ConfigException e) {
+      release(context, shared);
       throw failed(name, e);
     } catch (RuntimeException e) {
+      release(context, shared);
       // E.g. a store that cannot start: the deployment fails here too, not at the first request.
       throw new ServletException(
           StartLog.failed(LOG, describe(name), List.of("cannot start: " + e)), e);
+    }
+  }
+
+  private static void release(ServletContext context, LimiterRuntime runtime) {
+    if (runtime != null) {
+      ContextRuntime.release(context, runtime);
     }
   }
 
@@ -148,26 +175,6 @@ public class RateLimitFilter implements Filter {
     return new ServletException(StartLog.failed(LOG, describe(name), problems), invalid);
   }
 
-  private static FilterRuntime fromConfig(
-      ConfigLookup lookup, ClassLoader loader, String name, Supplier<Shaper.Scheduler> shaping) {
-    LimiterConfig config = LimiterConfig.from(lookup);
-    warnIfNoRoutes(config, name);
-    Optional<Duration> refresh = LimiterConfig.refreshPeriod(lookup);
-    // The runtime opens the store last, so that a configuration error leaves nothing to close.
-    FilterRuntime runtime =
-        new FilterRuntime(
-            config,
-            loader,
-            name,
-            LOG,
-            shaping,
-            () -> Limiter.of(Stores.create(config, lookup, loader)),
-            true);
-    refresh.ifPresent(
-        period -> runtime.refreshEvery(period, config, () -> LimiterConfig.from(lookup)));
-    return runtime;
-  }
-
   private static void warnIfNoRoutes(LimiterConfig config, String name) {
     if (config.routes().isEmpty()) {
       LOG.warning(
@@ -177,10 +184,15 @@ public class RateLimitFilter implements Filter {
     }
   }
 
+  /**
+   * The filter's {@code limiter.*} init-params: its own configuration, over MicroProfile Config.
+   */
   private static Map<String, String> initParams(FilterConfig filterConfig) {
     Map<String, String> params = new LinkedHashMap<>();
     for (String param : Collections.list(filterConfig.getInitParameterNames())) {
-      params.put(param, filterConfig.getInitParameter(param));
+      if (param.startsWith(LimiterConfig.PREFIX)) {
+        params.put(param, filterConfig.getInitParameter(param));
+      }
     }
     return params;
   }
@@ -248,7 +260,7 @@ public class RateLimitFilter implements Filter {
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
-    FilterRuntime current = runtime;
+    FilterRequests current = requests;
     if (current == null
         || !(req instanceof HttpServletRequest request)
         || !(res instanceof HttpServletResponse response)) {
@@ -266,11 +278,14 @@ public class RateLimitFilter implements Filter {
 
   @Override
   public void destroy() {
-    FilterRuntime current = runtime;
+    FilterRequests current = requests;
+    LimiterRuntime shared = runtime;
+    requests = null;
     runtime = null;
     if (current != null) {
       context.removeAttribute(statsAttribute);
       current.close();
+      ContextRuntime.release(context, shared);
     }
   }
 
@@ -291,7 +306,7 @@ public class RateLimitFilter implements Filter {
    * What the operator sees of this filter's traffic (top keys, shadow trials); null before init.
    */
   Insight insight() {
-    FilterRuntime current = runtime;
+    LimiterRuntime current = runtime;
     return current == null ? null : current.insight();
   }
 

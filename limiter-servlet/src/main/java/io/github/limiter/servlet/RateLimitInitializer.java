@@ -4,7 +4,6 @@ import io.github.limiter.ConfigException;
 import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
-import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.log.StartLog;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
@@ -93,7 +92,8 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
     }
     if (settings.enabled()) {
       ServletRegistration.Dynamic admin =
-          context.addServlet("limiter-admin", new AdminServlet(settings, LiveLimits::open));
+          context.addServlet(
+              "limiter-admin", new AdminServlet(settings, () -> ContextRuntime.find(context)));
       admin.addMapping(settings.path() + "/*");
     }
   }

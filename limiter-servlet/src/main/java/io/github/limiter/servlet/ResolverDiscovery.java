@@ -101,6 +101,6 @@ final class ResolverDiscovery {
   }
 
   private static List<KeyResolver> cdiBeans(ClassLoader loader) {
-    return hasCdi(loader) ? CdiKeyResolvers.find() : List.of();
+    return hasCdi(loader) ? CdiLookups.resolvers() : List.of();
   }
 }

@@ -3,7 +3,9 @@ package io.github.limiter.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.internal.config.AdminSettings;
-import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.runtime.LimiterRuntime;
+import io.github.limiter.spi.ConfigLookup;
 import jakarta.servlet.ServletContext;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -11,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -53,7 +56,8 @@ class AdminApiTest {
                 filter.andThen(
                     ctx ->
                         ctx.addServlet(
-                                "limiter-admin", new AdminServlet(settings, LiveLimits::open))
+                                "limiter-admin",
+                                new AdminServlet(settings, () -> ContextRuntime.find(ctx)))
                             .addMapping("/limiter/admin/*"))));
   }
 
@@ -139,7 +143,7 @@ class AdminApiTest {
                             ctx ->
                                 ctx.addServlet(
                                         "limiter-admin",
-                                        new AdminServlet(settings, LiveLimits::open))
+                                        new AdminServlet(settings, () -> ContextRuntime.find(ctx)))
                                     .addMapping("/limiter/admin/*"))))) {
       // When an operator adds a quota of 2 a day through the admin API
       HttpResponse<String> changed =
@@ -416,16 +420,22 @@ class AdminApiTest {
             counted.add(policy + " " + action);
           }
         };
-    LiveLimits live =
-        new LiveLimits(io.github.limiter.memory.InMemoryStore.builder().build())
-            .watchedBy(io.github.limiter.internal.live.Insight.off(), recorder);
-    live.bind(io.github.limiter.Policy.fixedWindow("web", io.github.limiter.Limit.parse("5/1h")));
+    LimiterRuntime runtime =
+        LimiterRuntime.over(
+            io.github.limiter.memory.InMemoryStore.builder().build(),
+            LimiterConfig.from(ConfigLookup.of(Map.of())),
+            null,
+            getClass().getClassLoader(),
+            recorder);
+    runtime
+        .live()
+        .bind(io.github.limiter.Policy.fixedWindow("web", io.github.limiter.Limit.parse("5/1h")));
     AdminSettings settings = new AdminSettings(true, "/ops", Optional.empty(), Optional.of(TOKEN));
     try (TestServer ops =
         TestServer.start(
             TestServer.context(
                 ctx ->
-                    ctx.addServlet("ops", new AdminServlet(settings, () -> List.of(live)))
+                    ctx.addServlet("ops", new AdminServlet(settings, () -> runtime))
                         .addMapping("/ops/*")))) {
       java.util.function.BiFunction<String, String, Integer> call =
           (path, body) -> {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.github.limiter.internal.config.AdminSettings;
-import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.tck.browser.Chromium;
 import io.github.limiter.tck.browser.DevToolsPage;
 import jakarta.servlet.ServletContext;
@@ -71,7 +70,9 @@ class ConsoleInBrowserTest {
             TestServer.context(
                 filter.andThen(
                     ctx -> {
-                      ctx.addServlet("limiter-admin", new AdminServlet(settings, LiveLimits::open))
+                      ctx.addServlet(
+                              "limiter-admin",
+                              new AdminServlet(settings, () -> ContextRuntime.find(ctx)))
                           .addMapping("/limiter/admin/*");
                       ctx.addServlet("sign-in", new SignIn()).addMapping("/sign-in");
                     })));

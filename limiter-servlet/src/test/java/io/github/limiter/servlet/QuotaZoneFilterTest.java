@@ -2,7 +2,6 @@ package io.github.limiter.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.limiter.internal.live.LiveLimits;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,11 +73,7 @@ class QuotaZoneFilterTest {
       assertThat(tokyo(server).statusCode()).isEqualTo(429);
 
       // When an operator raises the quota to 3 a day
-      LiveLimits.open().stream()
-          .filter(l -> l.version("daily").isPresent())
-          .findFirst()
-          .orElseThrow()
-          .change("daily", "100/s burst=200, 3/day");
+      server.runtime().live().change("daily", "100/s burst=200, 3/day");
 
       // Then the Tokyo customer gets a third request, shown as 3 a day, and no fourth
       HttpResponse<String> third = tokyo(server);

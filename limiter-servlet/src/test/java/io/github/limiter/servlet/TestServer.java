@@ -1,5 +1,6 @@
 package io.github.limiter.servlet;
 
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterRegistration;
@@ -125,6 +126,18 @@ final class TestServer implements AutoCloseable {
       }
     }
     throw new AssertionError("no RateLimitFilter stats attribute");
+  }
+
+  /** The application's runtime, which the filter keeps in the servlet context. */
+  LimiterRuntime runtime() {
+    for (Handler handler : server.getDescendants(Handler.class)) {
+      if (handler instanceof org.eclipse.jetty.ee10.servlet.ServletContextHandler context
+          && context.getServletContext().getAttribute(LimiterRuntime.ATTRIBUTE)
+              instanceof LimiterRuntime runtime) {
+        return runtime;
+      }
+    }
+    throw new AssertionError("no LimiterRuntime in the servlet context");
   }
 
   @Override

@@ -5,10 +5,6 @@ import io.github.limiter.NanoClock;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.QuotaCalendar;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -35,20 +31,25 @@ public final class RuleCompiler {
 
   private final Admission admission;
   private final ResolverLookup resolvers;
-  private final NanoClock clock;
+  private final AdaptiveGates gates;
 
-  /** Each adaptive policy's gate: one per policy, however many places apply it. */
-  private final Map<String, AdaptiveGate> gates = new ConcurrentHashMap<>();
-
+  /** A compiler with gates of its own: to check a configuration, or to test. */
   public RuleCompiler(Admission admission, ResolverLookup resolvers) {
     this(admission, resolvers, NanoClock.system());
   }
 
-  /** A compiler whose adaptive policies measure latency with {@code clock}. */
+  /**
+   * A compiler with gates of its own, whose adaptive policies measure latency with {@code clock}.
+   */
   public RuleCompiler(Admission admission, ResolverLookup resolvers, NanoClock clock) {
+    this(admission, resolvers, new AdaptiveGates(clock, gate -> {}));
+  }
+
+  /** A compiler whose adaptive policies pass {@code gates}: the runtime's, one per policy. */
+  public RuleCompiler(Admission admission, ResolverLookup resolvers, AdaptiveGates gates) {
     this.admission = admission;
     this.resolvers = resolvers;
-    this.clock = clock;
+    this.gates = gates;
   }
 
   /**
@@ -58,16 +59,31 @@ public final class RuleCompiler {
     RequestReader key = key(policy);
     RequestReader cost = cost(policy);
     RequestReader plan = plan(policy);
-    return new Rule(
+    return compile(
         policy,
         key,
         policy.permits(),
         cost,
         Counting.byStatus(policy.count()),
         plan,
-        criticality(policy),
-        gate(policy),
-        quota(policy));
+        criticality(policy));
+  }
+
+  /**
+   * The rule of {@code policy} at a place that reads its requests its own way ({@code @Limited}'s
+   * annotation over the configuration): the given readers, and the policy's gate and quota
+   * calendar.
+   */
+  public Rule compile(
+      PolicyConfig policy,
+      RequestReader key,
+      long permits,
+      RequestReader cost,
+      Counting counts,
+      RequestReader plan,
+      RequestReader criticality) {
+    return new Rule(
+        policy, key, permits, cost, counts, plan, criticality, gate(policy), quota(policy));
   }
 
   /**
@@ -105,16 +121,9 @@ public final class RuleCompiler {
         : admission.criticalityFunction(source, resolver(policy, "criticality", source));
   }
 
-  /** Every adaptive policy's gate compiled so far, for its gauges. */
-  public Collection<AdaptiveGate> gates() {
-    return List.copyOf(gates.values());
-  }
-
   /** The node's gate of an adaptive policy, the same for every place; null for another policy. */
   public AdaptiveGate gate(PolicyConfig policy) {
-    return policy.adaptive()
-        ? gates.computeIfAbsent(policy.name(), name -> new AdaptiveGate(policy, clock))
-        : null;
+    return gates.gate(policy);
   }
 
   /** The reader of {@code policy}'s configured key ({@code limiter.policy.NAME.key}). */

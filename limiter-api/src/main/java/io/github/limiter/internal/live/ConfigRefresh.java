@@ -29,7 +29,7 @@ public final class ConfigRefresh implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ConfigRefresh.class.getName());
 
   private final LiveLimits live;
-  private final Supplier<LimiterConfig> reread;
+  private final Supplier<Map<String, Policy>> reread;
 
   /** The configured limits as last read, by policy (plans' policies included). */
   private final Map<String, Policy> configured = new HashMap<>();
@@ -41,14 +41,28 @@ public final class ConfigRefresh implements AutoCloseable {
    * @param reread reads and validates the configuration again, throwing {@link ConfigException}
    */
   public ConfigRefresh(LiveLimits live, LimiterConfig deployed, Supplier<LimiterConfig> reread) {
+    this(live, policies(deployed), () -> policies(reread.get()));
+  }
+
+  /**
+   * A refresh of the policies that {@code reread} reads (inbound and outbound alike), by name.
+   *
+   * @param deployed the configured policies the application deployed with
+   * @param reread reads and validates the configuration again, throwing {@link ConfigException}
+   */
+  public ConfigRefresh(
+      LiveLimits live, Map<String, Policy> deployed, Supplier<Map<String, Policy>> reread) {
     this.live = live;
     this.reread = reread;
-    this.configured.putAll(policies(deployed));
+    this.configured.putAll(deployed);
   }
 
   /** A refresh that runs every {@code period} on a daemon thread of its own until closed. */
   public static ConfigRefresh start(
-      LiveLimits live, LimiterConfig deployed, Supplier<LimiterConfig> reread, Duration period) {
+      LiveLimits live,
+      Map<String, Policy> deployed,
+      Supplier<Map<String, Policy>> reread,
+      Duration period) {
     ConfigRefresh refresh = new ConfigRefresh(live, deployed, reread);
     refresh.scheduler =
         Executors.newSingleThreadScheduledExecutor(
@@ -68,9 +82,9 @@ public final class ConfigRefresh implements AutoCloseable {
    * @return the number of policies whose limits changed
    */
   public synchronized int run() {
-    LimiterConfig config;
+    Map<String, Policy> read;
     try {
-      config = reread.get();
+      read = reread.get();
     } catch (ConfigException e) {
       LOG.log(
           Level.WARNING,
@@ -79,7 +93,7 @@ public final class ConfigRefresh implements AutoCloseable {
       return 0;
     }
     int changed = 0;
-    for (Map.Entry<String, Policy> entry : policies(config).entrySet()) {
+    for (Map.Entry<String, Policy> entry : read.entrySet()) {
       String name = entry.getKey();
       Policy now = entry.getValue();
       Policy before = configured.get(name);
@@ -125,7 +139,8 @@ public final class ConfigRefresh implements AutoCloseable {
     }
   }
 
-  private static Map<String, Policy> policies(LimiterConfig config) {
+  /** The policies of {@code config} by name, plans' policies included. */
+  public static Map<String, Policy> policies(LimiterConfig config) {
     Map<String, Policy> policies = new HashMap<>();
     for (PolicyConfig policy : config.policies().values()) {
       policies.put(policy.name(), policy.policy());

@@ -2,13 +2,14 @@ package io.github.limiter.internal.live;
 
 import io.github.limiter.NanoClock;
 import io.github.limiter.internal.config.TopKeysSettings;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * What an operator sees of live traffic, fed by the admission step once per policy of each request:
  * each policy's {@link Traffic} per second, the {@link TopKeys} (if enabled) and the {@link
- * ShadowTrials}; and what each policy limits ({@link PolicyScope}), as its adapter describes it.
+ * ShadowTrials}; and what each policy limits ({@link PolicyScope}), as its adapters describe it.
  * With top keys off and no trial running, a request pays one compare-and-set per policy for it.
  */
 public final class Insight {
@@ -77,9 +78,14 @@ public final class Insight {
     return traffic;
   }
 
-  /** Sets what each policy limits here, by name: the adapter's routes or methods. */
-  public Insight describe(Map<String, PolicyScope> scopes) {
-    this.scopes = Map.copyOf(scopes);
+  /**
+   * Adds what each policy limits at an adapter's places, by name: the filter's routes, the
+   * {@code @Limited} methods. A policy that two adapters apply has the places of both.
+   */
+  public synchronized Insight describe(Map<String, PolicyScope> scopes) {
+    Map<String, PolicyScope> all = new HashMap<>(this.scopes);
+    scopes.forEach((name, scope) -> all.merge(name, scope, PolicyScope::plus));
+    this.scopes = Map.copyOf(all);
     return this;
   }
 

@@ -15,7 +15,6 @@ import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.QuotaCalendar;
 import io.github.limiter.internal.log.LogText;
-import io.github.limiter.internal.metrics.Recorder;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -24,11 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.logging.Level;
@@ -63,9 +60,6 @@ public final class LiveLimits implements RateLimitStore {
   /** How often the versions a shared store publishes are read: a change reaches every node. */
   public static final Duration REFRESH_PERIOD = Duration.ofSeconds(1);
 
-  /** The live limits open in this application, for its operators' tools. */
-  private static final Set<LiveLimits> OPEN = new CopyOnWriteArraySet<>();
-
   private final RateLimitStore store;
   private final LiveBoard board;
   private final Map<String, LivePolicy> policies = new ConcurrentHashMap<>();
@@ -80,8 +74,6 @@ public final class LiveLimits implements RateLimitStore {
 
   private final NanoClock clock;
   private ScheduledExecutorService refresher;
-  private volatile Insight insight;
-  private volatile Recorder recorder = Recorder.NOOP;
 
   /** Live limits over {@code store}, shared through it if it offers a {@link LiveBoard}. */
   public LiveLimits(RateLimitStore store) {
@@ -96,9 +88,8 @@ public final class LiveLimits implements RateLimitStore {
   }
 
   /**
-   * Live limits over {@code store} that the application's operators reach through {@link #open()}
-   * until {@link #close}; over a shared store, they follow the versions it publishes every {@link
-   * #REFRESH_PERIOD}.
+   * Live limits over {@code store} that, over a shared store, follow the versions it publishes
+   * every {@link #REFRESH_PERIOD} until {@link #close}.
    */
   public static LiveLimits open(RateLimitStore store) {
     LiveLimits live = new LiveLimits(store);
@@ -113,19 +104,12 @@ public final class LiveLimits implements RateLimitStore {
       long period = REFRESH_PERIOD.toMillis();
       live.refresher.scheduleWithFixedDelay(live::refreshQuietly, period, period, MILLISECONDS);
     }
-    OPEN.add(live);
     return live;
   }
 
-  /** The live limits open in this application, in the order they opened. */
-  public static List<LiveLimits> open() {
-    return List.copyOf(OPEN);
-  }
-
-  /** Stops following the store's versions, and leaves the open ones; the store stays open. */
+  /** Stops following the store's versions; the store stays open. */
   @Override
   public void close() {
-    OPEN.remove(this);
     if (refresher != null) {
       refresher.shutdownNow();
     }
@@ -380,26 +364,6 @@ public final class LiveLimits implements RateLimitStore {
     return Map.copyOf(liveOverrides(live(name)));
   }
 
-  /**
-   * Joins the {@code insight} (top keys, shadow trials) and the metrics {@code recorder} of the
-   * runtime that decides through these limits, for the admin API to reach them.
-   */
-  public LiveLimits watchedBy(Insight insight, Recorder recorder) {
-    this.insight = Objects.requireNonNull(insight, "insight");
-    this.recorder = Objects.requireNonNull(recorder, "recorder");
-    return this;
-  }
-
-  /** The insight of the runtime that decides through these limits, if it joined. */
-  public Optional<Insight> insight() {
-    return Optional.ofNullable(insight);
-  }
-
-  /** The metrics of the runtime that decides through these limits; none until it joined. */
-  public Recorder recorder() {
-    return recorder;
-  }
-
   /** The clock of the overrides' expiry. */
   public NanoClock clock() {
     return clock;
@@ -566,6 +530,12 @@ public final class LiveLimits implements RateLimitStore {
   @Override
   public Decision peek(Policy policy, String key) {
     return bind(policy).peek(key);
+  }
+
+  /** An upstream's block is the store's, whatever the policy's version. */
+  @Override
+  public long block(Policy policy, String key, long nanos) {
+    return store.block(policy, key, nanos);
   }
 
   @Override

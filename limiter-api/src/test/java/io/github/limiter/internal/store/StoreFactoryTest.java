@@ -77,6 +77,17 @@ class StoreFactoryTest {
     assertThat(e.getMessage()).contains("'redis'").contains("memory").contains("limiter-redis");
   }
 
+  @Test
+  void aMisspeltStoreNameSuggestsTheStoreAndItsArtifact() {
+    ConfigException e =
+        catchThrowableOfType(
+            ConfigException.class, () -> Stores.create("redsi", ConfigLookup.of(Map.of()), LOADER));
+
+    assertThat(e.getMessage())
+        .contains("no store named 'redsi' on the class path")
+        .contains("did you mean 'redis'? It is in io.github.limiter:limiter-redis");
+  }
+
   /**
    * Issue 36.4: {@code limiter.store=redis} without limiter-redis is one problem, of {@code
    * limiter.store}, not one of each {@code limiter.redis.*} key that only redis would read.

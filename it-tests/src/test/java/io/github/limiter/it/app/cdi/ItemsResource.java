@@ -30,6 +30,23 @@ public class ItemsResource {
     return "item " + id;
   }
 
+  /** Policy {@code budget}, which the filter's route {@code rest/items/routed} charges too. */
+  @GET
+  @Path("budget")
+  @Produces(MediaType.TEXT_PLAIN)
+  @Limited("budget")
+  public String budget() {
+    return "budget";
+  }
+
+  /** No {@code @Limited}: behind the route {@code budget} only. */
+  @GET
+  @Path("routed")
+  @Produces(MediaType.TEXT_PLAIN)
+  public String routed() {
+    return "routed";
+  }
+
   /**
    * No {@code @Limited}: behind the shaping route {@code shape} only, so a held request reaches
    * this request-scoped resource through the filter's async dispatch.

@@ -1,29 +1,19 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.Decision;
-import io.github.limiter.Limiter;
-import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
-import io.github.limiter.RateLimitStore;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.Admission;
-import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientKeys;
-import io.github.limiter.internal.live.ConfigRefresh;
-import io.github.limiter.internal.live.Insight;
-import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.log.StartLog;
-import io.github.limiter.internal.metrics.OpenStores;
-import io.github.limiter.internal.metrics.Recorder;
-import io.github.limiter.internal.metrics.RecorderFactory;
 import io.github.limiter.internal.render.ResponseRenderer;
-import jakarta.annotation.PreDestroy;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
@@ -39,14 +29,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
- * What {@link LimitedInterceptor} runs: the rules of every {@link Limited} method, the core's
- * admission step over the store bean, and the events. One per application, created as it starts
- * ({@link LimiterBeans#start}).
+ * What {@link LimitedInterceptor} runs: the rules of every {@link Limited} method, admitted through
+ * the application's {@link LimiterRuntime}, and the events. One per application, created as it
+ * starts ({@link LimiterBeans#start}).
  */
 @Singleton
-class LimiterRuntime {
+class LimitedCalls {
 
-  private static final Logger LOG = Logger.getLogger(LimiterRuntime.class.getName());
+  private static final Logger LOG = Logger.getLogger(LimitedCalls.class.getName());
 
   /**
    * The time seam of shaping: how an admitted call waits for its departure. Tests replace it with a
@@ -59,21 +49,12 @@ class LimiterRuntime {
     void pause(long nanos) throws InterruptedException;
   }
 
-  private final Limiter limiter;
+  private final LimiterRuntime runtime;
   private final ResponseRenderer renderer;
   private final Events events;
   private final NearLimit nearLimit;
   private final WebRequests web;
   private final Admission admission;
-
-  /** Shows the store to the readiness check until shutdown. */
-  private final OpenStores.Handle openStore;
-
-  /** The policies' live limits, which operators can change while the application runs. */
-  private final LiveLimits live;
-
-  /** limiter.config.refresh, when on; else null. */
-  private final ConfigRefresh refresh;
 
   private final SiteRules siteRules;
   private final ShapingPause pause;
@@ -90,41 +71,21 @@ class LimiterRuntime {
   private final ConcurrentHashMap<List<Object>, PolicySet> late = new ConcurrentHashMap<>();
 
   @Inject
-  LimiterRuntime(
+  LimitedCalls(
       LimiterExtension extension,
       BeanManager beans,
-      RateLimitStore store,
+      LimiterRuntime runtime,
       Instance<ShapingPause> pauses) {
     LimiterSetup setup = extension.setup();
-    this.limiter = Limiter.of(store);
+    this.runtime = runtime;
     this.renderer = setup.renderer();
     this.events = new Events(beans);
     this.nearLimit = setup.nearLimit();
     this.web = WebRequests.create(beans);
-    String storeName = setup.config().store();
-    Recorder metrics = RecorderFactory.load(setup.config().metrics(), setup.loader());
-    this.admission =
-        new Admission(
-            setup.addresses(),
-            false,
-            true,
-            this::fireEvents,
-            AdmissionMetrics.of(metrics, storeName, nearLimit),
-            renderer::headers,
-            new Insight(setup.config().topKeys(), NanoClock.system()));
-    this.openStore = OpenStores.open(storeName, store, setup.config(), metrics);
-    this.live =
-        LiveLimits.open(store)
-            .inCalendarsOf(setup.config())
-            .watchedBy(admission.insight(), metrics);
-    this.refresh =
-        LimiterConfig.refreshPeriod(setup.lookup())
-            .map(
-                period ->
-                    ConfigRefresh.start(
-                        live, setup.config(), () -> LimiterConfig.from(setup.lookup()), period))
-            .orElse(null);
-    this.siteRules = new SiteRules(setup.config(), new Resolvers(beans, setup.loader()), admission);
+    this.admission = runtime.admission(false, true, this::fireEvents, renderer::headers);
+    this.siteRules =
+        new SiteRules(
+            runtime.config(), new Resolvers(beans, setup.loader()), admission, runtime.gates());
     this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
     for (Site site : extension.sites()) {
@@ -142,15 +103,14 @@ class LimiterRuntime {
         byClass.put(site.beanClass(), set);
       }
     }
-    siteRules.gates().forEach(gate -> metrics.watch(gate.gauges()));
-    admission.insight().describe(scopes(extension.sites(), setup.config()));
+    runtime.insight().describe(scopes(extension.sites(), runtime.config()));
     StartLog.started(
         LOG,
         "@Limited",
-        setup.config(),
+        runtime.config(),
         extension.sites().stream().map(Site::describe).toList(),
-        storeName,
-        metrics);
+        runtime.config().store(),
+        runtime.recorder());
   }
 
   /** What each policy limits here, for operators: its methods, and their keys. */
@@ -171,11 +131,6 @@ class LimiterRuntime {
     return scopes;
   }
 
-  /** What the operator sees of the {@code @Limited} calls: top keys and shadow trials. */
-  Insight insight() {
-    return admission.insight();
-  }
-
   private PolicySet policySet(Site site) {
     List<String> problems = new ArrayList<>();
     List<Rule> rules = siteRules.build(site, problems);
@@ -183,16 +138,7 @@ class LimiterRuntime {
       // The extension reports these at deployment; reaching here means a site it did not check.
       throw new IllegalStateException(String.join("; ", problems));
     }
-    return PolicySet.of(rules, live::limiter, SiteRules.criticality(site));
-  }
-
-  @PreDestroy
-  void close() {
-    if (refresh != null) {
-      refresh.close();
-    }
-    live.close();
-    openStore.close();
+    return runtime.policySet(rules, SiteRules.criticality(site));
   }
 
   Events events() {

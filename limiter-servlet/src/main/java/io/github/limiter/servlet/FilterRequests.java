@@ -1,27 +1,17 @@
 package io.github.limiter.servlet;
 
-import io.github.limiter.Limiter;
-import io.github.limiter.NanoClock;
 import io.github.limiter.internal.admission.Admission;
-import io.github.limiter.internal.admission.AdmissionMetrics;
-import io.github.limiter.internal.admission.NearLimit;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Routes;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.http.ClientAddress;
-import io.github.limiter.internal.live.ConfigRefresh;
-import io.github.limiter.internal.live.Insight;
-import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.live.PolicyScope;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.log.StartLog;
-import io.github.limiter.internal.metrics.OpenStores;
-import io.github.limiter.internal.metrics.Recorder;
-import io.github.limiter.internal.metrics.RecorderFactory;
 import io.github.limiter.internal.render.ResponseRenderer;
+import io.github.limiter.internal.runtime.LimiterRuntime;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -34,23 +24,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * What the filter runs per request, built once from the configuration: match the routes, then the
- * moves of every adapter: view the request, admit it through the core, and render a rejection, or
- * send the headers and pass the admitted request's frame (maybe after a shaping wait) and end it.
+ * What one filter does with each request, over the application's {@link LimiterRuntime}: match its
+ * routes, then the moves of every adapter: view the request, admit it through the core, and render
+ * a rejection, or send the headers and pass the admitted request's frame (maybe after a shaping
+ * wait) and end it.
  */
-final class FilterRuntime {
-
-  private final Limiter limiter;
-  private final boolean ownsLimiter;
-
-  /** Shows the store to the readiness check until the runtime closes. */
-  private final OpenStores.Handle openStore;
-
-  /** The policies' live limits, which operators can change while the application runs. */
-  private final LiveLimits live;
-
-  /** limiter.config.refresh, when on. */
-  private volatile ConfigRefresh refresh;
+final class FilterRequests {
 
   private final Admission admission;
   private final ResponseRenderer renderer;
@@ -67,47 +46,24 @@ final class FilterRuntime {
   private final RateLimitedLog asyncLog;
 
   /**
-   * Compiles the rules first (they may fail on config), then opens the limiter and binds them to
-   * it; the runtime closes the limiter if it {@code ownsLimiter}.
+   * Compiles the routed policies' rules over {@code runtime} (a resolver that a setting names may
+   * fail here, naming the key); the runtime stays its owner's to close.
    */
-  FilterRuntime(
-      LimiterConfig config,
+  FilterRequests(
+      LimiterRuntime runtime,
       ClassLoader loader,
       String name,
       Logger logger,
-      Supplier<Shaper.Scheduler> scheduler,
-      Supplier<Limiter> openLimiter,
-      boolean ownsLimiter) {
+      Supplier<Shaper.Scheduler> scheduler) {
+    LimiterConfig config = runtime.config();
     this.counters = new Counters(config.policies().keySet(), logger);
-    Recorder metrics = RecorderFactory.load(config.metrics(), loader);
-    this.admission =
-        new Admission(
-            new ClientAddress(config.http()),
-            true,
-            false,
-            counters,
-            AdmissionMetrics.of(
-                metrics, config.store(), new NearLimit(config.events().nearLimit())),
-            null,
-            new Insight(config.topKeys(), NanoClock.system())
-                .describe(PolicyScope.ofRoutes(config)));
-    RuleCompiler compiler = new RuleCompiler(admission, ResolverDiscovery.atStart(loader));
+    this.admission = runtime.admission(true, false, counters, null);
+    RuleCompiler compiler =
+        new RuleCompiler(admission, ResolverDiscovery.atStart(loader), runtime.gates());
     Map<String, Rule> rules = ResolverDiscovery.routedRules(config, compiler);
-    compiler.gates().forEach(gate -> metrics.watch(gate.gauges()));
-    Limiter limiter = openLimiter.get();
-    this.limiter = limiter;
-    this.ownsLimiter = ownsLimiter;
-    this.openStore = OpenStores.open(config.store(), limiter.store(), config, metrics);
-    this.live =
-        LiveLimits.open(limiter.store())
-            .inCalendarsOf(config)
-            .watchedBy(admission.insight(), metrics);
+    runtime.insight().describe(PolicyScope.ofRoutes(config));
     this.renderer = new ResponseRenderer(config.http());
-    this.routes =
-        new Routes(
-            config.routes(),
-            rules,
-            (list, criticality) -> PolicySet.of(list, live::limiter, criticality));
+    this.routes = new Routes(config.routes(), rules, runtime::policySet);
     this.shaper =
         rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
             ? new Shaper(scheduler.get())
@@ -116,37 +72,18 @@ final class FilterRuntime {
     this.name = name;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
     this.asyncLog = new RateLimitedLog(logger, RateLimitFilter.class, Duration.ofSeconds(60));
-    StartLog.started(logger, RateLimitFilter.describe(name), config, null, config.store(), metrics);
+    StartLog.started(
+        logger, RateLimitFilter.describe(name), config, null, config.store(), runtime.recorder());
   }
 
   Counters counters() {
     return counters;
   }
 
-  /** What the operator sees of this filter's traffic: top keys and shadow trials. */
-  Insight insight() {
-    return admission.insight();
-  }
-
-  /**
-   * Re-reads the configuration every {@code period}, applying changed limits: see {@link
-   * ConfigRefresh}.
-   */
-  void refreshEvery(Duration period, LimiterConfig deployed, Supplier<LimiterConfig> reread) {
-    this.refresh = ConfigRefresh.start(live, deployed, reread, period);
-  }
-
+  /** Stops the shaping waits' scheduler; the runtime is its owner's to close. */
   void close() {
-    if (refresh != null) {
-      refresh.close();
-    }
-    live.close();
-    openStore.close();
     if (shaper != null) {
       shaper.shutdown();
-    }
-    if (ownsLimiter) {
-      limiter.close();
     }
   }
 
