@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Holds admitted requests until their leaky-bucket departure without holding a container thread:
  * the request goes async, the scheduler wakes it when due, and {@link AsyncContext#dispatch()}
- * sends it through the filter chain again, where {@link FilterRuntime#resume} lets it pass.
+ * sends it through the filter chain again, where {@link FilterRequests#resume} lets it pass.
  */
 final class Shaper {
 
