@@ -22,40 +22,40 @@ public final class ReferenceTable {
    * The top-level keys: {@code limiter.store}, {@code limiter.policies}, {@code limiter.routes}.
    */
   static String general() {
-    return markdown("", CoreKeys.TOP);
+    return markdown("", CoreSettings.TOP);
   }
 
   /** The table of a policy's keys, {@code limiter.policy.NAME.*}. */
   static String policies() {
-    return markdown(LimiterConfig.POLICY_PREFIX + "NAME.", PolicyKeys.TABLE);
+    return markdown(LimiterConfig.POLICY_PREFIX + "NAME.", PolicySettings.TABLE);
   }
 
   /** The table of a route's keys, {@code limiter.route.NAME.*}. */
   static String routes() {
-    return markdown(LimiterConfig.ROUTE_PREFIX + "NAME.", CoreKeys.ROUTE);
+    return markdown(LimiterConfig.ROUTE_PREFIX + "NAME.", CoreSettings.ROUTE);
   }
 
   /** The {@code limiter.http.*} keys. */
   static String http() {
-    return markdown("", CoreKeys.HTTP);
+    return markdown("", CoreSettings.HTTP);
   }
 
   /** The {@code limiter.events.*} and {@code limiter.metrics.*} keys, in one table. */
   static String eventsAndMetrics() {
-    List<Setting<?>> settings = new ArrayList<>(CoreKeys.EVENTS);
-    settings.addAll(CoreKeys.METRICS);
+    List<Setting<?>> settings = new ArrayList<>(CoreSettings.EVENTS);
+    settings.addAll(CoreSettings.METRICS);
     return markdown("", settings);
   }
 
   /** The {@code limiter.top-keys.*} keys. */
   static String topKeys() {
-    return markdown("", CoreKeys.TOP_KEYS);
+    return markdown("", CoreSettings.TOP_KEYS);
   }
 
   /** The keys of live limits, {@code limiter.config.*} and {@code limiter.admin.*}. */
   static String live() {
-    List<Setting<?>> settings = new ArrayList<>(CoreKeys.CONFIG);
-    settings.addAll(CoreKeys.ADMIN);
+    List<Setting<?>> settings = new ArrayList<>(CoreSettings.CONFIG);
+    settings.addAll(CoreSettings.ADMIN);
     return markdown("", settings);
   }
 
@@ -66,7 +66,7 @@ public final class ReferenceTable {
 
   /** The table of an outbound policy's keys, {@code limiter.outbound.NAME.*}: docs/outbound.md. */
   static String outbound() {
-    return markdown(OutboundConfig.PREFIX + "NAME.", OutboundKeys.TABLE);
+    return markdown(OutboundConfig.PREFIX + "NAME.", OutboundSettings.TABLE);
   }
 
   /** A table of {@code settings}, each key shown after {@code prefix}. */

@@ -22,17 +22,17 @@ class ConfigurationDocsTest {
 
   @Test
   void everySettingHasItsLineOfDocumentation() {
-    List<Setting<?>> all = new ArrayList<>(PolicyKeys.TABLE);
+    List<Setting<?>> all = new ArrayList<>(PolicySettings.TABLE);
     for (List<Setting<?>> table :
         List.of(
-            CoreKeys.TOP,
-            CoreKeys.ROUTE,
-            CoreKeys.HTTP,
-            CoreKeys.EVENTS,
-            CoreKeys.METRICS,
-            CoreKeys.TOP_KEYS,
-            CoreKeys.CONFIG,
-            CoreKeys.ADMIN)) {
+            CoreSettings.TOP,
+            CoreSettings.ROUTE,
+            CoreSettings.HTTP,
+            CoreSettings.EVENTS,
+            CoreSettings.METRICS,
+            CoreSettings.TOP_KEYS,
+            CoreSettings.CONFIG,
+            CoreSettings.ADMIN)) {
       all.addAll(table);
     }
     all.addAll(new InMemoryStoreFactory().settings());

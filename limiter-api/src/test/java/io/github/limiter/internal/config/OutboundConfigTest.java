@@ -212,8 +212,8 @@ class OutboundConfigTest {
 
   @Test
   void everyOutboundSettingHasItsLineOfDocumentation() {
-    assertThat(OutboundKeys.TABLE).allSatisfy(ConfigurationDocsTest::documented);
-    assertThat(List.copyOf(OutboundKeys.NAMES)).doesNotHaveDuplicates();
+    assertThat(OutboundSettings.TABLE).allSatisfy(ConfigurationDocsTest::documented);
+    assertThat(List.copyOf(OutboundSettings.NAMES)).doesNotHaveDuplicates();
   }
 
   /**

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/outbound.md shows the table of an outbound policy's keys made from their declarations
- * ({@link OutboundKeys}), between two marker lines; {@code -Dlimiter.docs.update=true} rewrites it.
+ * ({@link OutboundSettings}), between two marker lines; {@code -Dlimiter.docs.update=true} rewrites
+ * it.
  */
 class OutboundDocsTest {
 
@@ -39,7 +40,7 @@ class OutboundDocsTest {
       return;
     }
     fail(
-        "%s does not show the outbound keys as OutboundKeys declares them. Update it with%n"
+        "%s does not show the outbound keys as OutboundSettings declares them. Update it with%n"
             + "  ./mvnw -pl limiter-api -am test -Dtest=OutboundDocsTest"
             + " -Dsurefire.failIfNoSpecifiedTests=false -Dlimiter.docs.update=true%n"
             + "or paste this table between the markers:%n%s",

@@ -20,13 +20,13 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The keys of a policy, {@code limiter.policy.NAME.*}, each declared once: the parser reads them
- * from this table, and docs/configuration.md shows it ({@code ConfigurationDocsTest} keeps the two
- * alike). The checks across keys are {@link PolicyReader}'s.
+ * The settings of a policy, {@code limiter.policy.NAME.*}, each declared once: the parser reads
+ * them from this table, and docs/configuration.md shows it ({@code ConfigurationDocsTest} keeps the
+ * two alike). The checks across settings are {@link PolicyReader}'s.
  */
-final class PolicyKeys {
+final class PolicySettings {
 
-  private PolicyKeys() {}
+  private PolicySettings() {}
 
   static final Setting<Algorithm> ALGORITHM =
       Setting.of(
@@ -57,7 +57,7 @@ final class PolicyKeys {
                   + " from latency (see [Adaptive concurrency](adaptive-concurrency.md))");
 
   static final Setting<Duration> RETRY_AFTER =
-      Setting.of("retry-after", PolicyKeys::retryAfter, Duration.ofSeconds(1))
+      Setting.of("retry-after", PolicySettings::retryAfter, Duration.ofSeconds(1))
           .only(CONCURRENCY)
           .doc(
               "duration, 1ms-1h",
@@ -95,7 +95,7 @@ final class PolicyKeys {
               "`limits=adaptive` only: the limit at start-up, before anything was measured");
 
   static final Setting<Double> ADAPTIVE_TOLERANCE =
-      Setting.of("adaptive-tolerance", PolicyKeys::tolerance, 1.5)
+      Setting.of("adaptive-tolerance", PolicySettings::tolerance, 1.5)
           .only(CONCURRENCY)
           .doc(
               "number, above 1 to 100",
@@ -125,7 +125,7 @@ final class PolicyKeys {
    * 0 for a fixed one.
    */
   static final Setting<Double> CRITICAL_SHARE =
-      Setting.of("critical-share", PolicyKeys::criticalShare, null)
+      Setting.of("critical-share", PolicySettings::criticalShare, null)
           .only(CONCURRENCY)
           .doc(
               "fraction in [0, 0.5)",
@@ -147,7 +147,8 @@ final class PolicyKeys {
       Setting.of(
               "on-missing-key",
               Suggestion.oneOf(
-                  PolicyKeys::missingKey, configNames(MissingKey.values(), MissingKey::configName)),
+                  PolicySettings::missingKey,
+                  configNames(MissingKey.values(), MissingKey::configName)),
               MissingKey.REMOTE_ADDRESS)
           .doc(
               "`remote-address`, `reject`, `allow`",
@@ -207,7 +208,7 @@ final class PolicyKeys {
               "where a request's plan comes from");
 
   static final Setting<Boolean> ON_UNKNOWN_PLAN =
-      Setting.of("on-unknown-plan", PolicyKeys::rejectUnknownPlan, false)
+      Setting.of("on-unknown-plan", PolicySettings::rejectUnknownPlan, false)
           .doc(
               "`default`, `reject`",
               "`default`",
@@ -305,7 +306,7 @@ final class PolicyKeys {
    * PolicyReader} checks with a message of its own.
    */
   static final Setting<Boolean> LEASE =
-      Setting.of("lease", PolicyKeys::onOff, false)
+      Setting.of("lease", PolicySettings::onOff, false)
           .only(TOKEN_BUCKET, FIXED_WINDOW)
           .doc(
               "`on`, `off`",
@@ -315,7 +316,7 @@ final class PolicyKeys {
                   + " `token-bucket` and `fixed-window` only");
 
   static final Setting<Duration> LEASE_REFRESH =
-      Setting.of("lease-refresh", PolicyKeys::leaseRefresh, LeaseMode.OFF.refresh())
+      Setting.of("lease-refresh", PolicySettings::leaseRefresh, LeaseMode.OFF.refresh())
           .doc(
               "duration, 10ms-1h",
               "`200ms`",
@@ -343,7 +344,7 @@ final class PolicyKeys {
               "lease mode: the largest slice, besides capacity ÷ active nodes");
 
   static final Setting<Double> LEASE_LOW_WATER =
-      Setting.of("lease-low-water", PolicyKeys::lowWater, LeaseMode.OFF.lowWater())
+      Setting.of("lease-low-water", PolicySettings::lowWater, LeaseMode.OFF.lowWater())
           .doc(
               "fraction in [0, 1)",
               "`0.25`",
