@@ -12,8 +12,8 @@ import io.github.limiter.Policy;
 import io.github.limiter.internal.config.PolicyConfig.Count;
 import io.github.limiter.internal.config.PolicyConfig.LeaseMode;
 import io.github.limiter.internal.config.PolicyConfig.MissingKey;
+import io.github.limiter.internal.names.ConfigNames;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -33,7 +33,7 @@ final class PolicySettings {
               "algorithm",
               Suggestion.oneOf(
                   Algorithm::fromConfigName,
-                  configNames(Algorithm.values(), Algorithm::configName)),
+                  ConfigNames.names(Algorithm.class, Algorithm::configName)),
               null)
           .required()
           .doc(
@@ -148,7 +148,7 @@ final class PolicySettings {
               "on-missing-key",
               Suggestion.oneOf(
                   PolicySettings::missingKey,
-                  configNames(MissingKey.values(), MissingKey::configName)),
+                  ConfigNames.names(MissingKey.class, MissingKey::configName)),
               MissingKey.REMOTE_ADDRESS)
           .doc(
               "`remote-address`, `reject`, `allow`",
@@ -257,7 +257,7 @@ final class PolicySettings {
               "failure",
               Suggestion.oneOf(
                   FailureMode::fromConfigName,
-                  configNames(FailureMode.values(), FailureMode::configName)),
+                  ConfigNames.names(FailureMode.class, FailureMode::configName)),
               FailureMode.LOCAL)
           .doc(
               "`fail-open`, `fail-closed`, `local`",
@@ -479,17 +479,6 @@ final class PolicySettings {
   }
 
   private static MissingKey missingKey(String value) {
-    for (MissingKey option : MissingKey.values()) {
-      if (option.configName().equals(value.toLowerCase(Locale.ROOT))) {
-        return option;
-      }
-    }
-    throw new IllegalArgumentException(
-        "expected remote-address, reject or allow, was '" + value + "'");
-  }
-
-  /** The configuration names of {@code constants}, for a "did you mean" among them. */
-  private static <E> List<String> configNames(E[] constants, Function<E, String> name) {
-    return Arrays.stream(constants).map(name).toList();
+    return ConfigNames.parse(MissingKey.class, MissingKey::configName, value);
   }
 }
