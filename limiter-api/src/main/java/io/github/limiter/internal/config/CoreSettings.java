@@ -15,8 +15,8 @@ import java.util.function.Function;
  * The core's settings besides a policy's ({@link PolicySettings}), each declared once: the
  * top-level settings, a route's ({@code limiter.route.NAME.*}), and the {@code http}, {@code
  * events} and {@code metrics} sections. A route's settings are named after {@code
- * limiter.route.NAME.}; the others whole. docs/configuration.md shows their tables as {@link
- * ReferenceTable} makes them.
+ * limiter.route.NAME.}; the others whole. docs/configuration.md shows their tables ({@link
+ * DeclaredSettings}).
  */
 final class CoreSettings {
 

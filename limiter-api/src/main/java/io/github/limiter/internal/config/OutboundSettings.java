@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * The settings of an outbound policy, {@code limiter.outbound.NAME.*}, each declared once: those
  * whose meaning is a policy's are {@link PolicySettings}' own declarations, the others are declared
- * here. docs/outbound.md shows the table ({@code ConfigurationDocsTest} keeps the two alike).
+ * here. docs/outbound.md shows the table ({@code OutboundDocsTest} keeps the two alike).
  */
 final class OutboundSettings {
 

@@ -21,8 +21,9 @@ import java.util.function.Function;
 
 /**
  * The settings of a policy, {@code limiter.policy.NAME.*}, each declared once: the parser reads
- * them from this table, and docs/configuration.md shows it ({@code ConfigurationDocsTest} keeps the
- * two alike). The checks across settings are {@link PolicyReader}'s.
+ * them from this table, and docs/configuration.md shows it (limiter-tck's {@code
+ * ConfigurationDocsTest} keeps the two alike). The checks across settings are {@link
+ * PolicyReader}'s.
  */
 final class PolicySettings {
 
