@@ -24,7 +24,8 @@ module io.github.limiter {
       io.github.limiter.microprofile,
       io.github.limiter.redis,
       io.github.limiter.metrics,
-      io.github.limiter.outbound;
+      io.github.limiter.outbound,
+      io.github.limiter.tck;
   exports io.github.limiter.internal.http to
       io.github.limiter.cdi;
   exports io.github.limiter.internal.render to

@@ -1,5 +1,7 @@
 package io.github.limiter;
 
+import io.github.limiter.internal.names.ConfigNames;
+
 /** The algorithms, named as in configuration. */
 public enum Algorithm {
   /**

@@ -1,5 +1,7 @@
 package io.github.limiter;
 
+import io.github.limiter.internal.names.ConfigNames;
+
 /** What a policy does when its store cannot decide, e.g. during a Redis outage. */
 public enum FailureMode {
   /** Admit, and mark the decision unverified. */

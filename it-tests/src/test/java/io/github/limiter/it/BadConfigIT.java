@@ -85,7 +85,7 @@ class BadConfigIT {
     assertThat(failureLine(failure.log()))
         .startsWith(
             "LIMITER CONFIGURATION FAILED: 1 problem in @Limited: (1)"
-                + " limiter.policy.bean.algorithm: expected one of [")
+                + " limiter.policy.bean.algorithm: expected fixed-window, ")
         .endsWith("was 'token-bukket'; did you mean 'token-bucket'?");
   }
 

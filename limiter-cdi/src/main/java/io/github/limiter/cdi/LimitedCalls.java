@@ -85,7 +85,10 @@ class LimitedCalls {
     this.admission = runtime.admission(false, true, this::fireEvents, renderer::headers);
     this.siteRules =
         new SiteRules(
-            runtime.config(), new Resolvers(beans, setup.loader()), admission, runtime.gates());
+            runtime.config(),
+            SiteRules.resolvers(beans, setup.loader()),
+            admission,
+            runtime.gates());
     this.pause = pauses.isResolvable() ? pauses.get() : ShapingPause.SLEEP;
     Map<Method, Class<?>> owners = new HashMap<>();
     for (Site site : extension.sites()) {

@@ -115,7 +115,7 @@ public class LimiterExtension implements Extension {
     SiteRules siteRules =
         new SiteRules(
             loaded == null ? null : loaded.config(),
-            new Resolvers(beans, loader),
+            SiteRules.resolvers(beans, loader),
             admission,
             new AdaptiveGates(NanoClock.system(), gate -> {}));
     List<String> messages = new ArrayList<>();

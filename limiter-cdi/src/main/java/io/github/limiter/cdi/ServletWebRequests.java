@@ -1,12 +1,11 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.microprofile.ServletRequestView;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.interceptor.InvocationContext;
 import jakarta.servlet.http.HttpServletRequest;
-import java.security.Principal;
-import java.util.Enumeration;
 import java.util.Set;
 
 /**
@@ -52,49 +51,8 @@ final class ServletWebRequests implements WebRequests {
       // ContextNotActiveException, or the container's "not in a servlet request"
       return new CallView(call);
     }
-    return remote == null ? new CallView(call) : new InRequest(call, request, remote);
-  }
-
-  /** A call made while serving an HTTP request. */
-  private static final class InRequest extends CallView {
-    private final HttpServletRequest request;
-    private final String remote;
-
-    InRequest(InvocationContext call, HttpServletRequest request, String remote) {
-      super(call);
-      this.request = request;
-      this.remote = remote;
-    }
-
-    @Override
-    public String remoteAddress() {
-      return remote;
-    }
-
-    @Override
-    public String header(String name) {
-      return request.getHeader(name);
-    }
-
-    @Override
-    public Enumeration<String> headers(String name) {
-      return request.getHeaders(name);
-    }
-
-    @Override
-    public String principal() {
-      Principal principal = request.getUserPrincipal();
-      return principal == null ? null : principal.getName();
-    }
-
-    @Override
-    public boolean isUserInRole(String role) {
-      return request.isUserInRole(role);
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) {
-      return type.isInstance(request) ? type.cast(request) : super.unwrap(type);
-    }
+    return remote == null
+        ? new CallView(call)
+        : new CallView(call, new ServletRequestView(request));
   }
 }

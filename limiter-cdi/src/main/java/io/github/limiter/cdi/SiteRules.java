@@ -5,6 +5,7 @@ import io.github.limiter.KeyResolver;
 import io.github.limiter.internal.admission.AdaptiveGates;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.Counting;
+import io.github.limiter.internal.admission.KeyResolvers;
 import io.github.limiter.internal.admission.RequestReader;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.admission.RuleCompiler;
@@ -14,6 +15,9 @@ import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.Suggestion;
 import io.github.limiter.internal.http.ClientKeys;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
@@ -41,7 +45,7 @@ final class SiteRules {
   static final String RESOLVER = "resolver:";
 
   private final LimiterConfig config;
-  private final Resolvers resolvers;
+  private final KeyResolvers resolvers;
   private final RuleCompiler compiler;
 
   /**
@@ -50,7 +54,8 @@ final class SiteRules {
    * @param gates the adaptive gates: the runtime's, one per policy; or, to check the sites at
    *     deployment, some of their own
    */
-  SiteRules(LimiterConfig config, Resolvers resolvers, Admission admission, AdaptiveGates gates) {
+  SiteRules(
+      LimiterConfig config, KeyResolvers resolvers, Admission admission, AdaptiveGates gates) {
     this.config = config;
     this.resolvers = resolvers;
     this.compiler =
@@ -400,13 +405,32 @@ final class SiteRules {
     }
   }
 
+  /**
+   * The {@link KeyResolver}s of the application: its beans, then its ServiceLoader services; looked
+   * up once, on first use.
+   */
+  static KeyResolvers resolvers(BeanManager beans, ClassLoader loader) {
+    return KeyResolvers.of(
+        () -> {
+          List<KeyResolver> references = new ArrayList<>();
+          for (Bean<?> bean : beans.getBeans(KeyResolver.class, Any.Literal.INSTANCE)) {
+            references.add(
+                (KeyResolver)
+                    beans.getReference(
+                        bean, KeyResolver.class, beans.createCreationalContext(bean)));
+          }
+          return references;
+        },
+        loader);
+  }
+
   /** The resolver called {@code name}, looked up on first use, after deployment, and kept. */
   private Supplier<KeyResolver> lazy(String name) {
     KeyResolver[] resolver = new KeyResolver[1];
     return () -> {
       KeyResolver current = resolver[0];
       if (current == null) {
-        current = resolvers.get(name);
+        current = resolvers.get("resolver:" + name, name);
         resolver[0] = current;
       }
       return current;

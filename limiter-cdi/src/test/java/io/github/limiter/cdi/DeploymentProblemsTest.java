@@ -259,8 +259,9 @@ class DeploymentProblemsTest {
             "limiter.policy.api.limits", "10/s");
     assertThat(deploymentProblem(config, Valid.class))
         .contains(
-            "limiter.policy.api.algorithm: expected one of [fixed-window, sliding-window-counter,"
-                + " sliding-window-log, token-bucket, leaky-bucket, concurrency], was 'token-bucket-ish'");
+            "limiter.policy.api.algorithm: expected fixed-window, sliding-window-counter,"
+                + " sliding-window-log, token-bucket, leaky-bucket or concurrency, was"
+                + " 'token-bucket-ish'");
   }
 
   @Test

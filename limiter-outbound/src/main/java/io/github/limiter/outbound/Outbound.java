@@ -135,7 +135,7 @@ public final class Outbound implements AutoCloseable {
   /** The resolver of each policy whose credential names one, found with {@code loader}. */
   private static Map<String, KeyResolver> resolvers(
       Map<String, OutboundConfig> configs, ClassLoader loader) {
-    KeyResolvers resolvers = KeyResolvers.find(List.of(), loader);
+    KeyResolvers resolvers = KeyResolvers.services(loader);
     Map<String, KeyResolver> resolverOf = new TreeMap<>();
     configs.forEach(
         (name, c) -> {

@@ -12,6 +12,7 @@ import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.internal.runtime.LimiterRuntime;
+import io.github.limiter.microprofile.ServletRequestView;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -28,14 +28,7 @@ final class ResolverDiscovery {
    * services are looked up on the first one asked for.
    */
   static RuleCompiler.ResolverLookup atStart(ClassLoader loader) {
-    KeyResolvers[] found = new KeyResolvers[1];
-    return (policy, setting, name) -> {
-      if (found[0] == null) {
-        found[0] = KeyResolvers.find(cdiBeans(loader), loader);
-      }
-      KeyResolver resolver = found[0].get(key(policy, setting), name);
-      return () -> resolver;
-    };
+    return KeyResolvers.of(() -> cdiBeans(loader), loader);
   }
 
   /**
@@ -47,15 +40,10 @@ final class ResolverDiscovery {
       return;
     }
     Set<String> routed = routedPolicies(config);
+    KeyResolvers services = KeyResolvers.services(loader);
     for (PolicyConfig policy : config.policies().values()) {
       if (routed.contains(policy.name())) {
-        KeyResolvers services = KeyResolvers.find(List.of(), loader);
-        RuleCompiler.findResolvers(
-            policy,
-            (p, setting, name) -> {
-              KeyResolver resolver = services.get(key(p, setting), name);
-              return () -> resolver;
-            });
+        RuleCompiler.findResolvers(policy, services);
       }
     }
   }
@@ -93,11 +81,6 @@ final class ResolverDiscovery {
     } catch (ClassNotFoundException | LinkageError e) {
       return false;
     }
-  }
-
-  /** The config key of a policy's setting, as a wrong resolver name's message shows it. */
-  private static String key(PolicyConfig policy, String setting) {
-    return LimiterConfig.POLICY_PREFIX + policy.name() + "." + setting;
   }
 
   private static List<KeyResolver> cdiBeans(ClassLoader loader) {

@@ -1,20 +1,16 @@
 package io.github.limiter.internal.admission;
 
 import io.github.limiter.Decision;
-import io.github.limiter.KeyResolver;
 import io.github.limiter.Limit;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.config.Criticality;
-import io.github.limiter.internal.config.KeySource;
-import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.live.Insight;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * The one admission step of every adapter: keys first (with {@code on-missing-key}), then every
@@ -104,97 +100,9 @@ public final class Admission {
     return headers;
   }
 
-  /**
-   * The key function of {@code source}; {@code resolver} is asked only for {@code resolver:}, on
-   * each call.
-   */
-  public RequestReader keyFunction(KeySource source, Supplier<KeyResolver> resolver) {
-    String argument = source.argument();
-    return switch (source.kind()) {
-      case CONSTANT -> request -> ClientKeys.CONSTANT;
-      case REMOTE_ADDRESS -> this::addressKey;
-      // Outside an HTTP request, every web source is the one constant key.
-      case HEADER ->
-          request ->
-              request.remoteAddress() == null
-                  ? ClientKeys.CONSTANT
-                  : ClientKeys.header(request.header(argument));
-      case PRINCIPAL ->
-          request ->
-              request.remoteAddress() == null
-                  ? ClientKeys.CONSTANT
-                  : ClientKeys.principal(request.principal());
-      case RESOLVER -> request -> ClientKeys.resolver(resolver.get().resolve(request));
-    };
-  }
-
-  /**
-   * The function of {@code cost}'s source that answers a request's cost as text, or null when
-   * requests cost the static permits; {@code resolver} is asked only for {@code resolver:}, on each
-   * call.
-   */
-  public RequestReader costFunction(PolicyConfig.Cost cost, Supplier<KeyResolver> resolver) {
-    KeySource source = cost.source();
-    if (source == null) {
-      return null;
-    }
-    String argument = source.argument();
-    return source.kind() == KeySource.Kind.HEADER
-        ? request -> request.header(argument)
-        : request -> resolver.get().resolve(request);
-  }
-
-  /**
-   * The function that answers a request's plan name, or null when {@code plans} has none: the first
-   * configured role the principal has; a resolver's answer; or a header, believed only when the
-   * direct peer is a trusted proxy (a client must not choose its own plan). {@code resolver} is
-   * asked only for {@code resolver:}, on each call.
-   */
-  public RequestReader planFunction(PolicyConfig.Plans plans, Supplier<KeyResolver> resolver) {
-    if (!plans.any()) {
-      return null;
-    }
-    PolicyConfig.PlanSource source = plans.source();
-    return switch (source.kind()) {
-      case ROLE ->
-          request -> {
-            for (String role : source.roles()) {
-              if (request.isUserInRole(role)) {
-                return role;
-              }
-            }
-            return null;
-          };
-      case HEADER ->
-          request -> {
-            String peer = request.remoteAddress();
-            return peer != null && address.isTrustedPeer(peer)
-                ? request.header(source.argument())
-                : null;
-          };
-      case RESOLVER -> request -> resolver.get().resolve(request);
-    };
-  }
-
-  /**
-   * The function that answers a request's criticality as text, from {@code source}: a header,
-   * believed only when the direct peer is a trusted proxy (a client must not make itself critical),
-   * or a resolver, asked on each call.
-   */
-  public RequestReader criticalityFunction(KeySource source, Supplier<KeyResolver> resolver) {
-    String argument = source.argument();
-    return source.kind() == KeySource.Kind.HEADER
-        ? request -> {
-          String peer = request.remoteAddress();
-          return peer != null && address.isTrustedPeer(peer) ? request.header(argument) : null;
-        }
-        : request -> resolver.get().resolve(request);
-  }
-
-  /** The client address key through trusted proxies; the constant key outside an HTTP request. */
-  public String addressKey(RequestView request) {
-    String peer = request.remoteAddress();
-    return peer == null ? ClientKeys.CONSTANT : address.key(peer, request::headers);
+  /** The client addresses, through trusted proxies, that this admission's rules key on. */
+  ClientAddress address() {
+    return address;
   }
 
   /**
@@ -221,7 +129,7 @@ public final class Admission {
             continue;
           }
           case REJECT -> refused = Decision.missingKey(rule.name(), rule.policy().limits().get(0));
-          default -> key = addressKey(request);
+          default -> key = address.key(request);
         }
       }
       if (refused == null && set.plans != null && set.plans.get(i) != null) {

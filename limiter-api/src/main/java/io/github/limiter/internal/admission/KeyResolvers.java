@@ -2,6 +2,8 @@ package io.github.limiter.internal.admission;
 
 import io.github.limiter.ConfigException;
 import io.github.limiter.KeyResolver;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,27 +11,45 @@ import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
- * The {@link KeyResolver}s by {@link KeyResolver#name()}: the CDI beans an adapter found first,
- * then the ServiceLoader services. The same class as a bean and as a service is one resolver (the
- * bean wins); two classes under one name are a conflict.
+ * The {@link KeyResolver}s by {@link KeyResolver#name()}, the one lookup every adapter uses: the
+ * CDI beans that the adapter finds first, then the ServiceLoader services. They are looked up once,
+ * on the first name asked for, so that an adapter may create the lookup before its container runs.
+ * The same class as a bean and as a service is one resolver (the bean wins); two classes under one
+ * name are a conflict.
  */
-public final class KeyResolvers {
+public final class KeyResolvers implements RuleCompiler.ResolverLookup {
 
-  private final Map<String, KeyResolver> byName;
-  private final Map<String, String> classes;
+  private final Supplier<List<KeyResolver>> beans;
+  private final ClassLoader loader;
+  private Map<String, KeyResolver> byName;
+  private Map<String, String> classes;
 
-  private KeyResolvers(Map<String, KeyResolver> byName, Map<String, String> classes) {
-    this.byName = byName;
-    this.classes = classes;
+  private KeyResolvers(Supplier<List<KeyResolver>> beans, ClassLoader loader) {
+    this.beans = beans;
+    this.loader = loader;
   }
 
   /**
-   * {@code beans} and the services of {@code loader}; a broken service entry is a ConfigException.
+   * The resolvers that {@code beans} supplies, then the services of {@code loader}, looked up on
+   * first use; a broken service entry is then a ConfigException.
    */
-  public static KeyResolvers find(List<KeyResolver> beans, ClassLoader loader) {
-    List<KeyResolver> all = new ArrayList<>(beans);
+  public static KeyResolvers of(Supplier<List<KeyResolver>> beans, ClassLoader loader) {
+    return new KeyResolvers(beans, loader);
+  }
+
+  /** The ServiceLoader services of {@code loader} alone: for an application without CDI. */
+  public static KeyResolvers services(ClassLoader loader) {
+    return new KeyResolvers(List::of, loader);
+  }
+
+  private synchronized void load() {
+    if (byName != null) {
+      return;
+    }
+    List<KeyResolver> all = new ArrayList<>(beans.get());
     try {
       for (KeyResolver resolver : ServiceLoader.load(KeyResolver.class, loader)) {
         all.add(resolver);
@@ -40,24 +60,26 @@ public final class KeyResolvers {
           "cannot load a key resolver: " + e.getMessage(),
           e);
     }
-    Map<String, KeyResolver> byName = new LinkedHashMap<>();
-    Map<String, String> classes = new LinkedHashMap<>();
+    Map<String, KeyResolver> named = new LinkedHashMap<>();
+    Map<String, String> types = new LinkedHashMap<>();
     for (KeyResolver resolver : all) {
       String name = resolver.name();
       String type = className(resolver);
-      String known = classes.putIfAbsent(name, type);
+      String known = types.putIfAbsent(name, type);
       if (known == null) {
-        byName.put(name, resolver);
+        named.put(name, resolver);
       } else if (!known.equals(type)) {
-        byName.put(name, null);
-        classes.put(name, known + " and " + type);
+        named.put(name, null);
+        types.put(name, known + " and " + type);
       }
     }
-    return new KeyResolvers(byName, classes);
+    classes = types;
+    byName = named;
   }
 
   /** Why {@code name} cannot be used, or null if it can. */
-  public String problem(String name) {
+  public synchronized String problem(String name) {
+    load();
     if (!byName.containsKey(name)) {
       return "no key resolver named '"
           + name
@@ -74,12 +96,19 @@ public final class KeyResolvers {
   /**
    * The resolver {@code name} that config key {@code key} names, or a ConfigException naming both.
    */
-  public KeyResolver get(String key, String name) {
+  public synchronized KeyResolver get(String key, String name) {
     String problem = problem(name);
     if (problem != null) {
       throw new ConfigException(key, problem + ", was 'resolver:" + name + "'");
     }
     return byName.get(name);
+  }
+
+  /** The resolver {@code name} that a policy's {@code setting} names, or a ConfigException. */
+  @Override
+  public Supplier<KeyResolver> find(PolicyConfig policy, String setting, String name) {
+    KeyResolver resolver = get(LimiterConfig.POLICY_PREFIX + policy.name() + "." + setting, name);
+    return () -> resolver;
   }
 
   /** The bean class behind a CDI client proxy, so that bean and service compare as one class. */

@@ -14,10 +14,10 @@ import io.github.limiter.internal.config.PolicyConfig;
  * @param cost the request's cost as text (see {@link PolicyConfig.Cost#of}), or null when every
  *     request costs {@code permits}
  * @param counts which requests count; the others are refunded when they end
- * @param plan the request's plan name (see {@link Admission#planFunction}), or null when the policy
- *     has no plans
- * @param criticality the request's criticality as text (see {@link Admission#criticalityFunction}),
- *     or null when the policy names no source of it
+ * @param plan the request's plan name (see {@link RuleCompiler#plan}), or null when the policy has
+ *     no plans
+ * @param criticality the request's criticality as text (see {@link RuleCompiler#criticality}), or
+ *     null when the policy names no source of it
  * @param gate the node's requests in flight under an adaptive policy, and its limit; null for any
  *     other policy
  * @param quota the request's zone and anchor day for the calendar quotas, when resolvers answer

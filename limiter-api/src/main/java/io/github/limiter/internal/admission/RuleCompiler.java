@@ -2,16 +2,19 @@ package io.github.limiter.internal.admission;
 
 import io.github.limiter.KeyResolver;
 import io.github.limiter.NanoClock;
+import io.github.limiter.RequestView;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.QuotaCalendar;
+import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.http.ClientKeys;
 import java.util.function.Supplier;
 
 /**
- * Turns a configured policy into the {@link Rule} an adapter applies, once, the same way for both
- * adapters: the readers of its key, its cost and its plan. Each adapter says only how it finds a
- * resolver that a setting names ({@link ResolverLookup}); {@code @Limited} then replaces what its
- * annotation overrides.
+ * Turns a configured policy into the {@link Rule} an adapter applies, in this one place, the same
+ * way for every adapter: the readers of its key, its cost, its plan and its criticality. Each
+ * adapter says only how it finds a resolver that a setting names ({@link ResolverLookup});
+ * {@code @Limited} then replaces what its annotation overrides.
  */
 public final class RuleCompiler {
 
@@ -29,7 +32,7 @@ public final class RuleCompiler {
     Supplier<KeyResolver> find(PolicyConfig policy, String setting, String name);
   }
 
-  private final Admission admission;
+  private final ClientAddress address;
   private final ResolverLookup resolvers;
   private final AdaptiveGates gates;
 
@@ -47,7 +50,7 @@ public final class RuleCompiler {
 
   /** A compiler whose adaptive policies pass {@code gates}: the runtime's, one per policy. */
   public RuleCompiler(Admission admission, ResolverLookup resolvers, AdaptiveGates gates) {
-    this.admission = admission;
+    this.address = admission.address();
     this.resolvers = resolvers;
     this.gates = gates;
   }
@@ -116,9 +119,16 @@ public final class RuleCompiler {
    */
   public RequestReader criticality(PolicyConfig policy) {
     KeySource source = policy.overload().criticality().source();
-    return source == null
-        ? null
-        : admission.criticalityFunction(source, resolver(policy, "criticality", source));
+    if (source == null) {
+      return null;
+    }
+    Supplier<KeyResolver> resolver = resolver(policy, "criticality", source);
+    String argument = source.argument();
+    // A header is believed only when the direct peer is a trusted proxy (a client must not make
+    // itself critical); a resolver is asked on each call.
+    return source.kind() == KeySource.Kind.HEADER
+        ? request -> trustedHeader(request, argument)
+        : request -> resolver.get().resolve(request);
   }
 
   /** The node's gate of an adaptive policy, the same for every place; null for another policy. */
@@ -128,31 +138,80 @@ public final class RuleCompiler {
 
   /** The reader of {@code policy}'s configured key ({@code limiter.policy.NAME.key}). */
   public RequestReader key(PolicyConfig policy) {
-    return admission.keyFunction(policy.key(), resolver(policy, "key", policy.key()));
+    return key(policy.key(), resolver(policy, "key", policy.key()));
   }
 
   /**
    * The reader of {@code source}, a key given elsewhere than in the configuration; {@code resolver}
-   * supplies the resolver of a {@code resolver:} source.
+   * supplies the resolver of a {@code resolver:} source, asked on each call.
    */
   public RequestReader key(KeySource source, Supplier<KeyResolver> resolver) {
-    return admission.keyFunction(source, resolver);
+    String argument = source.argument();
+    return switch (source.kind()) {
+      case CONSTANT -> request -> ClientKeys.CONSTANT;
+      case REMOTE_ADDRESS -> address::key;
+      // Outside an HTTP request, every web source is the one constant key.
+      case HEADER ->
+          request ->
+              request.remoteAddress() == null
+                  ? ClientKeys.CONSTANT
+                  : ClientKeys.header(request.header(argument));
+      case PRINCIPAL ->
+          request ->
+              request.remoteAddress() == null
+                  ? ClientKeys.CONSTANT
+                  : ClientKeys.principal(request.principal());
+      case RESOLVER -> request -> ClientKeys.resolver(resolver.get().resolve(request));
+    };
+  }
+
+  /** Header {@code name}, believed only when the direct peer is a trusted proxy; else null. */
+  private String trustedHeader(RequestView request, String name) {
+    String peer = request.remoteAddress();
+    return peer != null && address.isTrustedPeer(peer) ? request.header(name) : null;
   }
 
   /**
-   * The reader of {@code policy}'s cost ({@code limiter.policy.NAME.cost}); null if it has none.
+   * The reader of {@code policy}'s cost as text ({@code limiter.policy.NAME.cost}); null if it has
+   * none, and requests cost the static permits. A resolver is asked on each call.
    */
   public RequestReader cost(PolicyConfig policy) {
     KeySource source = policy.cost().source();
-    return source == null
-        ? null
-        : admission.costFunction(policy.cost(), resolver(policy, "cost", source));
+    if (source == null) {
+      return null;
+    }
+    Supplier<KeyResolver> resolver = resolver(policy, "cost", source);
+    String argument = source.argument();
+    return source.kind() == KeySource.Kind.HEADER
+        ? request -> request.header(argument)
+        : request -> resolver.get().resolve(request);
   }
 
-  /** The reader of {@code policy}'s plan name ({@code plan-source}); null if it has no plans. */
+  /**
+   * The reader of {@code policy}'s plan name ({@code plan-source}); null if it has no plans: the
+   * first configured role the principal has; a resolver's answer, asked on each call; or a header,
+   * believed only when the direct peer is a trusted proxy (a client must not choose its own plan).
+   */
   public RequestReader plan(PolicyConfig policy) {
-    return admission.planFunction(
-        policy.plans(), resolver(policy, "plan-source", planResolverSource(policy)));
+    Supplier<KeyResolver> resolver = resolver(policy, "plan-source", planResolverSource(policy));
+    PolicyConfig.Plans plans = policy.plans();
+    if (!plans.any()) {
+      return null;
+    }
+    PolicyConfig.PlanSource source = plans.source();
+    return switch (source.kind()) {
+      case ROLE ->
+          request -> {
+            for (String role : source.roles()) {
+              if (request.isUserInRole(role)) {
+                return role;
+              }
+            }
+            return null;
+          };
+      case HEADER -> request -> trustedHeader(request, source.argument());
+      case RESOLVER -> request -> resolver.get().resolve(request);
+    };
   }
 
   /**

@@ -42,19 +42,19 @@ public record AdminSettings(
 
   static AdminSettings read(ConfigReader reader) {
     List<ConfigException> problems = new ArrayList<>();
-    SettingValues values = SettingValues.read(reader, CoreKeys.ADMIN, problems);
+    SettingValues values = SettingValues.read(reader, CoreSettings.ADMIN, problems);
     if (!problems.isEmpty()) {
       throw ConfigException.all(problems);
     }
     AdminSettings settings =
         new AdminSettings(
-            values.get(CoreKeys.ADMIN_ENABLED),
-            values.get(CoreKeys.ADMIN_PATH),
-            Optional.ofNullable(values.get(CoreKeys.ADMIN_ROLE)).filter(r -> !r.isBlank()),
-            Optional.ofNullable(values.get(CoreKeys.ADMIN_TOKEN)));
+            values.get(CoreSettings.ADMIN_ENABLED),
+            values.get(CoreSettings.ADMIN_PATH),
+            Optional.ofNullable(values.get(CoreSettings.ADMIN_ROLE)).filter(r -> !r.isBlank()),
+            Optional.ofNullable(values.get(CoreSettings.ADMIN_TOKEN)));
     if (settings.enabled && settings.role.isEmpty() && settings.token.isEmpty()) {
       throw new ConfigException(
-          CoreKeys.ADMIN_ENABLED.name(),
+          CoreSettings.ADMIN_ENABLED.name(),
           "the admin API needs limiter.admin.role or limiter.admin.token, was 'true' with neither");
     }
     return settings;

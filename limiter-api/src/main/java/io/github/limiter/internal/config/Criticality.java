@@ -1,6 +1,6 @@
 package io.github.limiter.internal.config;
 
-import java.util.Locale;
+import io.github.limiter.internal.names.ConfigNames;
 
 /**
  * How much a request matters when a concurrency limit is nearly full: under overload {@code
@@ -62,16 +62,7 @@ public enum Criticality {
 
   /** The criticality named {@code text}, or null for a name that is none (an untrusted header). */
   public static Criticality find(String text) {
-    if (text == null) {
-      return null;
-    }
-    String name = text.trim().toLowerCase(Locale.ROOT);
-    for (Criticality each : values()) {
-      if (each.configName.equals(name)) {
-        return each;
-      }
-    }
-    return null;
+    return ConfigNames.find(Criticality.class, Criticality::configName, text);
   }
 
   /**
@@ -80,12 +71,7 @@ public enum Criticality {
    * @throws IllegalArgumentException naming the text and the accepted names
    */
   public static Criticality parse(String text) {
-    Criticality found = find(text);
-    if (found == null) {
-      throw new IllegalArgumentException(
-          "expected critical, default or sheddable, was '" + text + "'");
-    }
-    return found;
+    return ConfigNames.parse(Criticality.class, Criticality::configName, text);
   }
 
   @Override

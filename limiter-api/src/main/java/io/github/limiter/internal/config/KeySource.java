@@ -1,5 +1,6 @@
 package io.github.limiter.internal.config;
 
+import io.github.limiter.internal.names.ConfigNames;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -81,12 +82,7 @@ public record KeySource(Kind kind, String argument) {
   }
 
   private static Kind kindOf(String configName) {
-    for (Kind kind : Kind.values()) {
-      if (kind.configName.equals(configName)) {
-        return kind;
-      }
-    }
-    throw new AssertionError(configName);
+    return ConfigNames.find(Kind.class, Kind::configName, configName);
   }
 
   @Override

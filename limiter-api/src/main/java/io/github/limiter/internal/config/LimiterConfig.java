@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * validated whole at start-up: a running request never parses configuration.
  *
  * <p>Each key is declared once, with its parser, default and documentation: a policy's in {@link
- * PolicyKeys} (docs/configuration.md shows its table), the others in {@link CoreKeys}.
+ * PolicySettings} (docs/configuration.md shows its table), the others in {@link CoreSettings}.
  * Store-specific keys (such as {@code limiter.redis.*}) are declared by their {@link
  * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
  * limiter.route.NAME.} or another of the core's sections ({@link #CORE_SECTIONS}: {@code
@@ -87,7 +87,7 @@ public record LimiterConfig(
   /** Names routes likewise. */
   public static final String ROUTES_KEY = "limiter.routes";
 
-  private static final Set<String> ROUTE_KEYS = Setting.names(CoreKeys.ROUTE);
+  private static final Set<String> ROUTE_KEYS = Setting.names(CoreSettings.ROUTE);
 
   public LimiterConfig {
     policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
@@ -132,11 +132,12 @@ public record LimiterConfig(
    */
   public static Optional<Duration> refreshPeriod(ConfigLookup config) {
     List<ConfigException> problems = new ArrayList<>();
-    SettingValues values = SettingValues.read(new ConfigReader(config), CoreKeys.CONFIG, problems);
+    SettingValues values =
+        SettingValues.read(new ConfigReader(config), CoreSettings.CONFIG, problems);
     if (!problems.isEmpty()) {
       throw ConfigException.all(problems);
     }
-    return Optional.ofNullable(values.get(CoreKeys.CONFIG_REFRESH));
+    return Optional.ofNullable(values.get(CoreSettings.CONFIG_REFRESH));
   }
 
   /** The policy called {@code name}, if configured. */
@@ -165,9 +166,9 @@ public record LimiterConfig(
    */
   public static LimiterConfig read(ConfigLookup config, List<ConfigException> problems) {
     ConfigReader reader = new ConfigReader(config);
-    collect(problems, () -> reader.checkTopLevel(PREFIX, Setting.names(CoreKeys.TOP)));
+    collect(problems, () -> reader.checkTopLevel(PREFIX, Setting.names(CoreSettings.TOP)));
     // Found by their keys' names, or listed: environment variables cannot be listed by key name.
-    ConfigReader.Names declared = reader.names(POLICY_PREFIX, PolicyKeys.NAMES, problems);
+    ConfigReader.Names declared = reader.names(POLICY_PREFIX, PolicySettings.NAMES, problems);
     Set<String> policyNames = new TreeSet<>(declared.all());
     policyNames.addAll(listed(reader, POLICIES_KEY, "policy", problems));
     Map<String, Set<String>> plans = plans(reader, policyNames, problems);
@@ -207,23 +208,23 @@ public record LimiterConfig(
         routes.add(route);
       }
     }
-    checkKeys(reader, HTTP_PREFIX, CoreKeys.HTTP, problems);
-    checkKeys(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
-    checkKeys(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
-    checkKeys(reader, TOP_KEYS_PREFIX, CoreKeys.TOP_KEYS, problems);
-    checkKeys(reader, CONFIG_PREFIX, CoreKeys.CONFIG, problems);
-    SettingValues.read(reader, CoreKeys.CONFIG, problems);
-    checkKeys(reader, ADMIN_PREFIX, CoreKeys.ADMIN, problems);
+    checkKeys(reader, HTTP_PREFIX, CoreSettings.HTTP, problems);
+    checkKeys(reader, EVENTS_PREFIX, CoreSettings.EVENTS, problems);
+    checkKeys(reader, METRICS_PREFIX, CoreSettings.METRICS, problems);
+    checkKeys(reader, TOP_KEYS_PREFIX, CoreSettings.TOP_KEYS, problems);
+    checkKeys(reader, CONFIG_PREFIX, CoreSettings.CONFIG, problems);
+    SettingValues.read(reader, CoreSettings.CONFIG, problems);
+    checkKeys(reader, ADMIN_PREFIX, CoreSettings.ADMIN, problems);
     collect(problems, () -> AdminSettings.read(reader), null);
     return new LimiterConfig(
-        reader.text(STORE_KEY).orElse(CoreKeys.STORE.fallback()),
+        reader.text(STORE_KEY).orElse(CoreSettings.STORE.fallback()),
         policies,
         routes,
-        http(SettingValues.read(reader, CoreKeys.HTTP, problems)),
+        http(SettingValues.read(reader, CoreSettings.HTTP, problems)),
         new EventSettings(
-            SettingValues.read(reader, CoreKeys.EVENTS, problems).get(CoreKeys.NEAR_LIMIT)),
-        metrics(SettingValues.read(reader, CoreKeys.METRICS, problems)),
-        topKeys(SettingValues.read(reader, CoreKeys.TOP_KEYS, problems)));
+            SettingValues.read(reader, CoreSettings.EVENTS, problems).get(CoreSettings.NEAR_LIMIT)),
+        metrics(SettingValues.read(reader, CoreSettings.METRICS, problems)),
+        topKeys(SettingValues.read(reader, CoreSettings.TOP_KEYS, problems)));
   }
 
   /** The names listed in {@code key}, each a valid name of a {@code what}. */
@@ -259,7 +260,7 @@ public record LimiterConfig(
       }
     }
     for (String name : policyNames) {
-      String key = POLICY_PREFIX + name + "." + PolicyKeys.PLANS.name();
+      String key = POLICY_PREFIX + name + "." + PolicySettings.PLANS.name();
       Set<String> listed = listed(reader, key, "plan", problems);
       if (!listed.isEmpty()) {
         plans.computeIfAbsent(name, n -> new TreeSet<>()).addAll(listed);
@@ -280,7 +281,7 @@ public record LimiterConfig(
         () ->
             reader.checkEnvironmentForms(
                 POLICY_PREFIX,
-                planKeys(keys(POLICY_PREFIX, policyNames, PolicyKeys.NAMES), plans),
+                planKeys(keys(POLICY_PREFIX, policyNames, PolicySettings.NAMES), plans),
                 "a policy known by a limiter.policy.NAME.* key or listed in " + POLICIES_KEY));
     collect(
         problems,
@@ -289,12 +290,12 @@ public record LimiterConfig(
                 ROUTE_PREFIX,
                 keys(ROUTE_PREFIX, routeNames, ROUTE_KEYS),
                 "a route known by a limiter.route.NAME.* key or listed in " + ROUTES_KEY));
-    checkSectionForms(reader, HTTP_PREFIX, CoreKeys.HTTP, problems);
-    checkSectionForms(reader, EVENTS_PREFIX, CoreKeys.EVENTS, problems);
-    checkSectionForms(reader, METRICS_PREFIX, CoreKeys.METRICS, problems);
-    checkSectionForms(reader, TOP_KEYS_PREFIX, CoreKeys.TOP_KEYS, problems);
-    checkSectionForms(reader, CONFIG_PREFIX, CoreKeys.CONFIG, problems);
-    checkSectionForms(reader, ADMIN_PREFIX, CoreKeys.ADMIN, problems);
+    checkSectionForms(reader, HTTP_PREFIX, CoreSettings.HTTP, problems);
+    checkSectionForms(reader, EVENTS_PREFIX, CoreSettings.EVENTS, problems);
+    checkSectionForms(reader, METRICS_PREFIX, CoreSettings.METRICS, problems);
+    checkSectionForms(reader, TOP_KEYS_PREFIX, CoreSettings.TOP_KEYS, problems);
+    checkSectionForms(reader, CONFIG_PREFIX, CoreSettings.CONFIG, problems);
+    checkSectionForms(reader, ADMIN_PREFIX, CoreSettings.ADMIN, problems);
   }
 
   private static void checkSectionForms(
@@ -303,7 +304,7 @@ public record LimiterConfig(
       List<Setting<?>> settings,
       List<ConfigException> problems) {
     List<String> keys = settings.stream().map(Setting::name).toList();
-    Set<String> names = CoreKeys.names(prefix, settings);
+    Set<String> names = CoreSettings.names(prefix, settings);
     collect(
         problems,
         () ->
@@ -317,41 +318,43 @@ public record LimiterConfig(
       String prefix,
       List<Setting<?>> settings,
       List<ConfigException> problems) {
-    collect(problems, () -> reader.checkKeys(prefix, CoreKeys.names(prefix, settings)));
+    collect(problems, () -> reader.checkKeys(prefix, CoreSettings.names(prefix, settings)));
   }
 
   private static HttpSettings http(SettingValues values) {
     return new HttpSettings(
-        values.get(CoreKeys.REJECTION_STATUS).intValue(),
-        values.get(CoreKeys.UNAVAILABLE_STATUS).intValue(),
-        values.get(CoreKeys.HEADERS),
-        values.get(CoreKeys.LEGACY_HEADERS),
-        values.get(CoreKeys.TRUSTED_PROXIES),
-        values.get(CoreKeys.IPV6_PREFIX).intValue(),
-        values.get(CoreKeys.FORWARDED_HEADER));
+        values.get(CoreSettings.REJECTION_STATUS).intValue(),
+        values.get(CoreSettings.UNAVAILABLE_STATUS).intValue(),
+        values.get(CoreSettings.HEADERS),
+        values.get(CoreSettings.LEGACY_HEADERS),
+        values.get(CoreSettings.TRUSTED_PROXIES),
+        values.get(CoreSettings.IPV6_PREFIX).intValue(),
+        values.get(CoreSettings.FORWARDED_HEADER));
   }
 
   private static MetricsSettings metrics(SettingValues values) {
     return new MetricsSettings(
-        values.get(CoreKeys.METRICS_ENABLED),
-        values.get(CoreKeys.MICROPROFILE_ENABLED),
-        values.get(CoreKeys.OPENTELEMETRY_ENABLED),
-        values.get(CoreKeys.MICROMETER_ENABLED));
+        values.get(CoreSettings.METRICS_ENABLED),
+        values.get(CoreSettings.MICROPROFILE_ENABLED),
+        values.get(CoreSettings.OPENTELEMETRY_ENABLED),
+        values.get(CoreSettings.MICROMETER_ENABLED));
   }
 
   private static TopKeysSettings topKeys(SettingValues values) {
     return new TopKeysSettings(
-        values.get(CoreKeys.TOP_KEYS_ENABLED),
-        values.get(CoreKeys.TOP_KEYS_SIZE).intValue(),
-        values.get(CoreKeys.TOP_KEYS_WINDOW));
+        values.get(CoreSettings.TOP_KEYS_ENABLED),
+        values.get(CoreSettings.TOP_KEYS_SIZE).intValue(),
+        values.get(CoreSettings.TOP_KEYS_WINDOW));
   }
 
   private static Route route(ConfigReader reader, String name, Set<String> policies) {
     String base = ROUTE_PREFIX + name + ".";
-    String pattern = reader.get(base + CoreKeys.ROUTE_PATTERN.name(), CoreKeys.ROUTE_PATTERN);
-    Set<String> methods = reader.get(base + CoreKeys.ROUTE_METHODS.name(), CoreKeys.ROUTE_METHODS);
-    String key = base + CoreKeys.ROUTE_POLICIES.name();
-    List<String> names = reader.get(key, CoreKeys.ROUTE_POLICIES);
+    String pattern =
+        reader.get(base + CoreSettings.ROUTE_PATTERN.name(), CoreSettings.ROUTE_PATTERN);
+    Set<String> methods =
+        reader.get(base + CoreSettings.ROUTE_METHODS.name(), CoreSettings.ROUTE_METHODS);
+    String key = base + CoreSettings.ROUTE_POLICIES.name();
+    List<String> names = reader.get(key, CoreSettings.ROUTE_POLICIES);
     if (names.size() != new HashSet<>(names).size()) {
       throw new ConfigException(
           key,
@@ -371,7 +374,7 @@ public record LimiterConfig(
       }
     }
     Criticality criticality =
-        reader.get(base + CoreKeys.ROUTE_CRITICALITY.name(), CoreKeys.ROUTE_CRITICALITY);
+        reader.get(base + CoreSettings.ROUTE_CRITICALITY.name(), CoreSettings.ROUTE_CRITICALITY);
     return new Route(name, pattern, methods, names, criticality);
   }
 

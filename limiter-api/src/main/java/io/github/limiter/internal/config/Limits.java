@@ -41,7 +41,7 @@ final class Limits {
               + trimmed
               + "'");
     }
-    Duration hint = retryAfter != null ? retryAfter : PolicyKeys.RETRY_AFTER.fallback();
+    Duration hint = retryAfter != null ? retryAfter : PolicySettings.RETRY_AFTER.fallback();
     return List.of(Limit.of(max, hint));
   }
 

@@ -15,13 +15,13 @@ public record MetricsSettings(
   public static final MetricsSettings DEFAULTS = new MetricsSettings(true, true, true, true);
 
   /** The key that switches MicroProfile Metrics off, for a message to name. */
-  public static final String MICROPROFILE_KEY = CoreKeys.MICROPROFILE_ENABLED.name();
+  public static final String MICROPROFILE_KEY = CoreSettings.MICROPROFILE_ENABLED.name();
 
   /** The key that switches OpenTelemetry off. */
-  public static final String OPENTELEMETRY_KEY = CoreKeys.OPENTELEMETRY_ENABLED.name();
+  public static final String OPENTELEMETRY_KEY = CoreSettings.OPENTELEMETRY_ENABLED.name();
 
   /** The key that switches Micrometer off. */
-  public static final String MICROMETER_KEY = CoreKeys.MICROMETER_ENABLED.name();
+  public static final String MICROMETER_KEY = CoreSettings.MICROMETER_ENABLED.name();
 
   /** Whether MicroProfile Metrics may record. */
   public boolean microprofileOn() {

@@ -20,8 +20,8 @@ import java.util.TreeSet;
  * One outbound policy, {@code limiter.outbound.NAME.*}: the limits of calls to an upstream, keyed
  * by the upstream (scheme, host, port) and optionally a credential, and what to do when the budget
  * is spent or the upstream asks for a pause. Its policy is an ordinary {@link Policy}, decided by
- * the configured store like an inbound one; its keys are declared once ({@link OutboundKeys},
- * reusing {@link PolicyKeys}' where the meaning is the same).
+ * the configured store like an inbound one; its keys are declared once ({@link OutboundSettings},
+ * reusing {@link PolicySettings}' where the meaning is the same).
  *
  * @param policy the limits, algorithm and failure mode, named NAME
  * @param permits what one call costs
@@ -97,9 +97,9 @@ public record OutboundConfig(
         null,
         Duration.ZERO,
         false,
-        OutboundKeys.MAX_BLOCK.fallback(),
+        OutboundSettings.MAX_BLOCK.fallback(),
         Retry.NONE,
-        OutboundKeys.MAX_CALL_TIME.fallback());
+        OutboundSettings.MAX_CALL_TIME.fallback());
   }
 
   /**
@@ -128,7 +128,7 @@ public record OutboundConfig(
     List<ConfigException> problems = new ArrayList<>();
     // Found by their keys' names, or listed: environment variables cannot be listed by key name.
     Set<String> names = new TreeSet<>();
-    ConfigReader.Names declared = reader.names(PREFIX, OutboundKeys.NAMES, problems);
+    ConfigReader.Names declared = reader.names(PREFIX, OutboundSettings.NAMES, problems);
     names.addAll(declared.all());
     names.removeAll(declared.withUnknownKeys()); // read once its unknown key is fixed
     try {
@@ -142,7 +142,8 @@ public record OutboundConfig(
       problems.add(e);
     }
     List<String> known = new ArrayList<>();
-    names.forEach(name -> OutboundKeys.NAMES.forEach(key -> known.add(PREFIX + name + "." + key)));
+    names.forEach(
+        name -> OutboundSettings.NAMES.forEach(key -> known.add(PREFIX + name + "." + key)));
     try {
       reader.checkEnvironmentForms(
           PREFIX, known, "an outbound policy known by a key or listed in " + LISTED_KEY);
@@ -168,7 +169,7 @@ public record OutboundConfig(
     if (!Policy.isValidName(name)) {
       problems.add(
           new ConfigException(
-              base + PolicyKeys.LIMITS.name(),
+              base + PolicySettings.LIMITS.name(),
               "an outbound policy's name is 1-64 letters, digits, '.', '_' or '-', starting with a"
                   + " letter or digit, was '"
                   + name
@@ -177,9 +178,9 @@ public record OutboundConfig(
     }
     int before = problems.size();
     Values values = new Values(reader, base, problems);
-    Algorithm algorithm = values.get(PolicyKeys.ALGORITHM);
-    for (Setting<?> setting : OutboundKeys.TABLE) {
-      if (setting != PolicyKeys.ALGORITHM && setting.appliesTo(algorithm)) {
+    Algorithm algorithm = values.get(PolicySettings.ALGORITHM);
+    for (Setting<?> setting : OutboundSettings.TABLE) {
+      if (setting != PolicySettings.ALGORITHM && setting.appliesTo(algorithm)) {
         values.get(setting);
       } else if (algorithm != null && !setting.appliesTo(algorithm)) {
         reader
@@ -198,61 +199,61 @@ public record OutboundConfig(
                                 + "'")));
       }
     }
-    String limitsText = values.get(PolicyKeys.LIMITS);
+    String limitsText = values.get(PolicySettings.LIMITS);
     if (problems.size() > before || algorithm == null || limitsText == null) {
       return null;
     }
     try {
-      String limitsKey = base + PolicyKeys.LIMITS.name();
+      String limitsKey = base + PolicySettings.LIMITS.name();
       List<Limit> limits =
           reader.parse(
               limitsKey,
               limitsText,
-              t -> Limits.parse(t, algorithm, values.get(PolicyKeys.RETRY_AFTER)));
+              t -> Limits.parse(t, algorithm, values.get(PolicySettings.RETRY_AFTER)));
       Policy policy =
           reader.parse(
               limitsKey,
               limitsText,
-              t -> new Policy(name, algorithm, limits, values.get(PolicyKeys.FAILURE)));
-      long permits = values.get(PolicyKeys.PERMITS);
+              t -> new Policy(name, algorithm, limits, values.get(PolicySettings.FAILURE)));
+      long permits = values.get(PolicySettings.PERMITS);
       long capacity = Limits.capacity(algorithm, limits);
       if (permits > capacity) {
         throw new ConfigException(
-            base + PolicyKeys.PERMITS.name(),
+            base + PolicySettings.PERMITS.name(),
             "a call would cost more than the smallest limit can ever admit ("
                 + capacity
                 + "), so every call would be refused, was '"
                 + permits
                 + "'");
       }
-      Duration backoff = values.get(OutboundKeys.RETRY_BACKOFF);
-      Duration maxBackoff = values.get(OutboundKeys.RETRY_MAX_BACKOFF);
+      Duration backoff = values.get(OutboundSettings.RETRY_BACKOFF);
+      Duration maxBackoff = values.get(OutboundSettings.RETRY_MAX_BACKOFF);
       if (maxBackoff.compareTo(backoff) < 0) {
         throw new ConfigException(
-            base + OutboundKeys.RETRY_MAX_BACKOFF.name(),
+            base + OutboundSettings.RETRY_MAX_BACKOFF.name(),
             "below "
                 + base
-                + OutboundKeys.RETRY_BACKOFF.name()
+                + OutboundSettings.RETRY_BACKOFF.name()
                 + " ("
                 + backoff.toMillis()
                 + "ms), was '"
-                + reader.text(base + OutboundKeys.RETRY_MAX_BACKOFF.name()).orElse("")
+                + reader.text(base + OutboundSettings.RETRY_MAX_BACKOFF.name()).orElse("")
                 + "'");
       }
       return new OutboundConfig(
           policy,
           permits,
-          values.get(OutboundKeys.UPSTREAMS),
-          values.get(OutboundKeys.CREDENTIAL),
-          values.get(OutboundKeys.MAX_WAIT),
-          values.get(OutboundKeys.PROCEED),
-          values.get(OutboundKeys.MAX_BLOCK),
+          values.get(OutboundSettings.UPSTREAMS),
+          values.get(OutboundSettings.CREDENTIAL),
+          values.get(OutboundSettings.MAX_WAIT),
+          values.get(OutboundSettings.PROCEED),
+          values.get(OutboundSettings.MAX_BLOCK),
           new Retry(
-              Math.toIntExact(values.get(OutboundKeys.RETRY_ATTEMPTS)),
-              values.get(OutboundKeys.RETRY_MAX_TIME),
+              Math.toIntExact(values.get(OutboundSettings.RETRY_ATTEMPTS)),
+              values.get(OutboundSettings.RETRY_MAX_TIME),
               backoff,
               maxBackoff),
-          values.get(OutboundKeys.MAX_CALL_TIME));
+          values.get(OutboundSettings.MAX_CALL_TIME));
     } catch (ConfigException e) {
       problems.add(e);
       return null;

@@ -1,37 +1,37 @@
 package io.github.limiter.internal.config;
 
-import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_CEILING;
-import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_FLOOR;
-import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_INITIAL;
-import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_TOLERANCE;
-import static io.github.limiter.internal.config.PolicyKeys.ADAPTIVE_TUNING;
-import static io.github.limiter.internal.config.PolicyKeys.ALGORITHM;
-import static io.github.limiter.internal.config.PolicyKeys.COST;
-import static io.github.limiter.internal.config.PolicyKeys.COUNT;
-import static io.github.limiter.internal.config.PolicyKeys.CRITICALITY;
-import static io.github.limiter.internal.config.PolicyKeys.CRITICAL_SHARE;
-import static io.github.limiter.internal.config.PolicyKeys.DELAY_AFTER;
-import static io.github.limiter.internal.config.PolicyKeys.DRY_RUN;
-import static io.github.limiter.internal.config.PolicyKeys.FAILURE;
-import static io.github.limiter.internal.config.PolicyKeys.KEY;
-import static io.github.limiter.internal.config.PolicyKeys.LEASE;
-import static io.github.limiter.internal.config.PolicyKeys.LEASE_LOW_WATER;
-import static io.github.limiter.internal.config.PolicyKeys.LEASE_MAX_SLICE;
-import static io.github.limiter.internal.config.PolicyKeys.LEASE_REFRESH;
-import static io.github.limiter.internal.config.PolicyKeys.LEASE_TTL;
-import static io.github.limiter.internal.config.PolicyKeys.LEASE_TUNING;
-import static io.github.limiter.internal.config.PolicyKeys.LIMITS;
-import static io.github.limiter.internal.config.PolicyKeys.MAX_COST;
-import static io.github.limiter.internal.config.PolicyKeys.MAX_DELAY;
-import static io.github.limiter.internal.config.PolicyKeys.NODELAY;
-import static io.github.limiter.internal.config.PolicyKeys.ON_MISSING_KEY;
-import static io.github.limiter.internal.config.PolicyKeys.ON_UNKNOWN_PLAN;
-import static io.github.limiter.internal.config.PolicyKeys.PERMITS;
-import static io.github.limiter.internal.config.PolicyKeys.PLAN_LIMITS;
-import static io.github.limiter.internal.config.PolicyKeys.PLAN_SOURCE;
-import static io.github.limiter.internal.config.PolicyKeys.QUOTA_ANCHOR_DAY;
-import static io.github.limiter.internal.config.PolicyKeys.QUOTA_TIME_ZONE;
-import static io.github.limiter.internal.config.PolicyKeys.RETRY_AFTER;
+import static io.github.limiter.internal.config.PolicySettings.ADAPTIVE_CEILING;
+import static io.github.limiter.internal.config.PolicySettings.ADAPTIVE_FLOOR;
+import static io.github.limiter.internal.config.PolicySettings.ADAPTIVE_INITIAL;
+import static io.github.limiter.internal.config.PolicySettings.ADAPTIVE_TOLERANCE;
+import static io.github.limiter.internal.config.PolicySettings.ADAPTIVE_TUNING;
+import static io.github.limiter.internal.config.PolicySettings.ALGORITHM;
+import static io.github.limiter.internal.config.PolicySettings.COST;
+import static io.github.limiter.internal.config.PolicySettings.COUNT;
+import static io.github.limiter.internal.config.PolicySettings.CRITICALITY;
+import static io.github.limiter.internal.config.PolicySettings.CRITICAL_SHARE;
+import static io.github.limiter.internal.config.PolicySettings.DELAY_AFTER;
+import static io.github.limiter.internal.config.PolicySettings.DRY_RUN;
+import static io.github.limiter.internal.config.PolicySettings.FAILURE;
+import static io.github.limiter.internal.config.PolicySettings.KEY;
+import static io.github.limiter.internal.config.PolicySettings.LEASE;
+import static io.github.limiter.internal.config.PolicySettings.LEASE_LOW_WATER;
+import static io.github.limiter.internal.config.PolicySettings.LEASE_MAX_SLICE;
+import static io.github.limiter.internal.config.PolicySettings.LEASE_REFRESH;
+import static io.github.limiter.internal.config.PolicySettings.LEASE_TTL;
+import static io.github.limiter.internal.config.PolicySettings.LEASE_TUNING;
+import static io.github.limiter.internal.config.PolicySettings.LIMITS;
+import static io.github.limiter.internal.config.PolicySettings.MAX_COST;
+import static io.github.limiter.internal.config.PolicySettings.MAX_DELAY;
+import static io.github.limiter.internal.config.PolicySettings.NODELAY;
+import static io.github.limiter.internal.config.PolicySettings.ON_MISSING_KEY;
+import static io.github.limiter.internal.config.PolicySettings.ON_UNKNOWN_PLAN;
+import static io.github.limiter.internal.config.PolicySettings.PERMITS;
+import static io.github.limiter.internal.config.PolicySettings.PLAN_LIMITS;
+import static io.github.limiter.internal.config.PolicySettings.PLAN_SOURCE;
+import static io.github.limiter.internal.config.PolicySettings.QUOTA_ANCHOR_DAY;
+import static io.github.limiter.internal.config.PolicySettings.QUOTA_TIME_ZONE;
+import static io.github.limiter.internal.config.PolicySettings.RETRY_AFTER;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.ConfigException;
@@ -49,9 +49,9 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * Reads one policy, {@code limiter.policy.NAME.*}: each key of {@link PolicyKeys} that applies to
- * its algorithm, then the checks across keys. Every problem goes to the list given; a policy with
- * one is left out.
+ * Reads one policy, {@code limiter.policy.NAME.*}: each key of {@link PolicySettings} that applies
+ * to its algorithm, then the checks across keys. Every problem goes to the list given; a policy
+ * with one is left out.
  */
 final class PolicyReader {
 
@@ -123,7 +123,7 @@ final class PolicyReader {
   /** Reads every key that applies to the policy's algorithm; lease mode's are read together. */
   private void readEach() {
     Algorithm algorithm = read(ALGORITHM);
-    for (Setting<?> setting : PolicyKeys.OWN) {
+    for (Setting<?> setting : PolicySettings.OWN) {
       if (setting == ALGORITHM || setting == LEASE || LEASE_TUNING.contains(setting)) {
         continue;
       }
@@ -183,7 +183,7 @@ final class PolicyReader {
     Map<String, List<Limit>> plans = new TreeMap<>();
     for (String plan : planNames) {
       String planBase = base + "plan." + plan + ".";
-      for (String key : PolicyKeys.NAMES) {
+      for (String key : PolicySettings.NAMES) {
         if (!key.equals(LIMITS.name()) && reader.text(planBase + key).isPresent()) {
           problems.add(
               new ConfigException(

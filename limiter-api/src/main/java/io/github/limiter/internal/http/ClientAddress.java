@@ -1,5 +1,6 @@
 package io.github.limiter.internal.http;
 
+import io.github.limiter.RequestView;
 import io.github.limiter.internal.http.HttpSettings.ForwardedHeader;
 import java.util.ArrayList;
 import java.util.Enumeration;
@@ -42,6 +43,12 @@ public final class ClientAddress {
   /** The header this instance believes, so that an adapter reads only that one. */
   public String headerName() {
     return header.headerName();
+  }
+
+  /** The client address key of {@code request}; the constant key outside an HTTP request. */
+  public String key(RequestView request) {
+    String peer = request.remoteAddress();
+    return peer == null ? ClientKeys.CONSTANT : key(peer, request::headers);
   }
 
   /**

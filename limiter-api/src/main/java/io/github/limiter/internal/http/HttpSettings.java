@@ -1,7 +1,7 @@
 package io.github.limiter.internal.http;
 
+import io.github.limiter.internal.names.ConfigNames;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -58,13 +58,7 @@ public record HttpSettings(
      * @throws IllegalArgumentException naming the text
      */
     public static ForwardedHeader fromConfigName(String text) {
-      for (ForwardedHeader header : values()) {
-        if (header.configName.equals(text.trim().toLowerCase(Locale.ROOT))) {
-          return header;
-        }
-      }
-      throw new IllegalArgumentException(
-          "expected x-forwarded-for or forwarded, was '" + text + "'");
+      return ConfigNames.parse(ForwardedHeader.class, ForwardedHeader::configName, text);
     }
   }
 

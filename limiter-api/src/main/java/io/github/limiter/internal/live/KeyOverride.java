@@ -3,8 +3,8 @@ package io.github.limiter.internal.live;
 import io.github.limiter.Decision;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
+import io.github.limiter.internal.names.ConfigNames;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * What an operator decided for one key of one policy, instead of its limits, until it expires: a
@@ -43,17 +43,7 @@ public record KeyOverride(Kind kind, Policy policy, PolicyStore bound, long expi
      * @throws IllegalArgumentException naming the text and the accepted names
      */
     public static Kind fromConfigName(String text) {
-      for (Kind kind : values()) {
-        if (kind.configName.equals(text)) {
-          return kind;
-        }
-      }
-      throw new IllegalArgumentException(
-          "expected one of "
-              + List.of(values()).stream().map(Kind::configName).toList()
-              + ", was '"
-              + text
-              + "'");
+      return ConfigNames.parse(Kind.class, Kind::configName, text);
     }
   }
 

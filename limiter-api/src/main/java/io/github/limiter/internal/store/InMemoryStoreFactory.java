@@ -5,9 +5,9 @@ import io.github.limiter.internal.config.ConfigReader;
 import io.github.limiter.internal.config.DeclaredStoreFactory;
 import io.github.limiter.internal.config.Setting;
 import io.github.limiter.internal.config.SettingValues;
+import io.github.limiter.internal.names.ConfigNames;
 import io.github.limiter.memory.InMemoryStore;
 import java.util.List;
-import java.util.Locale;
 
 /** {@code limiter.store=memory}, the default. */
 public final class InMemoryStoreFactory implements DeclaredStoreFactory {
@@ -52,11 +52,7 @@ public final class InMemoryStoreFactory implements DeclaredStoreFactory {
   }
 
   private static InMemoryStore.Overflow overflow(String value) {
-    for (InMemoryStore.Overflow overflow : InMemoryStore.Overflow.values()) {
-      if (overflow.configName().equals(value.toLowerCase(Locale.ROOT))) {
-        return overflow;
-      }
-    }
-    throw new IllegalArgumentException("expected evict or reject-new-keys, was '" + value + "'");
+    return ConfigNames.parse(
+        InMemoryStore.Overflow.class, InMemoryStore.Overflow::configName, value);
   }
 }

@@ -88,7 +88,10 @@ class AdmissionMetricsTest {
     for (String name : policies) {
       var policy = config.policy(name).orElseThrow();
       rules.add(
-          new Rule(policy, admission.keyFunction(policy.key(), () -> null), policy.permits()));
+          new Rule(
+              policy,
+              new RuleCompiler(admission, (p, s, n) -> () -> null).key(policy),
+              policy.permits()));
     }
     return PolicySet.of(rules, limiter::bind);
   }

@@ -109,17 +109,18 @@ class AdmissionTest {
   /** The policies' rules, each counting only the requests {@code counts} says. */
   private PolicySet set(
       Admission admission, LimiterConfig config, Counting counts, String... policies) {
+    RuleCompiler compiler = new RuleCompiler(admission, (p, s, n) -> () -> BUGGY);
     List<Rule> rules = new ArrayList<>();
     for (String name : policies) {
       var policy = config.policy(name).orElseThrow();
       rules.add(
           new Rule(
               policy,
-              admission.keyFunction(policy.key(), () -> BUGGY),
+              compiler.key(policy),
               policy.permits(),
-              admission.costFunction(policy.cost(), () -> BUGGY),
+              compiler.cost(policy),
               counts,
-              admission.planFunction(policy.plans(), () -> BUGGY)));
+              compiler.plan(policy)));
     }
     return PolicySet.of(rules, limiter::bind);
   }

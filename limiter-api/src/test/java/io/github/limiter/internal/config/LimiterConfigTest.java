@@ -170,7 +170,7 @@ class LimiterConfigTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "algorithm      | token_bucket  | expected one of",
+        "algorithm      | token_bucket  | expected fixed-window, sliding-window-counter,",
         "limits         | 10 per sec    | expected <permits>/<period>",
         "limits         | 0/s           | permits must be at least 1",
         "key            | cookie:sid    | expected remote-address, header:<name>",

@@ -108,7 +108,7 @@ class KeyOverrideTest {
     assertThatThrownBy(() -> live.override("api", "k", Kind.BLOCK, null, Duration.ZERO))
         .hasMessageContaining("ttl: expected a duration above 0");
     assertThatThrownBy(() -> Kind.fromConfigName("ban"))
-        .hasMessageContaining("[block, exempt, limits]")
+        .hasMessageContaining("expected block, exempt or limits")
         .hasMessageContaining("'ban'");
     assertThat(live.overrides("api")).isEmpty();
   }

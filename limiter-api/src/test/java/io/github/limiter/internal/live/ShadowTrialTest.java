@@ -14,6 +14,7 @@ import io.github.limiter.internal.admission.AdmissionObserver;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
+import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.TopKeysSettings;
@@ -105,7 +106,7 @@ class ShadowTrialTest {
         rules.add(
             new Rule(
                 policy,
-                admission.keyFunction(policy.key(), () -> (KeyResolver) null),
+                new RuleCompiler(admission, (p, s, n) -> () -> (KeyResolver) null).key(policy),
                 policy.permits()));
       }
       set = PolicySet.of(rules, limiter::bind);

@@ -12,28 +12,29 @@ import io.github.limiter.Policy;
 import io.github.limiter.internal.config.PolicyConfig.Count;
 import io.github.limiter.internal.config.PolicyConfig.LeaseMode;
 import io.github.limiter.internal.config.PolicyConfig.MissingKey;
+import io.github.limiter.internal.names.ConfigNames;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The keys of a policy, {@code limiter.policy.NAME.*}, each declared once: the parser reads them
- * from this table, and docs/configuration.md shows it ({@code ConfigurationDocsTest} keeps the two
- * alike). The checks across keys are {@link PolicyReader}'s.
+ * The settings of a policy, {@code limiter.policy.NAME.*}, each declared once: the parser reads
+ * them from this table, and docs/configuration.md shows it (limiter-tck's {@code
+ * ConfigurationDocsTest} keeps the two alike). The checks across settings are {@link
+ * PolicyReader}'s.
  */
-final class PolicyKeys {
+final class PolicySettings {
 
-  private PolicyKeys() {}
+  private PolicySettings() {}
 
   static final Setting<Algorithm> ALGORITHM =
       Setting.of(
               "algorithm",
               Suggestion.oneOf(
                   Algorithm::fromConfigName,
-                  configNames(Algorithm.values(), Algorithm::configName)),
+                  ConfigNames.names(Algorithm.class, Algorithm::configName)),
               null)
           .required()
           .doc(
@@ -57,7 +58,7 @@ final class PolicyKeys {
                   + " from latency (see [Adaptive concurrency](adaptive-concurrency.md))");
 
   static final Setting<Duration> RETRY_AFTER =
-      Setting.of("retry-after", PolicyKeys::retryAfter, Duration.ofSeconds(1))
+      Setting.of("retry-after", PolicySettings::retryAfter, Duration.ofSeconds(1))
           .only(CONCURRENCY)
           .doc(
               "duration, 1ms-1h",
@@ -95,7 +96,7 @@ final class PolicyKeys {
               "`limits=adaptive` only: the limit at start-up, before anything was measured");
 
   static final Setting<Double> ADAPTIVE_TOLERANCE =
-      Setting.of("adaptive-tolerance", PolicyKeys::tolerance, 1.5)
+      Setting.of("adaptive-tolerance", PolicySettings::tolerance, 1.5)
           .only(CONCURRENCY)
           .doc(
               "number, above 1 to 100",
@@ -125,7 +126,7 @@ final class PolicyKeys {
    * 0 for a fixed one.
    */
   static final Setting<Double> CRITICAL_SHARE =
-      Setting.of("critical-share", PolicyKeys::criticalShare, null)
+      Setting.of("critical-share", PolicySettings::criticalShare, null)
           .only(CONCURRENCY)
           .doc(
               "fraction in [0, 0.5)",
@@ -147,7 +148,8 @@ final class PolicyKeys {
       Setting.of(
               "on-missing-key",
               Suggestion.oneOf(
-                  PolicyKeys::missingKey, configNames(MissingKey.values(), MissingKey::configName)),
+                  PolicySettings::missingKey,
+                  ConfigNames.names(MissingKey.class, MissingKey::configName)),
               MissingKey.REMOTE_ADDRESS)
           .doc(
               "`remote-address`, `reject`, `allow`",
@@ -207,7 +209,7 @@ final class PolicyKeys {
               "where a request's plan comes from");
 
   static final Setting<Boolean> ON_UNKNOWN_PLAN =
-      Setting.of("on-unknown-plan", PolicyKeys::rejectUnknownPlan, false)
+      Setting.of("on-unknown-plan", PolicySettings::rejectUnknownPlan, false)
           .doc(
               "`default`, `reject`",
               "`default`",
@@ -256,7 +258,7 @@ final class PolicyKeys {
               "failure",
               Suggestion.oneOf(
                   FailureMode::fromConfigName,
-                  configNames(FailureMode.values(), FailureMode::configName)),
+                  ConfigNames.names(FailureMode.class, FailureMode::configName)),
               FailureMode.LOCAL)
           .doc(
               "`fail-open`, `fail-closed`, `local`",
@@ -305,7 +307,7 @@ final class PolicyKeys {
    * PolicyReader} checks with a message of its own.
    */
   static final Setting<Boolean> LEASE =
-      Setting.of("lease", PolicyKeys::onOff, false)
+      Setting.of("lease", PolicySettings::onOff, false)
           .only(TOKEN_BUCKET, FIXED_WINDOW)
           .doc(
               "`on`, `off`",
@@ -315,7 +317,7 @@ final class PolicyKeys {
                   + " `token-bucket` and `fixed-window` only");
 
   static final Setting<Duration> LEASE_REFRESH =
-      Setting.of("lease-refresh", PolicyKeys::leaseRefresh, LeaseMode.OFF.refresh())
+      Setting.of("lease-refresh", PolicySettings::leaseRefresh, LeaseMode.OFF.refresh())
           .doc(
               "duration, 10ms-1h",
               "`200ms`",
@@ -343,7 +345,7 @@ final class PolicyKeys {
               "lease mode: the largest slice, besides capacity ÷ active nodes");
 
   static final Setting<Double> LEASE_LOW_WATER =
-      Setting.of("lease-low-water", PolicyKeys::lowWater, LeaseMode.OFF.lowWater())
+      Setting.of("lease-low-water", PolicySettings::lowWater, LeaseMode.OFF.lowWater())
           .doc(
               "fraction in [0, 1)",
               "`0.25`",
@@ -478,17 +480,6 @@ final class PolicyKeys {
   }
 
   private static MissingKey missingKey(String value) {
-    for (MissingKey option : MissingKey.values()) {
-      if (option.configName().equals(value.toLowerCase(Locale.ROOT))) {
-        return option;
-      }
-    }
-    throw new IllegalArgumentException(
-        "expected remote-address, reject or allow, was '" + value + "'");
-  }
-
-  /** The configuration names of {@code constants}, for a "did you mean" among them. */
-  private static <E> List<String> configNames(E[] constants, Function<E, String> name) {
-    return Arrays.stream(constants).map(name).toList();
+    return ConfigNames.parse(MissingKey.class, MissingKey::configName, value);
   }
 }

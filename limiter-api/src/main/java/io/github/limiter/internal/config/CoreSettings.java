@@ -12,14 +12,15 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * The core's keys besides a policy's ({@link PolicyKeys}), each declared once: the top-level keys,
- * a route's ({@code limiter.route.NAME.*}), and the {@code http}, {@code events} and {@code
- * metrics} sections. A route's keys are named after {@code limiter.route.NAME.}; the others whole.
- * docs/configuration.md shows their tables as {@link ReferenceTable} makes them.
+ * The core's settings besides a policy's ({@link PolicySettings}), each declared once: the
+ * top-level settings, a route's ({@code limiter.route.NAME.*}), and the {@code http}, {@code
+ * events} and {@code metrics} sections. A route's settings are named after {@code
+ * limiter.route.NAME.}; the others whole. docs/configuration.md shows their tables ({@link
+ * DeclaredSettings}).
  */
-final class CoreKeys {
+final class CoreSettings {
 
-  private CoreKeys() {}
+  private CoreSettings() {}
 
   static final Setting<String> STORE =
       Setting.of(LimiterConfig.STORE_KEY, Function.identity(), "memory")
@@ -61,7 +62,7 @@ final class CoreKeys {
   static final List<Setting<?>> TOP = List.of(STORE, POLICIES, ROUTES, OUTBOUNDS);
 
   static final Setting<String> ROUTE_PATTERN =
-      Setting.of("pattern", CoreKeys::pattern, null)
+      Setting.of("pattern", CoreSettings::pattern, null)
           .required()
           .doc(
               "URL pattern",
@@ -70,7 +71,7 @@ final class CoreKeys {
               "servlet URL pattern: exact, `/prefix/*`, `*.ext`, `/*`");
 
   static final Setting<Set<String>> ROUTE_METHODS =
-      Setting.<Set<String>>of("methods", CoreKeys::methods, Set.of())
+      Setting.<Set<String>>of("methods", CoreSettings::methods, Set.of())
           .doc("methods", "all", "GET,POST", "the HTTP methods the route applies to");
 
   /** The policies' names, which {@link LimiterConfig} checks against those configured. */
@@ -132,7 +133,7 @@ final class CoreKeys {
   static final Setting<List<String>> TRUSTED_PROXIES =
       Setting.of(
               LimiterConfig.HTTP_PREFIX + "trusted-proxies",
-              CoreKeys::proxies,
+              CoreSettings::proxies,
               HTTP_DEFAULTS.trustedProxies())
           .doc(
               "CIDR list",
@@ -183,7 +184,7 @@ final class CoreKeys {
 
   /** Off unless set: a deployment's limits stay as deployed but for operators' changes. */
   static final Setting<Duration> CONFIG_REFRESH =
-      Setting.<Duration>of(LimiterConfig.CONFIG_PREFIX + "refresh", CoreKeys::period, null)
+      Setting.<Duration>of(LimiterConfig.CONFIG_PREFIX + "refresh", CoreSettings::period, null)
           .doc(
               "duration",
               "off",
@@ -202,7 +203,7 @@ final class CoreKeys {
               "serve the admin API, which changes limits and overrides; needs a role or a token");
 
   static final Setting<String> ADMIN_PATH =
-      Setting.of(LimiterConfig.ADMIN_PREFIX + "path", CoreKeys::adminPath, "/limiter/admin")
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "path", CoreSettings::adminPath, "/limiter/admin")
           .doc("path", "`/limiter/admin`", "/ops/limits", "where the admin API is served");
 
   static final Setting<String> ADMIN_ROLE =
@@ -210,7 +211,7 @@ final class CoreKeys {
           .doc("role", "none", "limiter-admin", "a container role that may use the admin API");
 
   static final Setting<String> ADMIN_TOKEN =
-      Setting.of(LimiterConfig.ADMIN_PREFIX + "token", CoreKeys::token, null)
+      Setting.of(LimiterConfig.ADMIN_PREFIX + "token", CoreSettings::token, null)
           .doc(
               "secret",
               "none",

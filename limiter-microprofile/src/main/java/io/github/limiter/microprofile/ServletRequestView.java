@@ -1,12 +1,18 @@
-package io.github.limiter.servlet;
+package io.github.limiter.microprofile;
 
 import io.github.limiter.RequestView;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.Enumeration;
 
-/** The filter's request as the admission step reads it. */
-record ServletRequestView(HttpServletRequest request) implements RequestView {
+/**
+ * A servlet request as the admission step reads it: the one view that the filter and a
+ * {@code @Limited} call made while serving a request share. It lives here because both adapters
+ * depend on this module, and neither on the other; it is loaded only where the servlet API is.
+ *
+ * @param request the request, which {@link #unwrap} hands out
+ */
+public record ServletRequestView(HttpServletRequest request) implements RequestView {
 
   @Override
   public String remoteAddress() {

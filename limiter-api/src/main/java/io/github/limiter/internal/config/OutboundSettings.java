@@ -8,17 +8,17 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The keys of an outbound policy, {@code limiter.outbound.NAME.*}, each declared once: those whose
- * meaning is a policy's are {@link PolicyKeys}' own declarations, the others are declared here.
- * docs/outbound.md shows the table ({@code ConfigurationDocsTest} keeps the two alike).
+ * The settings of an outbound policy, {@code limiter.outbound.NAME.*}, each declared once: those
+ * whose meaning is a policy's are {@link PolicySettings}' own declarations, the others are declared
+ * here. docs/outbound.md shows the table ({@code OutboundDocsTest} keeps the two alike).
  */
-final class OutboundKeys {
+final class OutboundSettings {
 
-  private OutboundKeys() {}
+  private OutboundSettings() {}
 
   /** The upstreams' origins a client filter applies the policy to. */
   static final Setting<List<String>> UPSTREAMS =
-      Setting.<List<String>>of("upstreams", OutboundKeys::origins, List.of())
+      Setting.<List<String>>of("upstreams", OutboundSettings::origins, List.of())
           .doc(
               "origins",
               "none: by name only",
@@ -28,7 +28,7 @@ final class OutboundKeys {
                   + " budget");
 
   static final Setting<KeySource> CREDENTIAL =
-      Setting.of("credential", OutboundKeys::credential, null)
+      Setting.of("credential", OutboundSettings::credential, null)
           .doc(
               "`header:NAME`, `resolver:NAME`",
               "none: one budget per upstream",
@@ -48,7 +48,7 @@ final class OutboundKeys {
               "how long a call may wait for the budget or for an upstream's block; never longer");
 
   static final Setting<Boolean> PROCEED =
-      Setting.of("after-max-wait", OutboundKeys::proceed, false)
+      Setting.of("after-max-wait", OutboundSettings::proceed, false)
           .doc(
               "`fail`, `proceed`",
               "`fail`",
@@ -126,11 +126,11 @@ final class OutboundKeys {
   /** The table of docs/outbound.md, in order. */
   static final List<Setting<?>> TABLE =
       List.of(
-          PolicyKeys.ALGORITHM,
-          PolicyKeys.LIMITS,
-          PolicyKeys.RETRY_AFTER,
-          PolicyKeys.PERMITS,
-          PolicyKeys.FAILURE,
+          PolicySettings.ALGORITHM,
+          PolicySettings.LIMITS,
+          PolicySettings.RETRY_AFTER,
+          PolicySettings.PERMITS,
+          PolicySettings.FAILURE,
           UPSTREAMS,
           CREDENTIAL,
           MAX_WAIT,
@@ -145,7 +145,7 @@ final class OutboundKeys {
   static final Set<String> NAMES = Setting.names(TABLE);
 
   private static List<String> origins(String text) {
-    return ConfigReader.list(text).stream().map(OutboundKeys::origin).toList();
+    return ConfigReader.list(text).stream().map(OutboundSettings::origin).toList();
   }
 
   /** {@code scheme://host[:port]}, lower case, with the scheme's default port made explicit. */
