@@ -1,9 +1,14 @@
 package io.github.limiter.memory;
 
+import static io.github.limiter.memory.Entry.DEAD_STATE;
+import static io.github.limiter.memory.Entry.TOMBSTONE;
 import static io.github.limiter.memory.KeyOps.ALIVE;
 import static io.github.limiter.memory.KeyOps.CHARGE;
+import static io.github.limiter.memory.KeyOps.DEAD;
 import static io.github.limiter.memory.KeyOps.DECIDE;
+import static io.github.limiter.memory.KeyOps.FULL_RETRY_NANOS;
 import static io.github.limiter.memory.KeyOps.KILL;
+import static io.github.limiter.memory.KeyOps.LOST;
 import static io.github.limiter.memory.KeyOps.RECLAIM;
 import static io.github.limiter.memory.KeyOps.REFUND;
 import static io.github.limiter.memory.KeyOps.TRY_ACQUIRE;
@@ -14,7 +19,6 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.algorithm.LimitFunction;
-import io.github.limiter.internal.algorithm.LongStateFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
 import io.github.limiter.memory.Entry.LongEntry;
 import io.github.limiter.memory.Entry.SnapshotEntry;
@@ -76,24 +80,11 @@ public final class InMemoryStore implements RateLimitStore {
   /** A safe default: about 10 MB of state for single-long algorithms with short keys. */
   public static final int DEFAULT_MAX_KEYS = 100_000;
 
-  static final long TOMBSTONE = Long.MIN_VALUE;
-  static final long[] DEAD_STATE = new long[0];
-
-  // What an attempt of the loop answers besides an operation's own answer, which is never negative.
-  /** Another thread changed the state first: try again. */
-  static final long LOST = -1;
-
-  /** The entry is dead (reclaimed or evicted): find the key's live one, or stop. */
-  static final long DEAD = -2;
-
   /** The table was replaced by a new version of its policy: ask that one. */
   private static final long MOVED = -3;
 
   /** What a replaced table hands out instead of a fresh entry: dead, so that the key moves on. */
   private static final Entry MOVED_ENTRY = new SnapshotEntry(DEAD_STATE);
-
-  /** How long a full store tells new keys to wait. */
-  static final long FULL_RETRY_NANOS = 1_000_000_000L;
 
   private final NanoClock clock;
   private final long epoch;
@@ -229,10 +220,8 @@ public final class InMemoryStore implements RateLimitStore {
    * two readings would judge a state that another thread moved into a later window by an earlier
    * time, and the sliding counter would take that window's counts for zero and overwrite them.
    */
-  final class Table implements PolicyStore {
+  final class Table extends KeyOps.Target implements PolicyStore {
     final Policy policy;
-    final PolicyFunction function;
-    final LongStateFunction single;
     final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
 
     /** The table of the policy's version before, whose keys this one takes over; or null. */
@@ -251,9 +240,8 @@ public final class InMemoryStore implements RateLimitStore {
     final Object chain;
 
     Table(Policy policy, Table predecessor) {
+      super(PolicyFunction.of(policy, epochOffset));
       this.policy = policy;
-      this.function = PolicyFunction.of(policy, epochOffset);
-      this.single = function.single();
       this.predecessor = predecessor;
       this.chain = predecessor != null ? predecessor.chain : new Object();
       this.since = now();
@@ -269,6 +257,7 @@ public final class InMemoryStore implements RateLimitStore {
     }
 
     /** Store time, read by every attempt after the state it judges. */
+    @Override
     long now() {
       return InMemoryStore.this.now();
     }
@@ -479,6 +468,7 @@ public final class InMemoryStore implements RateLimitStore {
       }
     }
 
+    @Override
     Decision full() {
       LimitFunction first = PolicyFunction.function(policy.algorithm(), policy.limits().get(0));
       return Decision.unavailable(policy.name(), first.limit(), FULL_RETRY_NANOS);
