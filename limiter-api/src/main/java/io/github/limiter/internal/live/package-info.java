@@ -1,8 +1,8 @@
 /**
  * Live operations: what runs and changes while the application serves requests. Here, what an
- * operator sees: each policy's top keys ({@link io.github.limiter.internal.live.TopKeys}, a
+ * operator sees: each policy's top keys ({@link io.github.limiter.internal.insight.TopKeys}, a
  * Space-Saving sketch of fixed size) and shadow trials of candidate limits ({@link
- * io.github.limiter.internal.live.ShadowTrials}), both fed by the admission step through {@link
- * io.github.limiter.internal.live.Insight}. JDK only, like the rest of the core.
+ * io.github.limiter.internal.insight.ShadowTrials}), both fed by the admission step through {@link
+ * io.github.limiter.internal.insight.Insight}. JDK only, like the rest of the core.
  */
 package io.github.limiter.internal.live;
