@@ -5,14 +5,15 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.insight.Insight;
 import io.github.limiter.internal.insight.KeyCount;
-import io.github.limiter.internal.live.KeyOverride;
-import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.insight.PolicyScope;
 import io.github.limiter.internal.insight.ShadowTrial;
 import io.github.limiter.internal.insight.ShadowTrials;
 import io.github.limiter.internal.insight.TopKeysView;
 import io.github.limiter.internal.insight.Traffic;
 import io.github.limiter.internal.insight.TrialView;
+import io.github.limiter.internal.live.KeyOverride;
+import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.live.PolicyVersion;
 import io.github.limiter.internal.runtime.LimiterRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,21 +100,23 @@ final class AdminInsight {
           "key: expected at most " + io.github.limiter.Limiter.MAX_KEY_LENGTH + " characters");
     }
     LiveLimits live = runtime.live();
-    LiveLimits.Version version = live.version(name).orElseThrow();
-    KeyOverride override = live.overrides(name).get(key);
+    PolicyVersion version = live.policies().version(name).orElseThrow();
+    KeyOverride override = live.overrides().of(name).get(key);
     Decision state =
         override != null && override.bound() != null
             ? override.bound().peek(key)
-            : live.peek(version.policy(), key);
+            : live.store().peek(version.policy(), key);
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("policy", name);
     json.put("key", key);
     json.put("version", version.number());
-    json.put("limits", LiveLimits.text(version.policy()));
+    json.put("limits", PolicyVersion.text(version.policy()));
     json.put("limit", state.limit().toString());
     json.put("remaining", state.remaining());
     json.put("resetSeconds", (state.resetAfterNanos() + 999_999_999) / 1_000_000_000);
-    json.put("override", override == null ? null : override(key, override, live.clock().nanos()));
+    json.put(
+        "override",
+        override == null ? null : override(key, override, live.overrides().clock().nanos()));
     return json;
   }
 
@@ -122,7 +125,7 @@ final class AdminInsight {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("key", key);
     json.put("kind", o.kind().configName());
-    json.put("limits", o.kind() == KeyOverride.Kind.LIMITS ? LiveLimits.text(o.policy()) : "");
+    json.put("limits", o.kind() == KeyOverride.Kind.LIMITS ? PolicyVersion.text(o.policy()) : "");
     long left = o.remainingAt(now);
     json.put(
         "expiresInSeconds", left == Long.MAX_VALUE ? null : (left + 999_999_999) / 1_000_000_000);
@@ -154,8 +157,8 @@ final class AdminInsight {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("period: " + e.getMessage());
     }
-    Policy candidate = runtime.live().validate(name, limits);
-    Policy current = runtime.live().version(name).orElseThrow().policy();
+    Policy candidate = runtime.live().policies().validate(name, limits);
+    Policy current = runtime.live().policies().version(name).orElseThrow().policy();
     ShadowTrials trials = runtime.insight().trials();
     Optional<ShadowTrial> old = trials.trial(name);
     if (old.isPresent() && old.get().state() == ShadowTrial.State.RUNNING) {

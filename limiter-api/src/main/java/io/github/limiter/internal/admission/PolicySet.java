@@ -198,7 +198,7 @@ public final class PolicySet {
    * {@code bound}'s policy with its calendar quotas in {@code zone} from {@code anchorDay}, bound:
    * a version of its own per zone and day, under the same name (so the same keys in a shared
    * store). Bound once per calendar: a live policy's version there follows the policy's live
-   * versions (see {@code LiveLimits#bind}). {@code bound} itself when that changes nothing, or when
+   * versions (see {@code LiveStore#bind}). {@code bound} itself when that changes nothing, or when
    * {@link #MAX_CALENDARS} calendars are held already (logged once).
    */
   PolicyLimiter inCalendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {

@@ -35,22 +35,22 @@ final class LiveCalendar implements PolicyStore {
     this.store = store;
     this.zone = zone;
     this.anchorDay = anchorDay;
-    LiveLimits.Version now = live.current().version();
+    PolicyVersion now = live.current().version();
     this.zoned = new Zoned(now.number(), store.bind(inCalendar(now)));
   }
 
-  private Policy inCalendar(LiveLimits.Version version) {
+  private Policy inCalendar(PolicyVersion version) {
     return QuotaCalendar.inCalendar(version.policy(), zone, anchorDay);
   }
 
   /** The handle of the live policy's current version in this calendar. */
   private PolicyStore bound() {
     Zoned mine = zoned;
-    LiveLimits.Version now = live.current().version();
+    PolicyVersion now = live.current().version();
     return mine.number() >= now.number() ? mine.bound() : follow(now);
   }
 
-  private synchronized PolicyStore follow(LiveLimits.Version now) {
+  private synchronized PolicyStore follow(PolicyVersion now) {
     Zoned mine = zoned;
     if (mine.number() < now.number()) {
       mine = new Zoned(now.number(), store.rebind(mine.bound(), inCalendar(now)));

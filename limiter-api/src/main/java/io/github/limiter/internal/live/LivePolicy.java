@@ -4,6 +4,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
+import io.github.limiter.RateLimitStore;
 import java.time.ZoneId;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +17,7 @@ import java.util.function.Supplier;
 final class LivePolicy implements PolicyStore {
 
   /** A version and the store's handle of it. */
-  record Current(LiveLimits.Version version, PolicyStore bound) {}
+  record Current(PolicyVersion version, PolicyStore bound) {}
 
   private volatile Current current;
 
@@ -40,7 +41,7 @@ final class LivePolicy implements PolicyStore {
     return overrides;
   }
 
-  /** Called under the registry's lock only. */
+  /** Called under the lock of the versions only. */
   void overrides(Map<String, KeyOverride> next) {
     this.overrides = Map.copyOf(next);
   }
@@ -63,9 +64,13 @@ final class LivePolicy implements PolicyStore {
     return current;
   }
 
-  /** Called under the registry's lock only, so that versions never go back. */
-  void replace(Current next) {
-    this.current = next;
+  /**
+   * Replaces the current version with {@code next}, bound by {@code store} from the current one so
+   * that every key keeps its state ({@link RateLimitStore#rebind}). Called under the lock of the
+   * versions only, so that versions never go back.
+   */
+  void advance(PolicyVersion next, RateLimitStore store) {
+    this.current = new Current(next, store.rebind(current.bound(), next.policy()));
   }
 
   @Override
