@@ -14,10 +14,13 @@ import static io.github.limiter.memory.KeyOps.REFUND;
 import static io.github.limiter.memory.KeyOps.TRY_ACQUIRE;
 
 import io.github.limiter.Decision;
+import io.github.limiter.LiveVersions;
 import io.github.limiter.NanoClock;
+import io.github.limiter.Peek;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.UpstreamBlocks;
 import io.github.limiter.internal.algorithm.LimitFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
 import io.github.limiter.memory.Entry.LongEntry;
@@ -51,7 +54,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link PolicyFunction#carry}); the replaced table forwards whatever still reaches it to its
  * successor, so that every decision is made under one version.
  */
-public final class InMemoryStore implements RateLimitStore {
+public final class InMemoryStore implements RateLimitStore, LiveVersions, Peek, UpstreamBlocks {
 
   /** What to do with a new key when the store is full and no key is reclaimable. */
   public enum Overflow {
@@ -162,9 +165,7 @@ public final class InMemoryStore implements RateLimitStore {
   @Override
   public PolicyStore rebind(PolicyStore bound, Policy next) {
     Objects.requireNonNull(next, "next");
-    if (!(bound instanceof Table previous) || previous.store() != this) {
-      throw new IllegalArgumentException("not a policy bound by this store: " + bound);
-    }
+    Table previous = own(bound);
     Policy old = previous.policy;
     if (!old.name().equals(next.name()) || old.algorithm() != next.algorithm()) {
       throw new IllegalArgumentException(
@@ -186,6 +187,14 @@ public final class InMemoryStore implements RateLimitStore {
     }
   }
 
+  /** {@code bound} as this store's table. */
+  private Table own(PolicyStore bound) {
+    if (!(bound instanceof Table table) || table.store() != this) {
+      throw new IllegalArgumentException("not a policy bound by this store: " + bound);
+    }
+    return table;
+  }
+
   @Override
   public Decision decide(Policy policy, String key, long permits) {
     return table(policy).decide(key, permits);
@@ -200,6 +209,11 @@ public final class InMemoryStore implements RateLimitStore {
   @Override
   public void adjust(Policy policy, String key, long delta) {
     table(policy).adjust(key, delta);
+  }
+
+  @Override
+  public Decision peek(PolicyStore bound, String key) {
+    return own(bound).peek(key);
   }
 
   @Override
@@ -300,8 +314,7 @@ public final class InMemoryStore implements RateLimitStore {
      * The key's state in the policy's newest version, read without moving or changing it; a key
      * that no version holds reads as fresh.
      */
-    @Override
-    public Decision peek(String key) {
+    Decision peek(String key) {
       Table newest = this;
       while (newest.successor != null) {
         newest = newest.successor;

@@ -8,6 +8,7 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.live.KeyOverride;
+import io.github.limiter.internal.live.LiveBoard;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.live.PolicyVersion;
 import io.github.limiter.tck.ManualClock;
@@ -160,7 +161,7 @@ class RedisLiveBoardTest {
 
     b.policies().refresh();
     assertThat(b.policies().version("api").orElseThrow().number()).isZero();
-    assertThat(stores.get(0).read()).isEmpty();
+    assertThat(stores.get(0).view(LiveBoard.class).orElseThrow().read()).isEmpty();
   }
 
   @Test
@@ -195,7 +196,8 @@ class RedisLiveBoardTest {
     assertThat(admitted(onB, "abuser", 1)).as("the 10 of the shared limit are used").isZero();
     b.policies().refresh();
     assertThat(b.overrides().of("api")).containsOnlyKeys("partner");
-    assertThat(stores.get(0).readOverrides().get("api")).containsOnlyKeys("partner");
+    assertThat(stores.get(0).view(LiveBoard.class).orElseThrow().readOverrides().get("api"))
+        .containsOnlyKeys("partner");
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.github.limiter.servlet;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
+import io.github.limiter.Peek;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.insight.Insight;
 import io.github.limiter.internal.insight.KeyCount;
@@ -102,10 +103,17 @@ final class AdminInsight {
     LiveLimits live = runtime.live();
     PolicyVersion version = live.policies().version(name).orElseThrow();
     KeyOverride override = live.overrides().of(name).get(key);
+    Peek peek =
+        live.store()
+            .view(Peek.class)
+            .orElseThrow(
+                () ->
+                    new UnsupportedOperationException(
+                        "the store cannot read a key's state without charging it"));
     Decision state =
         override != null && override.bound() != null
-            ? override.bound().peek(key)
-            : live.store().peek(version.policy(), key);
+            ? peek.peek(override.bound(), key)
+            : peek.peek(version.policy(), key);
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("policy", name);
     json.put("key", key);

@@ -1,10 +1,10 @@
 package io.github.limiter.internal.live;
 
 import io.github.limiter.Decision;
+import io.github.limiter.LiveVersions;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
-import io.github.limiter.RateLimitStore;
 import java.time.ZoneId;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,12 +65,12 @@ final class LivePolicy implements PolicyStore {
   }
 
   /**
-   * Replaces the current version with {@code next}, bound by {@code store} from the current one so
-   * that every key keeps its state ({@link RateLimitStore#rebind}). Called under the lock of the
-   * versions only, so that versions never go back.
+   * Replaces the current version with {@code next}, rebound by the store's {@code versions} from
+   * the current one so that every key keeps its state. Called under the lock of the versions only,
+   * so that versions never go back.
    */
-  void advance(PolicyVersion next, RateLimitStore store) {
-    this.current = new Current(next, store.rebind(current.bound(), next.policy()));
+  void advance(PolicyVersion next, LiveVersions versions) {
+    this.current = new Current(next, versions.rebind(current.bound(), next.policy()));
   }
 
   @Override
@@ -86,12 +86,6 @@ final class LivePolicy implements PolicyStore {
   @Override
   public long tryAcquire(String key, long permits) {
     return tryAcquire(current.bound(), key, permits);
-  }
-
-  /** The key's state under the current version, whatever its override. */
-  @Override
-  public Decision peek(String key) {
-    return current.bound().peek(key);
   }
 
   @Override

@@ -2,25 +2,33 @@ package io.github.limiter.internal.live;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limiter;
+import io.github.limiter.Peek;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.UpstreamBlocks;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The store that adapters bind their policies through: {@link #bind} returns a handle that always
  * decides under the policy's current version, with its key overrides. Everything else goes to the
- * store it wraps, which it does not own: closing it closes nothing.
+ * store it wraps, which it does not own: closing it closes nothing. It offers the views of that
+ * store that hold whatever the version: {@link Peek} (under the current version) and {@link
+ * UpstreamBlocks}.
  */
-public final class LiveStore implements RateLimitStore {
+public final class LiveStore implements RateLimitStore, Peek {
 
   private final RateLimitStore store;
   private final PolicyVersions versions;
   private final LiveCalendars calendars;
+
+  /** The wrapped store's {@link Peek}, or null if it offers none. */
+  private final Peek peek;
 
   /** This as a limiter, and the policies it bound for adapters: see {@link #limiter}. */
   private final Limiter asLimiter = Limiter.of(this);
@@ -31,6 +39,19 @@ public final class LiveStore implements RateLimitStore {
     this.store = store;
     this.versions = versions;
     this.calendars = calendars;
+    this.peek = store.view(Peek.class).orElse(null);
+  }
+
+  /** The wrapped store's {@link UpstreamBlocks}, and {@link Peek} if that store offers one. */
+  @Override
+  public <T> Optional<T> view(Class<T> capability) {
+    if (capability == UpstreamBlocks.class) {
+      return store.view(capability); // an upstream's block is the store's, whatever the version
+    }
+    if (capability == Peek.class && peek == null) {
+      return Optional.empty();
+    }
+    return RateLimitStore.super.view(capability);
   }
 
   /**
@@ -73,15 +94,25 @@ public final class LiveStore implements RateLimitStore {
     bind(policy).adjust(key, delta);
   }
 
+  /** The key's state under the policy's current version, whatever its override. */
   @Override
   public Decision peek(Policy policy, String key) {
-    return bind(policy).peek(key);
+    return peek(bind(policy), key);
   }
 
-  /** An upstream's block is the store's, whatever the policy's version. */
+  /**
+   * The key's state under the current version of a live handle's policy, whatever its override; any
+   * other handle (a key's own limits) is the wrapped store's.
+   */
   @Override
-  public long block(Policy policy, String key, long nanos) {
-    return store.block(policy, key, nanos);
+  public Decision peek(PolicyStore bound, String key) {
+    if (bound instanceof LivePolicy live) {
+      return peek.peek(live.current().bound(), key);
+    }
+    if (bound instanceof LiveCalendar zoned) {
+      return peek.peek(zoned.bound(), key);
+    }
+    return peek.peek(bound, key);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.github.limiter.internal.live;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
+import io.github.limiter.LiveVersions;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
@@ -21,7 +22,8 @@ import java.util.logging.Logger;
 /**
  * The policies' versions: a policy is a versioned value, and a change replaces its version with the
  * next one, never edits one in place. Each key keeps its state by its algorithm's rule ({@link
- * RateLimitStore#rebind}).
+ * LiveVersions#rebind}), over a store that offers that view; over another store, limits do not
+ * change while the application runs.
  *
  * <p>Over a store that offers a {@link LiveBoard} (Redis; see {@link RateLimitStore#view}), a
  * change is published there first, with its version number, and {@link #refresh} applies what other
@@ -36,6 +38,10 @@ public final class PolicyVersions implements AutoCloseable {
   public static final Duration REFRESH_PERIOD = Duration.ofSeconds(1);
 
   private final RateLimitStore store;
+
+  /** The store's {@link LiveVersions}, or null if it cannot change limits while it runs. */
+  private final LiveVersions rebinding;
+
   private final LiveCalendars calendars;
   private final NanoClock clock;
 
@@ -47,10 +53,11 @@ public final class PolicyVersions implements AutoCloseable {
 
   PolicyVersions(RateLimitStore store, LiveCalendars calendars, NanoClock clock) {
     this.store = store;
+    this.rebinding = store.view(LiveVersions.class).orElse(null);
     this.calendars = calendars;
     this.clock = clock;
     LiveBoard board = store.view(LiveBoard.class).orElse(null);
-    this.sync = board == null ? null : new BoardSync(board, store, calendars, clock);
+    this.sync = board == null ? null : new BoardSync(board, store, rebinding, calendars, clock);
   }
 
   /** Over a shared store, follows the versions it publishes every {@link #REFRESH_PERIOD}. */
@@ -148,11 +155,15 @@ public final class PolicyVersions implements AutoCloseable {
   public synchronized PolicyVersion change(String name, String limits) {
     LivePolicy live = live(name);
     Policy next = validate(name, limits);
+    if (rebinding == null) {
+      throw new UnsupportedOperationException(
+          store.getClass().getSimpleName() + " cannot change a policy's limits while it runs");
+    }
     long number = live.current().version().number() + 1;
     if (sync != null) {
       sync.publish(live, number, next);
     }
-    live.advance(new PolicyVersion(number, next), store);
+    live.advance(new PolicyVersion(number, next), rebinding);
     return live.current().version();
   }
 
