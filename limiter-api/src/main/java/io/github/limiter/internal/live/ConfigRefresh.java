@@ -1,7 +1,5 @@
 package io.github.limiter.internal.live;
 
-import static java.util.concurrent.TimeUnit.MILLISECONDS;
-
 import io.github.limiter.ConfigException;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.config.LimiterConfig;
@@ -10,7 +8,6 @@ import io.github.limiter.internal.log.LogText;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -65,15 +62,7 @@ public final class ConfigRefresh implements AutoCloseable {
       Supplier<Map<String, Policy>> reread,
       Duration period) {
     ConfigRefresh refresh = new ConfigRefresh(versions, deployed, reread);
-    refresh.scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "limiter-config-refresh");
-              thread.setDaemon(true);
-              return thread;
-            });
-    long millis = period.toMillis();
-    refresh.scheduler.scheduleWithFixedDelay(refresh::runQuietly, millis, millis, MILLISECONDS);
+    refresh.scheduler = Periodic.every(period, "limiter-config-refresh", refresh::runQuietly);
     return refresh;
   }
 

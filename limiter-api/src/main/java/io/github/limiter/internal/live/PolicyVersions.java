@@ -1,7 +1,5 @@
 package io.github.limiter.internal.live;
 
-import static java.util.concurrent.TimeUnit.MILLISECONDS;
-
 import io.github.limiter.LiveVersions;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
@@ -14,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -63,15 +60,7 @@ public final class PolicyVersions implements AutoCloseable {
   /** Over a shared store, follows the versions it publishes every {@link #REFRESH_PERIOD}. */
   void follow() {
     if (sync != null) {
-      refresher =
-          Executors.newSingleThreadScheduledExecutor(
-              task -> {
-                Thread thread = new Thread(task, "limiter-live-limits");
-                thread.setDaemon(true);
-                return thread;
-              });
-      long period = REFRESH_PERIOD.toMillis();
-      refresher.scheduleWithFixedDelay(this::refreshQuietly, period, period, MILLISECONDS);
+      refresher = Periodic.every(REFRESH_PERIOD, "limiter-live-limits", this::refreshQuietly);
     }
   }
 

@@ -179,7 +179,7 @@ class QuotaZoneResolverTest {
         warnings,
         () -> {
           // When customers fill every calendar the set keeps (a zone each, UTC+00:01 and up)
-          for (int minutes = 1; minutes <= PolicySet.MAX_CALENDARS; minutes++) {
+          for (int minutes = 1; minutes <= RequestCalendars.MAX_CALENDARS; minutes++) {
             String zone = ZoneOffset.ofTotalSeconds(minutes * 60).getId();
             admission.admit(set, customer("c" + minutes, zone, null));
           }
@@ -211,7 +211,7 @@ class QuotaZoneResolverTest {
             live.policies().change("api", "100/s burst=200, " + quota + "/day");
           }
           // And customers fill every other calendar the set keeps
-          for (int minutes = 1; minutes < PolicySet.MAX_CALENDARS; minutes++) {
+          for (int minutes = 1; minutes < RequestCalendars.MAX_CALENDARS; minutes++) {
             String zone = ZoneOffset.ofTotalSeconds(minutes * 60).getId();
             admission.admit(set, customer("c" + minutes, zone, null));
           }
