@@ -33,8 +33,10 @@ module io.github.limiter {
       io.github.limiter.cdi;
   exports io.github.limiter.internal.live to
       io.github.limiter.servlet,
-      io.github.limiter.cdi,
       io.github.limiter.redis;
+  exports io.github.limiter.internal.insight to
+      io.github.limiter.servlet,
+      io.github.limiter.cdi;
   exports io.github.limiter.internal.log to
       io.github.limiter.servlet,
       io.github.limiter.cdi,

@@ -20,12 +20,6 @@ public interface PolicyStore {
   /** As {@link RateLimitStore#adjust}. */
   void adjust(String key, long delta);
 
-  /** As {@link RateLimitStore#peek}; this default cannot read without charging. */
-  default Decision peek(String key) {
-    throw new UnsupportedOperationException(
-        getClass().getSimpleName() + " cannot read a key's state without charging it");
-  }
-
   /** As {@link RateLimitStore#refund}. */
   default void refund(String key, long permits) {
     adjust(key, -permits);

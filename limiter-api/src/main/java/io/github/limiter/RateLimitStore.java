@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * Where limiter state lives, and the clock it trusts. A store is the only thing that knows how a
  * key's state persists: a compare-and-set on a long in memory, or one atomic Lua call in Redis.
- * Implementations must be thread-safe.
+ * Implementations must be thread-safe. What only some stores can do, they offer as a {@link #view}.
  */
 public interface RateLimitStore extends AutoCloseable {
 
@@ -50,41 +50,6 @@ public interface RateLimitStore extends AutoCloseable {
   }
 
   /**
-   * This store's decisions for {@code next}, a new version of the policy that {@code bound}
-   * decides: the same name and algorithm with other limits, replacing it while the application
-   * runs. Every key keeps its state as of this call, carried over by its algorithm's rule
-   * (documented on each algorithm of the core), so that nothing resets and no key gets a fresh
-   * burst, and the time after it runs under the new limits alone; a request that still decides
-   * through {@code bound} decides under one version or the other, never a mix. This default
-   * refuses, because a store that cannot carry state must not reset it.
-   *
-   * @param bound what {@link #bind} or an earlier {@code rebind} of this store returned
-   * @throws UnsupportedOperationException if this store cannot change limits while it runs
-   * @throws IllegalArgumentException if {@code next} is not a version of {@code bound}'s policy, or
-   *     {@code bound} was replaced already
-   */
-  default PolicyStore rebind(PolicyStore bound, Policy next) {
-    throw new UnsupportedOperationException(
-        getClass().getSimpleName() + " cannot change a policy's limits while it runs");
-  }
-
-  /**
-   * What {@code key} has under {@code policy} now, read without charging or writing anything: the
-   * admission a request of no permits would get, with the limit that has the fewest permits left,
-   * that many {@link Decision#remaining() remaining} and its {@link Decision#resetAfter() reset}. A
-   * key the store does not hold reads as fresh. A state written under other limits of the policy
-   * reads as {@link #rebind} carries it over. For operators' tools, not the request path.
-   *
-   * @throws UnsupportedOperationException if this store cannot read a key's state without changing
-   *     it (this default)
-   * @throws RuntimeException if the store cannot be reached: a read has no failure mode to apply
-   */
-  default Decision peek(Policy policy, String key) {
-    throw new UnsupportedOperationException(
-        getClass().getSimpleName() + " cannot read a key's state without charging it");
-  }
-
-  /**
    * Charges {@code delta} more permits to {@code key} under every limit of {@code policy}, or gives
    * back {@code -delta}, in one atomic step: a request's cost settled after {@link #decide} charged
    * it (its actual cost, or a refund when it does not count). A charge beyond what is left is kept
@@ -102,23 +67,12 @@ public interface RateLimitStore extends AutoCloseable {
   }
 
   /**
-   * An upstream's "blocked until", for outbound policies: blocks every call under {@code key} of
-   * {@code policy} for {@code nanos} from now, unless the block ends later already, and returns the
-   * nanoseconds the block still runs, 0 if none; {@code nanos} 0 only reads. A shared store shares
-   * its blocks, so that every node learns of an upstream's refusal from one of them; the time is
-   * the store's own clock. Best effort, never throws. This default shares nothing and answers
-   * {@code max(nanos, 0)}: the caller then blocks on its own.
-   */
-  default long block(Policy policy, String key, long nanos) {
-    return Math.max(nanos, 0);
-  }
-
-  /**
    * This store as {@code capability}, if it offers it: an optional capability that only some stores
-   * have (such as sharing the policies' live versions between nodes). Ask the store rather than
-   * test its type: a wrapper or a proxy of the store (a CDI client proxy, say) forwards this call
-   * to the store, where a type test would see only the proxy. This default answers the store itself
-   * if it is a {@code capability}.
+   * have, such as {@link LiveVersions} (changing limits while the application runs), {@link Peek}
+   * (reading a key's state without charging it) and {@link UpstreamBlocks} (an upstream's shared
+   * "blocked until"). Ask the store rather than test its type: a wrapper or a proxy of the store (a
+   * CDI client proxy, say) forwards this call to the store, where a type test would see only the
+   * proxy. This default answers the store itself if it is a {@code capability}.
    */
   default <T> Optional<T> view(Class<T> capability) {
     return capability.isInstance(this) ? Optional.of(capability.cast(this)) : Optional.empty();

@@ -17,9 +17,4 @@ record UnboundPolicyStore(RateLimitStore store, Policy policy) implements Policy
   public void adjust(String key, long delta) {
     store.adjust(policy, key, delta);
   }
-
-  @Override
-  public Decision peek(String key) {
-    return store.peek(policy, key);
-  }
 }

@@ -3,7 +3,7 @@ package io.github.limiter.memory;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The upstream blocks of an {@link InMemoryStore} ({@link io.github.limiter.RateLimitStore#block}):
+ * The upstream blocks of an {@link InMemoryStore} ({@link io.github.limiter.UpstreamBlocks#block}):
  * one end time per policy and key, forgotten once past. Bounded like the store's keys: a full table
  * first forgets the ended blocks, then records no new one, whose caller still blocks on its own.
  */

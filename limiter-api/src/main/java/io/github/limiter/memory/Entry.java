@@ -6,6 +6,12 @@ import java.lang.invoke.VarHandle;
 /** A key's state, replaced whole by compare-and-set; dead once reclaimed or evicted. */
 abstract class Entry {
 
+  /** The state of a dead {@link LongEntry}. */
+  static final long TOMBSTONE = Long.MIN_VALUE;
+
+  /** The state of a dead {@link SnapshotEntry}. */
+  static final long[] DEAD_STATE = new long[0];
+
   /** A key whose state is one long. */
   static final class LongEntry extends Entry {
     private static final VarHandle STATE;

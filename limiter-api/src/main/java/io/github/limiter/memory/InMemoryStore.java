@@ -1,20 +1,27 @@
 package io.github.limiter.memory;
 
+import static io.github.limiter.memory.Entry.DEAD_STATE;
+import static io.github.limiter.memory.Entry.TOMBSTONE;
 import static io.github.limiter.memory.KeyOps.ALIVE;
 import static io.github.limiter.memory.KeyOps.CHARGE;
+import static io.github.limiter.memory.KeyOps.DEAD;
 import static io.github.limiter.memory.KeyOps.DECIDE;
+import static io.github.limiter.memory.KeyOps.FULL_RETRY_NANOS;
 import static io.github.limiter.memory.KeyOps.KILL;
+import static io.github.limiter.memory.KeyOps.LOST;
 import static io.github.limiter.memory.KeyOps.RECLAIM;
 import static io.github.limiter.memory.KeyOps.REFUND;
 import static io.github.limiter.memory.KeyOps.TRY_ACQUIRE;
 
 import io.github.limiter.Decision;
+import io.github.limiter.LiveVersions;
 import io.github.limiter.NanoClock;
+import io.github.limiter.Peek;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.UpstreamBlocks;
 import io.github.limiter.internal.algorithm.LimitFunction;
-import io.github.limiter.internal.algorithm.LongStateFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
 import io.github.limiter.memory.Entry.LongEntry;
 import io.github.limiter.memory.Entry.SnapshotEntry;
@@ -47,7 +54,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link PolicyFunction#carry}); the replaced table forwards whatever still reaches it to its
  * successor, so that every decision is made under one version.
  */
-public final class InMemoryStore implements RateLimitStore {
+public final class InMemoryStore implements RateLimitStore, LiveVersions, Peek, UpstreamBlocks {
 
   /** What to do with a new key when the store is full and no key is reclaimable. */
   public enum Overflow {
@@ -76,24 +83,11 @@ public final class InMemoryStore implements RateLimitStore {
   /** A safe default: about 10 MB of state for single-long algorithms with short keys. */
   public static final int DEFAULT_MAX_KEYS = 100_000;
 
-  static final long TOMBSTONE = Long.MIN_VALUE;
-  static final long[] DEAD_STATE = new long[0];
-
-  // What an attempt of the loop answers besides an operation's own answer, which is never negative.
-  /** Another thread changed the state first: try again. */
-  static final long LOST = -1;
-
-  /** The entry is dead (reclaimed or evicted): find the key's live one, or stop. */
-  static final long DEAD = -2;
-
   /** The table was replaced by a new version of its policy: ask that one. */
   private static final long MOVED = -3;
 
   /** What a replaced table hands out instead of a fresh entry: dead, so that the key moves on. */
   private static final Entry MOVED_ENTRY = new SnapshotEntry(DEAD_STATE);
-
-  /** How long a full store tells new keys to wait. */
-  static final long FULL_RETRY_NANOS = 1_000_000_000L;
 
   private final NanoClock clock;
   private final long epoch;
@@ -171,9 +165,7 @@ public final class InMemoryStore implements RateLimitStore {
   @Override
   public PolicyStore rebind(PolicyStore bound, Policy next) {
     Objects.requireNonNull(next, "next");
-    if (!(bound instanceof Table previous) || previous.store() != this) {
-      throw new IllegalArgumentException("not a policy bound by this store: " + bound);
-    }
+    Table previous = own(bound);
     Policy old = previous.policy;
     if (!old.name().equals(next.name()) || old.algorithm() != next.algorithm()) {
       throw new IllegalArgumentException(
@@ -195,6 +187,14 @@ public final class InMemoryStore implements RateLimitStore {
     }
   }
 
+  /** {@code bound} as this store's table. */
+  private Table own(PolicyStore bound) {
+    if (!(bound instanceof Table table) || table.store() != this) {
+      throw new IllegalArgumentException("not a policy bound by this store: " + bound);
+    }
+    return table;
+  }
+
   @Override
   public Decision decide(Policy policy, String key, long permits) {
     return table(policy).decide(key, permits);
@@ -209,6 +209,11 @@ public final class InMemoryStore implements RateLimitStore {
   @Override
   public void adjust(Policy policy, String key, long delta) {
     table(policy).adjust(key, delta);
+  }
+
+  @Override
+  public Decision peek(PolicyStore bound, String key) {
+    return own(bound).peek(key);
   }
 
   @Override
@@ -229,10 +234,8 @@ public final class InMemoryStore implements RateLimitStore {
    * two readings would judge a state that another thread moved into a later window by an earlier
    * time, and the sliding counter would take that window's counts for zero and overwrite them.
    */
-  final class Table implements PolicyStore {
+  final class Table extends KeyOps.Target implements PolicyStore {
     final Policy policy;
-    final PolicyFunction function;
-    final LongStateFunction single;
     final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
 
     /** The table of the policy's version before, whose keys this one takes over; or null. */
@@ -251,9 +254,8 @@ public final class InMemoryStore implements RateLimitStore {
     final Object chain;
 
     Table(Policy policy, Table predecessor) {
+      super(PolicyFunction.of(policy, epochOffset));
       this.policy = policy;
-      this.function = PolicyFunction.of(policy, epochOffset);
-      this.single = function.single();
       this.predecessor = predecessor;
       this.chain = predecessor != null ? predecessor.chain : new Object();
       this.since = now();
@@ -269,6 +271,7 @@ public final class InMemoryStore implements RateLimitStore {
     }
 
     /** Store time, read by every attempt after the state it judges. */
+    @Override
     long now() {
       return InMemoryStore.this.now();
     }
@@ -311,8 +314,7 @@ public final class InMemoryStore implements RateLimitStore {
      * The key's state in the policy's newest version, read without moving or changing it; a key
      * that no version holds reads as fresh.
      */
-    @Override
-    public Decision peek(String key) {
+    Decision peek(String key) {
       Table newest = this;
       while (newest.successor != null) {
         newest = newest.successor;
@@ -479,6 +481,7 @@ public final class InMemoryStore implements RateLimitStore {
       }
     }
 
+    @Override
     Decision full() {
       LimitFunction first = PolicyFunction.function(policy.algorithm(), policy.limits().get(0));
       return Decision.unavailable(policy.name(), first.limit(), FULL_RETRY_NANOS);

@@ -1,21 +1,48 @@
 package io.github.limiter.memory;
 
-import static io.github.limiter.memory.InMemoryStore.DEAD;
-import static io.github.limiter.memory.InMemoryStore.DEAD_STATE;
-import static io.github.limiter.memory.InMemoryStore.FULL_RETRY_NANOS;
-import static io.github.limiter.memory.InMemoryStore.LOST;
-import static io.github.limiter.memory.InMemoryStore.TOMBSTONE;
+import static io.github.limiter.memory.Entry.DEAD_STATE;
+import static io.github.limiter.memory.Entry.TOMBSTONE;
 
 import io.github.limiter.Decision;
+import io.github.limiter.internal.algorithm.LongStateFunction;
 import io.github.limiter.internal.algorithm.PolicyFunction;
 import io.github.limiter.memory.Entry.LongEntry;
 import io.github.limiter.memory.Entry.SnapshotEntry;
-import io.github.limiter.memory.InMemoryStore.Table;
 
-/** The operations of {@link InMemoryStore} on one key's state, each run by its one loop. */
+/** The operations of the in-memory store on one key's state, each run by its table's one loop. */
 final class KeyOps {
 
   private KeyOps() {}
+
+  // What an attempt of the loop answers besides an operation's own answer, which is never negative.
+  /** Another thread changed the state first: try again. */
+  static final long LOST = -1;
+
+  /** The entry is dead (reclaimed or evicted): find the key's live one, or stop. */
+  static final long DEAD = -2;
+
+  /** How long a full store tells new keys to wait. */
+  static final long FULL_RETRY_NANOS = 1_000_000_000L;
+
+  /**
+   * What an operation reads of the keys' table: the policy's functions, the store's time, and the
+   * decision of a full store. The store's tables extend it; the operations know nothing else.
+   */
+  abstract static class Target {
+    final PolicyFunction function;
+    final LongStateFunction single;
+
+    Target(PolicyFunction function) {
+      this.function = function;
+      this.single = function.single();
+    }
+
+    /** Store time, read by every attempt after the state it judges. */
+    abstract long now();
+
+    /** The decision when the store is full and the key has no entry. */
+    abstract Decision full();
+  }
 
   /**
    * One operation on a key's state, one attempt at a time: from the state read and the clock read
@@ -24,7 +51,7 @@ final class KeyOps {
    */
   abstract static class Op {
     /** One attempt on the entry: the answer, {@link #LOST}, or {@link #DEAD}. */
-    final long attempt(Table table, Entry entry, long permits) {
+    final long attempt(Target table, Entry entry, long permits) {
       if (entry instanceof LongEntry e) {
         long state = e.state;
         return state == TOMBSTONE ? DEAD : onLong(table, e, state, permits);
@@ -34,9 +61,9 @@ final class KeyOps {
       return state == DEAD_STATE ? DEAD : onSnapshot(table, e, state, permits);
     }
 
-    abstract long onLong(Table table, LongEntry entry, long state, long permits);
+    abstract long onLong(Target table, LongEntry entry, long state, long permits);
 
-    abstract long onSnapshot(Table table, SnapshotEntry entry, long[] state, long permits);
+    abstract long onSnapshot(Target table, SnapshotEntry entry, long[] state, long permits);
 
     /** The answer when the key has no live entry. */
     abstract long absent();
@@ -72,7 +99,7 @@ final class KeyOps {
     }
 
     @Override
-    long onLong(Table t, LongEntry entry, long state, long permits) {
+    long onLong(Target t, LongEntry entry, long state, long permits) {
       long now = t.now();
       long retry = t.single.retryAfter(state, now, permits);
       long next = retry != 0 ? state : t.single.admit(state, now, permits);
@@ -89,7 +116,7 @@ final class KeyOps {
     }
 
     @Override
-    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+    long onSnapshot(Target t, SnapshotEntry entry, long[] state, long permits) {
       long now = t.now();
       long retry = t.function.retryAfter(state, now, permits);
       if (retry != 0) {
@@ -112,7 +139,7 @@ final class KeyOps {
     }
 
     /** The decision the loop made through this admission; the store is full if it made none. */
-    Decision decision(Table t) {
+    Decision decision(Target t) {
       switch (made) {
         case ONE_LONG:
           return retry == 0
@@ -159,12 +186,12 @@ final class KeyOps {
     }
 
     @Override
-    long onLong(Table t, LongEntry entry, long state, long permits) {
+    long onLong(Target t, LongEntry entry, long state, long permits) {
       return entry.compareAndSet(state, t.single.adjust(state, t.now(), sign * permits)) ? 0 : LOST;
     }
 
     @Override
-    long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+    long onSnapshot(Target t, SnapshotEntry entry, long[] state, long permits) {
       long[] next = state.clone();
       t.function.adjust(next, t.now(), sign * permits);
       return entry.compareAndSet(state, next) ? 0 : LOST;
@@ -190,7 +217,7 @@ final class KeyOps {
   static final Op RECLAIM =
       new Op() {
         @Override
-        long onLong(Table t, LongEntry entry, long state, long permits) {
+        long onLong(Target t, LongEntry entry, long state, long permits) {
           if (t.single.resetAfter(state, t.now()) != 0) {
             return ALIVE;
           }
@@ -198,7 +225,7 @@ final class KeyOps {
         }
 
         @Override
-        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+        long onSnapshot(Target t, SnapshotEntry entry, long[] state, long permits) {
           if (t.function.resetAfter(state, t.now()) != 0) {
             return ALIVE;
           }
@@ -215,12 +242,12 @@ final class KeyOps {
   static final Op KILL =
       new Op() {
         @Override
-        long onLong(Table t, LongEntry entry, long state, long permits) {
+        long onLong(Target t, LongEntry entry, long state, long permits) {
           return entry.compareAndSet(state, TOMBSTONE) ? 0 : LOST;
         }
 
         @Override
-        long onSnapshot(Table t, SnapshotEntry entry, long[] state, long permits) {
+        long onSnapshot(Target t, SnapshotEntry entry, long[] state, long permits) {
           return entry.compareAndSet(state, DEAD_STATE) ? 0 : LOST;
         }
 

@@ -10,7 +10,7 @@ import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientKeys;
-import io.github.limiter.internal.live.PolicyScope;
+import io.github.limiter.internal.insight.PolicyScope;
 import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.render.ResponseRenderer;
 import io.github.limiter.internal.runtime.LimiterRuntime;

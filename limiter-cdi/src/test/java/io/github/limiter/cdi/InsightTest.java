@@ -3,11 +3,11 @@ package io.github.limiter.cdi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.limiter.internal.live.Insight;
-import io.github.limiter.internal.live.KeyCount;
-import io.github.limiter.internal.live.PolicyScope;
-import io.github.limiter.internal.live.TopKeysView;
-import io.github.limiter.internal.live.Traffic;
+import io.github.limiter.internal.insight.Insight;
+import io.github.limiter.internal.insight.KeyCount;
+import io.github.limiter.internal.insight.PolicyScope;
+import io.github.limiter.internal.insight.TopKeysView;
+import io.github.limiter.internal.insight.Traffic;
 import io.github.limiter.internal.runtime.LimiterRuntime;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;

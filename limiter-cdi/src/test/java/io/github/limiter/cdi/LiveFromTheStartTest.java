@@ -50,10 +50,10 @@ class LiveFromTheStartTest {
     try (WeldContainer container = container(Llm.class)) {
       // Given a started application whose @Limited method was never called
       LiveLimits live = built(container).orElseThrow().live();
-      assertThat(live.version("fresh-llm").orElseThrow().number()).isZero();
+      assertThat(live.policies().version("fresh-llm").orElseThrow().number()).isZero();
 
       // When an operator lowers its limit to 1 an hour
-      live.change("fresh-llm", "1/1h");
+      live.policies().change("fresh-llm", "1/1h");
 
       // Then the first calls decide under it
       Llm llm = container.select(Llm.class).get();

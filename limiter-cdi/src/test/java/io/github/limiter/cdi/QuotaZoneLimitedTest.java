@@ -96,7 +96,12 @@ class QuotaZoneLimitedTest {
       assertThat(call(api, "tokyo-2", "Asia/Tokyo")).isNotNull();
 
       // When an operator raises the quota to 3 a day
-      container.select(LimiterRuntime.class).get().live().change("daily", "100/s burst=200, 3/day");
+      container
+          .select(LimiterRuntime.class)
+          .get()
+          .live()
+          .policies()
+          .change("daily", "100/s burst=200, 3/day");
 
       // Then the Tokyo customer gets a third call and no fourth, until Tokyo's midnight
       assertThat(call(api, "tokyo-2", "Asia/Tokyo")).isNull();

@@ -118,11 +118,11 @@ public final class Outbound implements AutoCloseable {
     for (OutboundConfig config : runtime.outbound()) {
       configs.put(config.policy().name(), config);
       // Live from the start: listed and changeable through the admin API before the first call
-      runtime.live().bind(config.policy());
+      runtime.live().store().bind(config.policy());
     }
     return build(
         configs.values(),
-        runtime.live(),
+        runtime.live().store(),
         false,
         runtime.recorder(),
         resolvers(configs, runtime.loader()),

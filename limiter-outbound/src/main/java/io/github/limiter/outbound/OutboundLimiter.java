@@ -6,6 +6,7 @@ import io.github.limiter.Limiter;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
+import io.github.limiter.UpstreamBlocks;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.log.RateLimitedLog;
@@ -49,6 +50,10 @@ public final class OutboundLimiter {
 
   private final OutboundConfig config;
   private final RateLimitStore store;
+
+  /** The store's upstream blocks; null for a store that keeps none, whose callers are not told. */
+  private final UpstreamBlocks blocks;
+
   private final Recorder recorder;
   private final KeyResolver resolver;
   private final NanoClock clock;
@@ -71,6 +76,7 @@ public final class OutboundLimiter {
       OverdueCalls overdue) {
     this.config = Objects.requireNonNull(config, "config");
     this.store = Objects.requireNonNull(store, "store");
+    this.blocks = store.view(UpstreamBlocks.class).orElse(null);
     this.recorder = recorder;
     this.resolver = resolver;
     this.clock = clock;
@@ -114,7 +120,7 @@ public final class OutboundLimiter {
     long start = clock.nanos();
     boolean waited = false;
     while (true) {
-      long blocked = store.block(policy(), key, 0);
+      long blocked = blocks == null ? 0 : blocks.block(policy(), key, 0);
       long wait;
       boolean upstreamBlock = blocked > 0;
       if (upstreamBlock) {
@@ -177,7 +183,9 @@ public final class OutboundLimiter {
     }
     if (block > 0) {
       recorder.outbound(name(), OutboundEvent.BLOCKED);
-      store.block(policy(), key, block);
+      if (blocks != null) {
+        blocks.block(policy(), key, block);
+      }
     }
     return block;
   }

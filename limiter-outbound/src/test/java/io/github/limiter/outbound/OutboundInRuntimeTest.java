@@ -50,12 +50,13 @@ class OutboundInRuntimeTest {
       // Given the application's outbound policies, as the runtime's part
       Outbound outbound = runtime.part(Outbound.class, Outbound::over);
       LiveLimits live = runtime.live();
-      assertThat(live.version("partner")).hasValueSatisfying(v -> assertThat(v.number()).isZero());
+      assertThat(live.policies().version("partner"))
+          .hasValueSatisfying(v -> assertThat(v.number()).isZero());
       OutboundLimiter partner = outbound.policy("partner").orElseThrow();
       partner.begin(PARTNER, null).end(200, name -> null);
 
       // When an operator lowers its limit to 2 a minute
-      live.change("partner", "2/1m");
+      live.policies().change("partner", "2/1m");
 
       // Then the next call is the last one admitted: the first one counts under the new version
       partner.begin(PARTNER, null).end(200, name -> null);

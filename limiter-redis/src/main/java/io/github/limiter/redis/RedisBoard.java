@@ -1,5 +1,6 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.internal.live.LiveBoard;
 import io.github.limiter.internal.live.LiveBoard.Published;
 import io.github.limiter.internal.live.LiveBoard.SharedOverride;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,7 @@ import java.util.function.Supplier;
  * policies' versions in the hash {@code <prefix>{live}:versions} and the keys' overrides in {@code
  * <prefix>{live}:overrides}, each change one script call on the server's clock.
  */
-final class RedisBoard {
+final class RedisBoard implements LiveBoard {
 
   private final GuardedCalls calls;
   private final String prefix;
@@ -41,7 +42,8 @@ final class RedisBoard {
     return List.of(prefix + "{live}:versions");
   }
 
-  Published publish(String policy, long number, String limits) {
+  @Override
+  public Published publish(String policy, long number, String limits) {
     List<String> key = versionsKey();
     try {
       Object reply =
@@ -59,7 +61,8 @@ final class RedisBoard {
     }
   }
 
-  Map<String, Published> read() {
+  @Override
+  public Map<String, Published> read() {
     List<String> key = versionsKey();
     Object reply;
     try {
@@ -85,11 +88,13 @@ final class RedisBoard {
     return List.of(prefix + "{live}:overrides");
   }
 
-  void putOverride(String policy, String key, String kind, String limits, long ttlMicros) {
+  @Override
+  public void putOverride(String policy, String key, String kind, String limits, long ttlMicros) {
     override(policy, key, limits.isEmpty() ? kind : kind + " " + limits, ttlMicros);
   }
 
-  boolean removeOverride(String policy, String key) {
+  @Override
+  public boolean removeOverride(String policy, String key) {
     return override(policy, key, "", 0);
   }
 
@@ -115,7 +120,8 @@ final class RedisBoard {
     }
   }
 
-  Map<String, Map<String, SharedOverride>> readOverrides() {
+  @Override
+  public Map<String, Map<String, SharedOverride>> readOverrides() {
     List<String> hash = overridesKey();
     Object reply;
     try {

@@ -4,11 +4,14 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
+import io.github.limiter.LiveVersions;
 import io.github.limiter.NanoClock;
+import io.github.limiter.Peek;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
+import io.github.limiter.UpstreamBlocks;
 import io.github.limiter.internal.live.LiveBoard;
 import io.github.limiter.memory.InMemoryStore;
 import java.security.SecureRandom;
@@ -51,7 +54,7 @@ import redis.clients.jedis.UnifiedJedis;
  *     .build();
  * }</pre>
  */
-public final class RedisStore implements RateLimitStore, LiveBoard {
+public final class RedisStore implements RateLimitStore, LiveVersions, Peek, UpstreamBlocks {
 
   /** The origin of server time in the scripts: 2025-01-01T00:00:00Z, in Unix seconds. */
   public static final long EPOCH_SECONDS = 1_735_689_600L;
@@ -201,6 +204,12 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
   @Override
   public Decision peek(Policy policy, String key) {
     return peek(compile(policy), key);
+  }
+
+  /** The key's state under the version {@code bound} decides: its own scripts after a rebind. */
+  @Override
+  public Decision peek(PolicyStore bound, String key) {
+    return peek(bound instanceof Version version ? version.c : compile(bound.policy()), key);
   }
 
   private Decision peek(CompiledPolicy c, String key) {
@@ -391,12 +400,20 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     if (!replaced.add(bound)) {
       throw new IllegalArgumentException("already replaced: " + old);
     }
-    Published published = board.published(next.name());
+    LiveBoard.Published published = board.published(next.name());
     String since =
         published != null && Limit.parseAll(published.limits()).equals(next.limits())
             ? Long.toString(published.sinceMicros())
             : now();
     return new Version(new CompiledPolicy(next, keys, node, holdNanos, since));
+  }
+
+  /** Its views, and the board where the policies' live versions and overrides are shared. */
+  @Override
+  public <T> Optional<T> view(Class<T> capability) {
+    return capability == LiveBoard.class
+        ? Optional.of(capability.cast(board))
+        : RateLimitStore.super.view(capability);
   }
 
   /** The handles that {@link #rebind} replaced: each version is replaced once. */
@@ -432,36 +449,6 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
         RedisStore.this.adjust(c, key, delta);
       }
     }
-
-    @Override
-    public Decision peek(String key) {
-      return RedisStore.this.peek(c, key);
-    }
-  }
-
-  @Override
-  public Published publish(String policy, long number, String limits) {
-    return board.publish(policy, number, limits);
-  }
-
-  @Override
-  public Map<String, Published> read() {
-    return board.read();
-  }
-
-  @Override
-  public void putOverride(String policy, String key, String kind, String limits, long ttlMicros) {
-    board.putOverride(policy, key, kind, limits, ttlMicros);
-  }
-
-  @Override
-  public boolean removeOverride(String policy, String key) {
-    return board.removeOverride(policy, key);
-  }
-
-  @Override
-  public Map<String, Map<String, SharedOverride>> readOverrides() {
-    return board.readOverrides();
   }
 
   /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */

@@ -8,7 +8,9 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.live.KeyOverride;
+import io.github.limiter.internal.live.LiveBoard;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.live.PolicyVersion;
 import io.github.limiter.tck.ManualClock;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
@@ -106,26 +108,26 @@ class RedisLiveBoardTest {
     // Given two nodes, and a key that used 6 of 10
     LiveLimits a = node();
     LiveLimits b = node();
-    PolicyStore onA = a.bind(API);
-    PolicyStore onB = b.bind(API);
+    PolicyStore onA = a.store().bind(API);
+    PolicyStore onB = b.store().bind(API);
     assertThat(admitted(onA, 6)).isEqualTo(6);
 
     // When node a lowers the limit to 8
-    assertThat(a.change("api", "8/1h").number()).isEqualTo(1);
+    assertThat(a.policies().change("api", "8/1h").number()).isEqualTo(1);
 
     // Then node b decides under it once it refreshes, and the key keeps its count
-    assertThat(b.version("api").orElseThrow().number()).isZero();
-    b.refresh();
-    assertThat(b.version("api").orElseThrow())
+    assertThat(b.policies().version("api").orElseThrow().number()).isZero();
+    b.policies().refresh();
+    assertThat(b.policies().version("api").orElseThrow())
         .isEqualTo(
-            new LiveLimits.Version(1, Policy.fixedWindow("api", Limit.of(8, Duration.ofHours(1)))));
+            new PolicyVersion(1, Policy.fixedWindow("api", Limit.of(8, Duration.ofHours(1)))));
     assertThat(admitted(onB, 10)).isEqualTo(2);
     assertThat(admitted(onA, 10)).isZero();
 
     // And a node that starts later, deployed with 10, starts with version 1
     LiveLimits late = node();
-    PolicyStore onLate = late.bind(API);
-    assertThat(late.version("api").orElseThrow().number()).isEqualTo(1);
+    PolicyStore onLate = late.store().bind(API);
+    assertThat(late.policies().version("api").orElseThrow().number()).isEqualTo(1);
     assertThat(onLate.policy().limits()).containsExactly(Limit.of(8, Duration.ofHours(1)));
     assertThat(admitted(onLate, 10)).isZero();
   }
@@ -134,15 +136,15 @@ class RedisLiveBoardTest {
   void ofTwoChangesFromTheSameVersionOneWinsOnEveryNode() {
     LiveLimits a = node();
     LiveLimits b = node();
-    a.bind(API);
-    b.bind(API);
+    a.store().bind(API);
+    b.store().bind(API);
 
-    a.change("api", "9/1h");
+    a.policies().change("api", "9/1h");
 
-    assertThatThrownBy(() -> b.change("api", "7/1h"))
+    assertThatThrownBy(() -> b.policies().change("api", "7/1h"))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("changed meanwhile to version 1");
-    assertThat(b.version("api").orElseThrow().policy().limits())
+    assertThat(b.policies().version("api").orElseThrow().policy().limits())
         .containsExactly(Limit.of(9, Duration.ofHours(1)));
   }
 
@@ -150,16 +152,16 @@ class RedisLiveBoardTest {
   void aBadLimitIsPublishedNowhere() {
     LiveLimits a = node();
     LiveLimits b = node();
-    a.bind(API);
-    b.bind(API);
+    a.store().bind(API);
+    b.store().bind(API);
 
-    assertThatThrownBy(() -> a.change("api", "8 per hour"))
+    assertThatThrownBy(() -> a.policies().change("api", "8 per hour"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("8 per hour");
 
-    b.refresh();
-    assertThat(b.version("api").orElseThrow().number()).isZero();
-    assertThat(stores.get(0).read()).isEmpty();
+    b.policies().refresh();
+    assertThat(b.policies().version("api").orElseThrow().number()).isZero();
+    assertThat(stores.get(0).view(LiveBoard.class).orElseThrow().read()).isEmpty();
   }
 
   @Test
@@ -167,13 +169,13 @@ class RedisLiveBoardTest {
     // Given two nodes
     LiveLimits a = node();
     LiveLimits b = node();
-    PolicyStore onA = a.bind(API);
-    PolicyStore onB = b.bind(API);
+    PolicyStore onA = a.store().bind(API);
+    PolicyStore onB = b.store().bind(API);
 
     // When node a blocks one key for 10 minutes and exempts another for 20
-    a.override("api", "abuser", KeyOverride.Kind.BLOCK, null, Duration.ofMinutes(10));
-    a.override("api", "partner", KeyOverride.Kind.EXEMPT, null, Duration.ofMinutes(20));
-    b.refresh();
+    a.overrides().set("api", "abuser", KeyOverride.Kind.BLOCK, null, Duration.ofMinutes(10));
+    a.overrides().set("api", "partner", KeyOverride.Kind.EXEMPT, null, Duration.ofMinutes(20));
+    b.policies().refresh();
 
     // Then both nodes refuse the one and let the other through, uncharged
     assertThat(admitted(onA, "abuser", 3)).isZero();
@@ -182,36 +184,37 @@ class RedisLiveBoardTest {
     assertThat(admitted(onB, "partner", 30)).isEqualTo(30);
 
     // And a node that starts later applies them at once
-    PolicyStore onLate = node().bind(API);
+    PolicyStore onLate = node().store().bind(API);
     assertThat(admitted(onLate, "abuser", 3)).isZero();
 
     // And the block ends on time on every node, refreshed or not
     clock.advance(Duration.ofMinutes(10).minusMillis(1));
-    b.refresh();
+    b.policies().refresh();
     assertThat(admitted(onB, "abuser", 1)).isZero();
     clock.advance(Duration.ofMillis(1));
     assertThat(admitted(onA, "abuser", 20)).isEqualTo(10);
     assertThat(admitted(onB, "abuser", 1)).as("the 10 of the shared limit are used").isZero();
-    b.refresh();
-    assertThat(b.overrides("api")).containsOnlyKeys("partner");
-    assertThat(stores.get(0).readOverrides().get("api")).containsOnlyKeys("partner");
+    b.policies().refresh();
+    assertThat(b.overrides().of("api")).containsOnlyKeys("partner");
+    assertThat(stores.get(0).view(LiveBoard.class).orElseThrow().readOverrides().get("api"))
+        .containsOnlyKeys("partner");
   }
 
   @Test
   void aKeysOwnLimitsAndARemovalReachEveryNode() {
     LiveLimits a = node();
     LiveLimits b = node();
-    PolicyStore onA = a.bind(API);
-    PolicyStore onB = b.bind(API);
+    PolicyStore onA = a.store().bind(API);
+    PolicyStore onB = b.store().bind(API);
 
-    a.override("api", "big", KeyOverride.Kind.LIMITS, "25/1h", null);
-    b.refresh();
+    a.overrides().set("api", "big", KeyOverride.Kind.LIMITS, "25/1h", null);
+    b.policies().refresh();
     assertThat(admitted(onA, "big", 15)).isEqualTo(15);
     assertThat(admitted(onB, "big", 15)).as("25 shared by both nodes").isEqualTo(10);
 
-    assertThat(b.removeOverride("api", "big")).isTrue();
-    a.refresh();
-    assertThat(a.overrides("api")).isEmpty();
+    assertThat(b.overrides().remove("api", "big")).isTrue();
+    a.policies().refresh();
+    assertThat(a.overrides().of("api")).isEmpty();
     assertThat(admitted(onA, "big", 20)).as("its state was kept under the policy's 10").isZero();
   }
 
@@ -225,24 +228,24 @@ class RedisLiveBoardTest {
     // Given a node over the store itself, and one over a proxy of its own store
     LiveLimits a = node();
     LiveLimits proxied = new LiveLimits(clientProxy(store()), clock);
-    PolicyStore onA = a.bind(API);
-    PolicyStore onProxied = proxied.bind(API);
-    assertThat(proxied.shared()).isTrue();
+    PolicyStore onA = a.store().bind(API);
+    PolicyStore onProxied = proxied.store().bind(API);
+    assertThat(proxied.policies().shared()).isTrue();
 
     // When the proxied node lowers the limit and blocks a key
-    proxied.change("api", "4/1h");
-    proxied.override("api", "abuser", KeyOverride.Kind.BLOCK, null, null);
+    proxied.policies().change("api", "4/1h");
+    proxied.overrides().set("api", "abuser", KeyOverride.Kind.BLOCK, null, null);
 
     // Then the other node follows both at its next refresh
-    a.refresh();
-    assertThat(a.version("api").orElseThrow().number()).isEqualTo(1);
+    a.policies().refresh();
+    assertThat(a.policies().version("api").orElseThrow().number()).isEqualTo(1);
     assertThat(admitted(onA, 10)).isEqualTo(4);
     assertThat(admitted(onA, "abuser", 1)).isZero();
 
     // And a change of the other node reaches the proxied one
-    a.change("api", "6/1h");
-    proxied.refresh();
-    assertThat(proxied.version("api").orElseThrow().number()).isEqualTo(2);
+    a.policies().change("api", "6/1h");
+    proxied.policies().refresh();
+    assertThat(proxied.policies().version("api").orElseThrow().number()).isEqualTo(2);
     assertThat(admitted(onProxied, 10)).as("4 of the 6 used on node a").isEqualTo(2);
   }
 }

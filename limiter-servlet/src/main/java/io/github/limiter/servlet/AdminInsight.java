@@ -2,17 +2,19 @@ package io.github.limiter.servlet;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
+import io.github.limiter.Peek;
 import io.github.limiter.Policy;
-import io.github.limiter.internal.live.Insight;
-import io.github.limiter.internal.live.KeyCount;
+import io.github.limiter.internal.insight.Insight;
+import io.github.limiter.internal.insight.KeyCount;
+import io.github.limiter.internal.insight.PolicyScope;
+import io.github.limiter.internal.insight.ShadowTrial;
+import io.github.limiter.internal.insight.ShadowTrials;
+import io.github.limiter.internal.insight.TopKeysView;
+import io.github.limiter.internal.insight.Traffic;
+import io.github.limiter.internal.insight.TrialView;
 import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveLimits;
-import io.github.limiter.internal.live.PolicyScope;
-import io.github.limiter.internal.live.ShadowTrial;
-import io.github.limiter.internal.live.ShadowTrials;
-import io.github.limiter.internal.live.TopKeysView;
-import io.github.limiter.internal.live.Traffic;
-import io.github.limiter.internal.live.TrialView;
+import io.github.limiter.internal.live.PolicyVersion;
 import io.github.limiter.internal.runtime.LimiterRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,21 +101,30 @@ final class AdminInsight {
           "key: expected at most " + io.github.limiter.Limiter.MAX_KEY_LENGTH + " characters");
     }
     LiveLimits live = runtime.live();
-    LiveLimits.Version version = live.version(name).orElseThrow();
-    KeyOverride override = live.overrides(name).get(key);
+    PolicyVersion version = live.policies().version(name).orElseThrow();
+    KeyOverride override = live.overrides().of(name).get(key);
+    Peek peek =
+        live.store()
+            .view(Peek.class)
+            .orElseThrow(
+                () ->
+                    new UnsupportedOperationException(
+                        "the store cannot read a key's state without charging it"));
     Decision state =
         override != null && override.bound() != null
-            ? override.bound().peek(key)
-            : live.peek(version.policy(), key);
+            ? peek.peek(override.bound(), key)
+            : peek.peek(version.policy(), key);
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("policy", name);
     json.put("key", key);
     json.put("version", version.number());
-    json.put("limits", LiveLimits.text(version.policy()));
+    json.put("limits", PolicyVersion.text(version.policy()));
     json.put("limit", state.limit().toString());
     json.put("remaining", state.remaining());
     json.put("resetSeconds", (state.resetAfterNanos() + 999_999_999) / 1_000_000_000);
-    json.put("override", override == null ? null : override(key, override, live.clock().nanos()));
+    json.put(
+        "override",
+        override == null ? null : override(key, override, live.overrides().clock().nanos()));
     return json;
   }
 
@@ -122,7 +133,7 @@ final class AdminInsight {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("key", key);
     json.put("kind", o.kind().configName());
-    json.put("limits", o.kind() == KeyOverride.Kind.LIMITS ? LiveLimits.text(o.policy()) : "");
+    json.put("limits", o.kind() == KeyOverride.Kind.LIMITS ? PolicyVersion.text(o.policy()) : "");
     long left = o.remainingAt(now);
     json.put(
         "expiresInSeconds", left == Long.MAX_VALUE ? null : (left + 999_999_999) / 1_000_000_000);
@@ -154,8 +165,8 @@ final class AdminInsight {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("period: " + e.getMessage());
     }
-    Policy candidate = runtime.live().validate(name, limits);
-    Policy current = runtime.live().version(name).orElseThrow().policy();
+    Policy candidate = runtime.live().policies().validate(name, limits);
+    Policy current = runtime.live().policies().version(name).orElseThrow().policy();
     ShadowTrials trials = runtime.insight().trials();
     Optional<ShadowTrial> old = trials.trial(name);
     if (old.isPresent() && old.get().state() == ShadowTrial.State.RUNNING) {

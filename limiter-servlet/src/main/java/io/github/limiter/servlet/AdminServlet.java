@@ -3,6 +3,7 @@ package io.github.limiter.servlet;
 import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.live.PolicyVersion;
 import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.runtime.LimiterRuntime;
 import jakarta.servlet.http.HttpServlet;
@@ -193,8 +194,8 @@ final class AdminServlet extends HttpServlet {
         send(response, 200, started);
       }
       case "trial/apply POST" -> {
-        String limits = LiveLimits.text(AdminInsight.candidate(owner, name));
-        LiveLimits.Version version = owner.live().change(name, limits);
+        String limits = PolicyVersion.text(AdminInsight.candidate(owner, name));
+        PolicyVersion version = owner.live().policies().change(name, limits);
         AdminInsight.applied(owner, name);
         log(
             who,
@@ -252,14 +253,14 @@ final class AdminServlet extends HttpServlet {
     if (current == null) {
       return policies;
     }
-    for (LiveLimits.Version version : current.live().versions()) {
+    for (PolicyVersion version : current.live().policies().versions()) {
       String name = version.policy().name();
       Map<String, Object> policy = new LinkedHashMap<>();
       policy.put("policy", name);
       policy.put("algorithm", version.policy().algorithm().configName());
       policy.put("version", version.number());
-      policy.put("limits", LiveLimits.text(version.policy()));
-      policy.put("shared", current.live().shared());
+      policy.put("limits", PolicyVersion.text(version.policy()));
+      policy.put("shared", current.live().policies().shared());
       policy.putAll(AdminInsight.scope(current, name));
       policies.add(policy);
     }
@@ -274,8 +275,8 @@ final class AdminServlet extends HttpServlet {
       throw new IllegalArgumentException("limits: required, such as {\"limits\": \"10/s\"}");
     }
     LimiterRuntime owner = holding(name);
-    LiveLimits.Version version = owner.live().change(name, limits);
-    String text = LiveLimits.text(version.policy());
+    PolicyVersion version = owner.live().policies().change(name, limits);
+    String text = PolicyVersion.text(version.policy());
     log(
         who,
         "changed the limits of policy "
@@ -291,8 +292,8 @@ final class AdminServlet extends HttpServlet {
   private List<Map<String, Object>> overrides(String name) {
     List<Map<String, Object>> list = new ArrayList<>();
     LiveLimits live = holding(name).live();
-    long now = live.clock().nanos();
-    live.overrides(name).forEach((key, o) -> list.add(AdminInsight.override(key, o, now)));
+    long now = live.overrides().clock().nanos();
+    live.overrides().of(name).forEach((key, o) -> list.add(AdminInsight.override(key, o, now)));
     return list;
   }
 
@@ -317,7 +318,7 @@ final class AdminServlet extends HttpServlet {
       }
     }
     LimiterRuntime owner = holding(name);
-    KeyOverride override = owner.live().override(name, key, kind, body.get("limits"), ttl);
+    KeyOverride override = owner.live().overrides().set(name, key, kind, body.get("limits"), ttl);
     log(
         who,
         "set the override of key "
@@ -326,7 +327,7 @@ final class AdminServlet extends HttpServlet {
             + LogText.quote(name)
             + " to "
             + kind.configName()
-            + (kind == KeyOverride.Kind.LIMITS ? " " + LiveLimits.text(override.policy()) : "")
+            + (kind == KeyOverride.Kind.LIMITS ? " " + PolicyVersion.text(override.policy()) : "")
             + (ttl != null ? " for " + ttl : ""));
     count(owner, name, "override-" + kind.configName());
     send(response, 200, Map.of("policy", name, "key", key, "kind", kind.configName()));
@@ -335,7 +336,7 @@ final class AdminServlet extends HttpServlet {
   private void removeOverride(HttpServletResponse response, String who, String name, String key)
       throws IOException {
     LimiterRuntime owner = holding(name);
-    if (!owner.live().removeOverride(name, key)) {
+    if (!owner.live().overrides().remove(name, key)) {
       send(
           response,
           404,
@@ -356,10 +357,10 @@ final class AdminServlet extends HttpServlet {
    */
   private LimiterRuntime holding(String name) {
     LimiterRuntime current = runtime.get();
-    if (current == null || current.live().version(name).isEmpty()) {
+    if (current == null || current.live().policies().version(name).isEmpty()) {
       Set<String> known = new TreeSet<>();
       if (current != null) {
-        current.live().versions().forEach(v -> known.add(v.policy().name()));
+        current.live().policies().versions().forEach(v -> known.add(v.policy().name()));
       }
       throw new UnknownPolicy("no policy named '" + name + "'; the policies are " + known);
     }

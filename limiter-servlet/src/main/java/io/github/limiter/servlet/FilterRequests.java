@@ -7,7 +7,7 @@ import io.github.limiter.internal.admission.Routes;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.live.PolicyScope;
+import io.github.limiter.internal.insight.PolicyScope;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.render.ResponseRenderer;

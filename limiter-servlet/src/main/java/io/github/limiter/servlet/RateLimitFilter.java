@@ -3,7 +3,7 @@ package io.github.limiter.servlet;
 import io.github.limiter.ConfigException;
 import io.github.limiter.Limiter;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.live.Insight;
+import io.github.limiter.internal.insight.Insight;
 import io.github.limiter.internal.log.LogText;
 import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.runtime.LimiterRuntime;

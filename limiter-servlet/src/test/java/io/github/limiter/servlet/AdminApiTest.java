@@ -429,6 +429,7 @@ class AdminApiTest {
             recorder);
     runtime
         .live()
+        .store()
         .bind(io.github.limiter.Policy.fixedWindow("web", io.github.limiter.Limit.parse("5/1h")));
     AdminSettings settings = new AdminSettings(true, "/ops", Optional.empty(), Optional.of(TOKEN));
     try (TestServer ops =

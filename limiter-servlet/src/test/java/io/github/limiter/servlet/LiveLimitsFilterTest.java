@@ -28,7 +28,7 @@ class LiveLimitsFilterTest {
       }
       LiveLimits live = server.runtime().live();
 
-      live.change("api", "4/1h");
+      live.policies().change("api", "4/1h");
 
       HttpResponse<String> fourth = get(server);
       assertThat(fourth.statusCode()).isEqualTo(200);
@@ -36,7 +36,7 @@ class LiveLimitsFilterTest {
       assertThat(fourth.headers().firstValue("RateLimit").orElseThrow()).startsWith("\"api\";r=0;");
       assertThat(get(server).statusCode()).isEqualTo(429);
 
-      live.change("api", "6/1h");
+      live.policies().change("api", "6/1h");
       assertThat(get(server).statusCode()).isEqualTo(200);
       assertThat(get(server).statusCode()).isEqualTo(200);
       assertThat(get(server).statusCode()).isEqualTo(429);

@@ -73,7 +73,7 @@ class QuotaZoneFilterTest {
       assertThat(tokyo(server).statusCode()).isEqualTo(429);
 
       // When an operator raises the quota to 3 a day
-      server.runtime().live().change("daily", "100/s burst=200, 3/day");
+      server.runtime().live().policies().change("daily", "100/s burst=200, 3/day");
 
       // Then the Tokyo customer gets a third request, shown as 3 a day, and no fourth
       HttpResponse<String> third = tokyo(server);

@@ -1,5 +1,7 @@
 package io.github.limiter.tck;
 
+import static io.github.limiter.tck.Views.peek;
+import static io.github.limiter.tck.Views.versions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Algorithm;
@@ -23,10 +25,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The contract of {@link RateLimitStore#peek}: a key's state read for an operator, without charging
- * or writing anything. It reads what a decision at the same instant reports, a key never seen reads
- * as fresh, and a state stored under other limits of the policy reads as carried over to the
- * current ones.
+ * The contract of {@link io.github.limiter.Peek}: a key's state read for an operator, without
+ * charging or writing anything. It reads what a decision at the same instant reports, a key never
+ * seen reads as fresh, and a state stored under other limits of the policy reads as carried over to
+ * the current ones.
  *
  * <p>Extend it as {@link RateLimitStoreContract}: {@link #createStore(NanoClock, Clock)} returns a
  * store that reads the given clock, placed at the wall clock's instant for calendar quotas, as in
@@ -83,14 +85,14 @@ public abstract class KeyStateContract {
     RateLimitStore store = store(ManualClock.random(11));
     Policy policy = policy(algorithm, tenAMinute(algorithm));
 
-    Decision state = store.peek(policy, "unseen");
+    Decision state = peek(store).peek(policy, "unseen");
 
     assertThat(state.isAllowed()).isTrue();
     assertThat(state.policy()).isEqualTo("peek");
     assertThat(state.limit()).isEqualTo(tenAMinute(algorithm));
     assertThat(state.remaining()).isEqualTo(10);
     assertThat(state.resetAfterNanos()).isZero();
-    assertThat(store.bind(policy).peek("unseen").remaining()).isEqualTo(10);
+    assertThat(peek(store).peek(store.bind(policy), "unseen").remaining()).isEqualTo(10);
   }
 
   @ParameterizedTest
@@ -106,7 +108,7 @@ public abstract class KeyStateContract {
     }
 
     // When it is read, then it reads what the decision said: 7 left, and the same reset
-    Decision state = bound.peek("k");
+    Decision state = peek(store).peek(bound, "k");
     assertThat(state.remaining()).isEqualTo(7).isEqualTo(last.remaining());
     assertThat(state.limit()).isEqualTo(last.limit());
     assertThat(state.resetAfterNanos()).isEqualTo(last.resetAfterNanos()).isPositive();
@@ -120,8 +122,8 @@ public abstract class KeyStateContract {
     bound.decide("k", 1);
 
     for (int i = 0; i < 25; i++) {
-      assertThat(bound.peek("k").remaining()).isEqualTo(9);
-      assertThat(bound.peek("other").remaining()).isEqualTo(10);
+      assertThat(peek(store).peek(bound, "k").remaining()).isEqualTo(9);
+      assertThat(peek(store).peek(bound, "other").remaining()).isEqualTo(10);
     }
 
     int admitted = 0;
@@ -144,11 +146,11 @@ public abstract class KeyStateContract {
     for (int i = 0; i < 10; i++) {
       bound.decide("k", 1);
     }
-    assertThat(bound.peek("k").remaining()).isZero();
+    assertThat(peek(store).peek(bound, "k").remaining()).isZero();
 
     // When 3 s pass, then it reads 3 tokens, full again in 7 s
     clock.advance(Duration.ofSeconds(3).toNanos());
-    Decision state = bound.peek("k");
+    Decision state = peek(store).peek(bound, "k");
     assertThat(state.remaining()).isEqualTo(3);
     assertThat(state.resetAfter()).isEqualTo(Duration.ofSeconds(7));
   }
@@ -164,14 +166,16 @@ public abstract class KeyStateContract {
     for (int i = 0; i < 4; i++) {
       assertThat(bound.decide("k", 1).isAllowed()).isTrue();
     }
-    assertThat(bound.peek("k").limit()).as("1 left a second, 4 a minute").isEqualTo(perSecond);
-    assertThat(bound.peek("k").remaining()).isEqualTo(1);
+    assertThat(peek(store).peek(bound, "k").limit())
+        .as("1 left a second, 4 a minute")
+        .isEqualTo(perSecond);
+    assertThat(peek(store).peek(bound, "k").remaining()).isEqualTo(1);
 
     // When the next second has begun and 2 more are spent, then the minute binds, with 2 left
     clock.advance(Duration.ofSeconds(1).toNanos());
     bound.decide("k", 1);
     bound.decide("k", 1);
-    Decision state = bound.peek("k");
+    Decision state = peek(store).peek(bound, "k");
     assertThat(state.limit()).isEqualTo(perMinute);
     assertThat(state.remaining()).isEqualTo(2);
   }
@@ -189,14 +193,16 @@ public abstract class KeyStateContract {
     // When the capacity is lowered to 8, then 5, it reads 6, then 5: its tokens capped, never a
     // fresh bucket; a key never seen reads the new capacity
     PolicyStore v2 =
-        store.rebind(
-            bound, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, Duration.ofHours(1), 8)));
-    assertThat(v2.peek("k").remaining()).isEqualTo(6);
-    assertThat(v2.peek("new").remaining()).isEqualTo(8);
+        versions(store)
+            .rebind(bound, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, Duration.ofHours(1), 8)));
+    assertThat(peek(store).peek(v2, "k").remaining()).isEqualTo(6);
+    assertThat(peek(store).peek(v2, "new").remaining()).isEqualTo(8);
     PolicyStore v3 =
-        store.rebind(v2, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, Duration.ofHours(1), 5)));
-    assertThat(v3.peek("k").remaining()).isEqualTo(5);
-    assertThat(v3.peek("k").limit()).isEqualTo(Limit.bucket(1, Duration.ofHours(1), 5));
+        versions(store)
+            .rebind(v2, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, Duration.ofHours(1), 5)));
+    assertThat(peek(store).peek(v3, "k").remaining()).isEqualTo(5);
+    assertThat(peek(store).peek(v3, "k").limit())
+        .isEqualTo(Limit.bucket(1, Duration.ofHours(1), 5));
 
     // And the read left the carry to the first decision, which finds the same
     assertThat(v3.decide("k", 1).remaining()).isEqualTo(4);
@@ -211,9 +217,10 @@ public abstract class KeyStateContract {
     }
 
     PolicyStore v2 =
-        store.rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(8, Duration.ofHours(1))));
+        versions(store)
+            .rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(8, Duration.ofHours(1))));
 
-    assertThat(v2.peek("k").remaining()).as("6 of 10 used, lowered to 8").isEqualTo(2);
+    assertThat(peek(store).peek(v2, "k").remaining()).as("6 of 10 used, lowered to 8").isEqualTo(2);
   }
 
   @Test
@@ -230,7 +237,7 @@ public abstract class KeyStateContract {
         Duration.between(
                 Instant.parse("2024-06-10T10:30:00Z"), Instant.parse("2024-06-10T15:00:00Z"))
             .toNanos();
-    Decision unseen = bound.peek("k");
+    Decision unseen = peek(store).peek(bound, "k");
     assertThat(unseen.limit()).as("3 left of the quota, 200 of the rate").isEqualTo(quota);
     assertThat(unseen.remaining()).isEqualTo(3);
     assertThat(unseen.resetAfterNanos()).isZero();
@@ -241,7 +248,7 @@ public abstract class KeyStateContract {
     }
 
     // Then it reads none left of the quota, for as long as the decision it would get waits
-    Decision spent = bound.peek("k");
+    Decision spent = peek(store).peek(bound, "k");
     assertThat(spent.isAllowed()).as("a read admits nothing and refuses nothing").isTrue();
     assertThat(spent.limit()).isEqualTo(quota);
     assertThat(spent.remaining()).isZero();
@@ -250,12 +257,14 @@ public abstract class KeyStateContract {
     assertThat(refused.limit()).isEqualTo(quota);
     assertThat(refused.retryAfterNanos()).isEqualTo(toDayEnd);
     clock.advance(toDayEnd - MS);
-    assertThat(bound.peek("k").remaining()).isZero();
-    assertThat(bound.peek("k").resetAfterNanos()).as("1 ms before the day ends").isEqualTo(MS);
+    assertThat(peek(store).peek(bound, "k").remaining()).isZero();
+    assertThat(peek(store).peek(bound, "k").resetAfterNanos())
+        .as("1 ms before the day ends")
+        .isEqualTo(MS);
 
     // And at the day's end it reads the whole quota again, and nothing to reset
     clock.advance(MS);
-    Decision next = bound.peek("k");
+    Decision next = peek(store).peek(bound, "k");
     assertThat(next.limit()).isEqualTo(quota);
     assertThat(next.remaining()).isEqualTo(3);
     assertThat(next.resetAfterNanos()).isZero();
@@ -280,11 +289,11 @@ public abstract class KeyStateContract {
     store.decide(rateFirst, "k", 2);
 
     // When they are read, Then each reads 0 left under the limit it lists first, with its reset
-    Decision byQuota = quotaFirst.peek("k");
+    Decision byQuota = peek(store).peek(quotaFirst, "k");
     assertThat(byQuota.limit()).isEqualTo(quota);
     assertThat(byQuota.remaining()).isZero();
     assertThat(byQuota.resetAfter()).as("at midnight UTC").isEqualTo(Duration.ofHours(6));
-    Decision byRate = store.peek(rateFirst, "k");
+    Decision byRate = peek(store).peek(rateFirst, "k");
     assertThat(byRate.limit()).isEqualTo(rate);
     assertThat(byRate.remaining()).isZero();
     assertThat(byRate.resetAfter()).as("refilled in 2 hours").isEqualTo(Duration.ofHours(2));

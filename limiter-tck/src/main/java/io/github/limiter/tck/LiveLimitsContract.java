@@ -1,5 +1,6 @@
 package io.github.limiter.tck;
 
+import static io.github.limiter.tck.Views.versions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,9 +22,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract of {@link RateLimitStore#rebind} for a store that changes limits while it runs: each
- * key keeps its state under the new limits, by its algorithm's rule. Nothing resets and no key gets
- * a fresh burst; a lower limit applies at once, a higher one gives only what it adds.
+ * The contract of {@link io.github.limiter.LiveVersions#rebind} for a store that changes limits
+ * while it runs: each key keeps its state under the new limits, by its algorithm's rule. Nothing
+ * resets and no key gets a fresh burst; a lower limit applies at once, a higher one gives only what
+ * it adds.
  *
  * <p>Extend it as {@link RateLimitStoreContract}: {@link #createStore(NanoClock)} returns a store
  * that reads the given clock. Every test drives time through a {@link ManualClock} and never
@@ -79,12 +81,14 @@ public abstract class LiveLimitsContract {
     assertThat(admitted(v1, "k", 4)).isEqualTo(4);
 
     // When the capacity rises to 20, then Then the 6 tokens left stay 6: no fresh burst
-    PolicyStore v2 = store.rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 20)));
+    PolicyStore v2 =
+        versions(store).rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 20)));
     assertThat(v2.decide("k", 1).remaining()).isEqualTo(5);
     assertThat(admitted(v2, "k", 10)).isEqualTo(5);
 
     // And the tokens refill at the new rate, up to the new capacity: 2/s now
-    PolicyStore v3 = store.rebind(v2, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(2, sec(1), 3)));
+    PolicyStore v3 =
+        versions(store).rebind(v2, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(2, sec(1), 3)));
     clock.advance(sec(1));
     assertThat(admitted(v3, "k", 10)).isEqualTo(2);
     clock.advance(sec(60));
@@ -102,11 +106,13 @@ public abstract class LiveLimitsContract {
     assertThat(admitted(v1, "slow", 4)).isEqualTo(4);
 
     // When the rate doubles, then the 6 tokens are still 6, not the 12 that 6 s would refill now
-    PolicyStore v2 = store.rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(2, sec(1), 10)));
+    PolicyStore v2 =
+        versions(store).rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(2, sec(1), 10)));
     assertThat(admitted(v2, "fast", 10)).isEqualTo(6);
 
     // When it halves instead, then they are still 6, not 3
-    PolicyStore v3 = store.rebind(v2, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(2), 10)));
+    PolicyStore v3 =
+        versions(store).rebind(v2, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(2), 10)));
     assertThat(admitted(v3, "slow", 10)).isEqualTo(6);
   }
 
@@ -117,7 +123,8 @@ public abstract class LiveLimitsContract {
     PolicyStore v1 = store.bind(policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 10)));
     assertThat(admitted(v1, "k", 1)).isEqualTo(1);
 
-    PolicyStore v2 = store.rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 3)));
+    PolicyStore v2 =
+        versions(store).rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 3)));
 
     assertThat(admitted(v2, "k", 10)).isEqualTo(3);
   }
@@ -132,7 +139,8 @@ public abstract class LiveLimitsContract {
     assertThat(admitted(v1, "k", 4)).isEqualTo(4);
 
     // When the capacity drops to 5 and the rate rises to 2/s
-    PolicyStore v2 = store.rebind(v1, policy(Algorithm.LEAKY_BUCKET, Limit.bucket(2, sec(1), 5)));
+    PolicyStore v2 =
+        versions(store).rebind(v1, policy(Algorithm.LEAKY_BUCKET, Limit.bucket(2, sec(1), 5)));
 
     // Then one more fits now, and the level of 5 leaks at 2/s
     assertThat(admitted(v2, "k", 10)).isEqualTo(1);
@@ -153,15 +161,18 @@ public abstract class LiveLimitsContract {
       assertThat(admitted(v1, "k", 6)).isEqualTo(6);
 
       // When the limit drops to 8, then 2 more pass
-      PolicyStore v2 = store.rebind(v1, policy(algorithm, Limit.of(8, Duration.ofMinutes(1))));
+      PolicyStore v2 =
+          versions(store).rebind(v1, policy(algorithm, Limit.of(8, Duration.ofMinutes(1))));
       assertThat(admitted(v2, "k", 10)).as(algorithm + " at " + clock).isEqualTo(2);
 
       // When it rises to 12, then 4 more pass: the count of 8 is kept
-      PolicyStore v3 = store.rebind(v2, policy(algorithm, Limit.of(12, Duration.ofMinutes(1))));
+      PolicyStore v3 =
+          versions(store).rebind(v2, policy(algorithm, Limit.of(12, Duration.ofMinutes(1))));
       assertThat(admitted(v3, "k", 10)).as(algorithm + " at " + clock).isEqualTo(4);
 
       // When it drops below the count, then nothing passes
-      PolicyStore v4 = store.rebind(v3, policy(algorithm, Limit.of(5, Duration.ofMinutes(1))));
+      PolicyStore v4 =
+          versions(store).rebind(v3, policy(algorithm, Limit.of(5, Duration.ofMinutes(1))));
       assertThat(admitted(v4, "k", 10)).as(algorithm + " at " + clock).isZero();
     }
   }
@@ -177,7 +188,8 @@ public abstract class LiveLimitsContract {
     clock.advance(Duration.ofSeconds(7 * 60 + 30)); // the old window's index is 7, the new one's 1
     assertThat(admitted(v1, "k", 6)).isEqualTo(6);
 
-    PolicyStore v2 = store.rebind(v1, policy(algorithm, Limit.of(8, Duration.ofMinutes(5))));
+    PolicyStore v2 =
+        versions(store).rebind(v1, policy(algorithm, Limit.of(8, Duration.ofMinutes(5))));
 
     assertThat(admitted(v2, "k", 10)).as(algorithm.toString()).isEqualTo(2);
     clock.advance(Duration.ofMinutes(15));
@@ -191,7 +203,8 @@ public abstract class LiveLimitsContract {
     PolicyStore v1 = store.bind(Policy.concurrency("live", 5, Duration.ofSeconds(1)));
     assertThat(admitted(v1, "k", 3)).isEqualTo(3);
 
-    PolicyStore v2 = store.rebind(v1, Policy.concurrency("live", 2, Duration.ofSeconds(1)));
+    PolicyStore v2 =
+        versions(store).rebind(v1, Policy.concurrency("live", 2, Duration.ofSeconds(1)));
     assertThat(admitted(v2, "k", 1)).as("3 held, 2 allowed").isZero();
 
     // A request admitted under the old version ends through its handle: its permit comes back.
@@ -207,7 +220,8 @@ public abstract class LiveLimitsContract {
     PolicyStore v1 = store.bind(policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 10)));
     assertThat(admitted(v1, "old", 10)).isEqualTo(10);
 
-    PolicyStore v2 = store.rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 4)));
+    PolicyStore v2 =
+        versions(store).rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 4)));
 
     assertThat(admitted(v2, "new", 10)).isEqualTo(4);
     assertThat(admitted(v2, "old", 10)).isZero();
@@ -221,8 +235,10 @@ public abstract class LiveLimitsContract {
     PolicyStore v1 = store.bind(policy(Algorithm.FIXED_WINDOW, Limit.of(10, minute)));
     assertThat(admitted(v1, "quiet", 7)).isEqualTo(7);
 
-    PolicyStore v2 = store.rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(20, minute)));
-    PolicyStore v3 = store.rebind(v2, policy(Algorithm.FIXED_WINDOW, Limit.of(9, minute)));
+    PolicyStore v2 =
+        versions(store).rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(20, minute)));
+    PolicyStore v3 =
+        versions(store).rebind(v2, policy(Algorithm.FIXED_WINDOW, Limit.of(9, minute)));
 
     assertThat(admitted(v3, "quiet", 10)).isEqualTo(2);
   }
@@ -240,7 +256,7 @@ public abstract class LiveLimitsContract {
     assertThat(admitted(v1, "k", 8)).isEqualTo(8);
 
     // When the per-second limit is dropped and the hourly one lowered to 10
-    PolicyStore v2 = store.rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(10, hour)));
+    PolicyStore v2 = versions(store).rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(10, hour)));
 
     // Then the hourly count of 8 carries over, even an hour's window from now
     clock.advance(sec(5));
@@ -255,7 +271,8 @@ public abstract class LiveLimitsContract {
     PolicyStore v1 = store.bind(policy(Algorithm.FIXED_WINDOW, Limit.of(10, minute)));
     assertThat(admitted(v1, "k", 3)).isEqualTo(3);
 
-    PolicyStore v2 = store.rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(6, minute)));
+    PolicyStore v2 =
+        versions(store).rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(6, minute)));
     int late = admitted(v1, "k", 1); // a request that found the old handle just before the change
 
     assertThat(late).isEqualTo(1);
@@ -268,19 +285,22 @@ public abstract class LiveLimitsContract {
     PolicyStore v1 = store.bind(policy(Algorithm.FIXED_WINDOW, Limit.of(10, sec(1))));
 
     assertThatThrownBy(
-            () -> store.rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 5))))
+            () ->
+                versions(store)
+                    .rebind(v1, policy(Algorithm.TOKEN_BUCKET, Limit.bucket(1, sec(1), 5))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("live")
         .hasMessageContaining("token-bucket");
     assertThatThrownBy(
             () ->
-                store.rebind(
-                    v1,
-                    new Policy(
-                        "other",
-                        Algorithm.FIXED_WINDOW,
-                        List.of(Limit.of(5, sec(1))),
-                        FailureMode.FAIL_OPEN)))
+                versions(store)
+                    .rebind(
+                        v1,
+                        new Policy(
+                            "other",
+                            Algorithm.FIXED_WINDOW,
+                            List.of(Limit.of(5, sec(1))),
+                            FailureMode.FAIL_OPEN)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("other");
   }
@@ -289,9 +309,10 @@ public abstract class LiveLimitsContract {
   void aVersionIsReplacedOnce() {
     RateLimitStore store = store(ManualClock.random(29));
     PolicyStore v1 = store.bind(policy(Algorithm.FIXED_WINDOW, Limit.of(10, sec(1))));
-    store.rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(5, sec(1))));
+    versions(store).rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(5, sec(1))));
 
-    assertThatThrownBy(() -> store.rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(7, sec(1)))))
+    assertThatThrownBy(
+            () -> versions(store).rebind(v1, policy(Algorithm.FIXED_WINDOW, Limit.of(7, sec(1)))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("already replaced");
   }

@@ -1,5 +1,6 @@
 package io.github.limiter.tck;
 
+import static io.github.limiter.tck.Views.blocks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.Limit;
@@ -13,11 +14,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@link RateLimitStore#block}, an upstream's "blocked until", for stores that keep
- * blocks (every store of this project): a block runs from the store's now for the time asked, a
- * shorter one never shortens it, a read changes nothing, and it ends on time. Extend it as {@link
- * RateLimitStoreContract}: the store takes {@code now} from the given clock, at {@link
- * #tickNanos()}.
+ * The contract of {@link io.github.limiter.UpstreamBlocks#block}, an upstream's "blocked until",
+ * for stores that keep blocks (every store of this project): a block runs from the store's now for
+ * the time asked, a shorter one never shortens it, a read changes nothing, and it ends on time.
+ * Extend it as {@link RateLimitStoreContract}: the store takes {@code now} from the given clock, at
+ * {@link #tickNanos()}.
  */
 public abstract class UpstreamBlockContract {
 
@@ -53,7 +54,7 @@ public abstract class UpstreamBlockContract {
   void aKeyNeverBlockedIsNotBlocked() {
     RateLimitStore store = store(ManualClock.nearMaxValue());
 
-    assertThat(store.block(PARTNER, "https://partner:443", 0)).isZero();
+    assertThat(blocks(store).block(PARTNER, "https://partner:443", 0)).isZero();
   }
 
   @Test
@@ -63,17 +64,17 @@ public abstract class UpstreamBlockContract {
     String key = "https://partner:443";
 
     // Given a block of 2 s
-    assertThat(store.block(PARTNER, key, 2 * SECOND)).isEqualTo(2 * SECOND);
+    assertThat(blocks(store).block(PARTNER, key, 2 * SECOND)).isEqualTo(2 * SECOND);
 
     // Then it runs 1.5 s later, as far as its end, and is over at it
     clock.advance(SECOND / 2 * 3);
-    assertThat(store.block(PARTNER, key, 0)).isEqualTo(SECOND / 2);
+    assertThat(blocks(store).block(PARTNER, key, 0)).isEqualTo(SECOND / 2);
     clock.advance(SECOND / 2 - tickNanos());
-    assertThat(store.block(PARTNER, key, 0)).isEqualTo(tickNanos());
+    assertThat(blocks(store).block(PARTNER, key, 0)).isEqualTo(tickNanos());
     clock.advance(tickNanos());
-    assertThat(store.block(PARTNER, key, 0)).isZero();
+    assertThat(blocks(store).block(PARTNER, key, 0)).isZero();
     clock.advance(10 * SECOND);
-    assertThat(store.block(PARTNER, key, 0)).isZero();
+    assertThat(blocks(store).block(PARTNER, key, 0)).isZero();
   }
 
   @Test
@@ -81,33 +82,33 @@ public abstract class UpstreamBlockContract {
     ManualClock clock = ManualClock.negative();
     RateLimitStore store = store(clock);
     String key = "https://partner:443";
-    store.block(PARTNER, key, 5 * SECOND);
+    blocks(store).block(PARTNER, key, 5 * SECOND);
 
     // When another node blocks for less, the longer block stands
-    assertThat(store.block(PARTNER, key, SECOND)).isEqualTo(5 * SECOND);
+    assertThat(blocks(store).block(PARTNER, key, SECOND)).isEqualTo(5 * SECOND);
     clock.advance(2 * SECOND);
-    assertThat(store.block(PARTNER, key, 0)).isEqualTo(3 * SECOND);
+    assertThat(blocks(store).block(PARTNER, key, 0)).isEqualTo(3 * SECOND);
 
     // When one blocks for longer, the block runs to the later end
-    assertThat(store.block(PARTNER, key, 10 * SECOND)).isEqualTo(10 * SECOND);
+    assertThat(blocks(store).block(PARTNER, key, 10 * SECOND)).isEqualTo(10 * SECOND);
     clock.advance(9 * SECOND);
-    assertThat(store.block(PARTNER, key, 0)).isEqualTo(SECOND);
+    assertThat(blocks(store).block(PARTNER, key, 0)).isEqualTo(SECOND);
   }
 
   @Test
   void blocksOfOtherKeysAndOtherPoliciesAreIndependent() {
     RateLimitStore store = store(ManualClock.random(7));
-    store.block(PARTNER, "https://partner:443 key-a", 3 * SECOND);
+    blocks(store).block(PARTNER, "https://partner:443 key-a", 3 * SECOND);
 
-    assertThat(store.block(PARTNER, "https://partner:443 key-b", 0)).isZero();
-    assertThat(store.block(OTHER, "https://partner:443 key-a", 0)).isZero();
-    assertThat(store.block(PARTNER, "https://partner:443 key-a", 0)).isEqualTo(3 * SECOND);
+    assertThat(blocks(store).block(PARTNER, "https://partner:443 key-b", 0)).isZero();
+    assertThat(blocks(store).block(OTHER, "https://partner:443 key-a", 0)).isZero();
+    assertThat(blocks(store).block(PARTNER, "https://partner:443 key-a", 0)).isEqualTo(3 * SECOND);
   }
 
   @Test
   void aBlockLeavesTheLimitsOfItsKeyAlone() {
     RateLimitStore store = store(ManualClock.random(11));
-    store.block(PARTNER, "k", 3 * SECOND);
+    blocks(store).block(PARTNER, "k", 3 * SECOND);
 
     // The budget is the policy's, whatever the upstream said
     for (int i = 0; i < 5; i++) {
@@ -119,9 +120,10 @@ public abstract class UpstreamBlockContract {
   @Test
   void keysWithBracesAndSpacesAreBlockedAsWritten() {
     RateLimitStore store = store(ManualClock.random(3));
-    store.block(PARTNER, "{https://partner:443} key with spaces", SECOND);
+    blocks(store).block(PARTNER, "{https://partner:443} key with spaces", SECOND);
 
-    assertThat(store.block(PARTNER, "{https://partner:443} key with spaces", 0)).isEqualTo(SECOND);
-    assertThat(store.block(PARTNER, "{https://partner:443}", 0)).isZero();
+    assertThat(blocks(store).block(PARTNER, "{https://partner:443} key with spaces", 0))
+        .isEqualTo(SECOND);
+    assertThat(blocks(store).block(PARTNER, "{https://partner:443}", 0)).isZero();
   }
 }

@@ -8,7 +8,7 @@ import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.http.ChargedPolicies;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
-import io.github.limiter.internal.live.Insight;
+import io.github.limiter.internal.insight.Insight;
 import java.util.Arrays;
 import java.util.List;
 

@@ -5,19 +5,14 @@ import io.github.limiter.Policy;
 import io.github.limiter.PolicyLimiter;
 import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.PolicyConfig;
-import io.github.limiter.internal.config.QuotaCalendar;
-import io.github.limiter.internal.log.LogText;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.util.function.IntToLongFunction;
-import java.util.logging.Logger;
 
 /**
  * The rules of one place (a route, a {@code @Limited} method) with their bound policies: built
@@ -67,22 +62,8 @@ public final class PolicySet {
   /** Binds a policy, for the versions of a policy in a request's quota zone; null for NONE. */
   private final Function<Policy, PolicyLimiter> bind;
 
-  /** A bound policy (by identity) in a time zone from an anchor day. */
-  private record Calendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {}
-
-  /** Per bound policy, zone and anchor day, its version there bound: see {@link #inCalendar}. */
-  private final ConcurrentHashMap<Calendar, PolicyLimiter> calendars = new ConcurrentHashMap<>();
-
-  /**
-   * The most calendars (a policy's time zone and anchor day) a set keeps: a bound on memory that a
-   * resolver answering ever new zones cannot lift (a live change of the limits adds none). Beyond
-   * it a customer's quota keeps the deployed calendar, and the first time that happens is logged.
-   */
-  static final int MAX_CALENDARS = 1_000;
-
-  private static final Logger LOG = Logger.getLogger(PolicySet.class.getName());
-
-  private final AtomicBoolean toldCalendarsFull = new AtomicBoolean();
+  /** This set's policies in the calendars of requests' quota zones. */
+  private final RequestCalendars calendars;
 
   private PolicySet(
       Rule[] rules,
@@ -91,6 +72,7 @@ public final class PolicySet {
       Criticality criticality,
       Function<Policy, PolicyLimiter> bind) {
     this.bind = bind;
+    this.calendars = new RequestCalendars(bind);
     this.rules = rules;
     this.limiters = limiters;
     this.policies = List.of(rules).stream().map(Rule::policy).toList();
@@ -195,44 +177,10 @@ public final class PolicySet {
   }
 
   /**
-   * {@code bound}'s policy with its calendar quotas in {@code zone} from {@code anchorDay}, bound:
-   * a version of its own per zone and day, under the same name (so the same keys in a shared
-   * store). Bound once per calendar: a live policy's version there follows the policy's live
-   * versions (see {@code LiveLimits#bind}). {@code bound} itself when that changes nothing, or when
-   * {@link #MAX_CALENDARS} calendars are held already (logged once).
+   * {@code bound}'s policy in the calendar of a request's quota zone: see {@link RequestCalendars}.
    */
   PolicyLimiter inCalendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {
-    // A calendar bound already answers before the policy is re-zoned: that is once per calendar.
-    Calendar calendar = new Calendar(bound, zone, anchorDay);
-    PolicyLimiter found = calendars.get(calendar);
-    if (found != null) {
-      return found;
-    }
-    Policy policy = bound.policy();
-    Policy version = QuotaCalendar.inCalendar(policy, zone, anchorDay);
-    if (bind == null || version == policy) {
-      return bound;
-    }
-    if (calendars.size() >= MAX_CALENDARS) {
-      if (toldCalendarsFull.compareAndSet(false, true)) {
-        LOG.warning(
-            () ->
-                "Policy "
-                    + LogText.quote(policy.name())
-                    + " keeps its quotas in "
-                    + MAX_CALENDARS
-                    + " calendars (time zone and anchor day) already: requests in another one,"
-                    + " first "
-                    + zone
-                    + " from day "
-                    + anchorDay
-                    + ", count their quota in the deployed calendar instead. A resolver of"
-                    + " quota.time-zone or quota.anchor-day that answers fewer distinct values"
-                    + " keeps every customer in their own.");
-      }
-      return bound;
-    }
-    return calendars.computeIfAbsent(calendar, c -> bind.apply(version));
+    return calendars.inCalendar(bound, zone, anchorDay);
   }
 
   /**

@@ -1,7 +1,5 @@
 package io.github.limiter.internal.live;
 
-import static java.util.concurrent.TimeUnit.MILLISECONDS;
-
 import io.github.limiter.ConfigException;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.config.LimiterConfig;
@@ -10,7 +8,6 @@ import io.github.limiter.internal.log.LogText;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -28,7 +25,7 @@ public final class ConfigRefresh implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(ConfigRefresh.class.getName());
 
-  private final LiveLimits live;
+  private final PolicyVersions versions;
   private final Supplier<Map<String, Policy>> reread;
 
   /** The configured limits as last read, by policy (plans' policies included). */
@@ -40,8 +37,9 @@ public final class ConfigRefresh implements AutoCloseable {
    * @param deployed the configuration the application deployed with
    * @param reread reads and validates the configuration again, throwing {@link ConfigException}
    */
-  public ConfigRefresh(LiveLimits live, LimiterConfig deployed, Supplier<LimiterConfig> reread) {
-    this(live, policies(deployed), () -> policies(reread.get()));
+  public ConfigRefresh(
+      PolicyVersions versions, LimiterConfig deployed, Supplier<LimiterConfig> reread) {
+    this(versions, policies(deployed), () -> policies(reread.get()));
   }
 
   /**
@@ -51,28 +49,20 @@ public final class ConfigRefresh implements AutoCloseable {
    * @param reread reads and validates the configuration again, throwing {@link ConfigException}
    */
   public ConfigRefresh(
-      LiveLimits live, Map<String, Policy> deployed, Supplier<Map<String, Policy>> reread) {
-    this.live = live;
+      PolicyVersions versions, Map<String, Policy> deployed, Supplier<Map<String, Policy>> reread) {
+    this.versions = versions;
     this.reread = reread;
     this.configured.putAll(deployed);
   }
 
   /** A refresh that runs every {@code period} on a daemon thread of its own until closed. */
   public static ConfigRefresh start(
-      LiveLimits live,
+      PolicyVersions versions,
       Map<String, Policy> deployed,
       Supplier<Map<String, Policy>> reread,
       Duration period) {
-    ConfigRefresh refresh = new ConfigRefresh(live, deployed, reread);
-    refresh.scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "limiter-config-refresh");
-              thread.setDaemon(true);
-              return thread;
-            });
-    long millis = period.toMillis();
-    refresh.scheduler.scheduleWithFixedDelay(refresh::runQuietly, millis, millis, MILLISECONDS);
+    ConfigRefresh refresh = new ConfigRefresh(versions, deployed, reread);
+    refresh.scheduler = Periodic.every(period, "limiter-config-refresh", refresh::runQuietly);
     return refresh;
   }
 
@@ -97,10 +87,12 @@ public final class ConfigRefresh implements AutoCloseable {
       String name = entry.getKey();
       Policy now = entry.getValue();
       Policy before = configured.get(name);
-      if (before == null || before.limits().equals(now.limits()) || live.version(name).isEmpty()) {
+      if (before == null
+          || before.limits().equals(now.limits())
+          || versions.version(name).isEmpty()) {
         continue;
       }
-      Policy running = live.version(name).get().policy();
+      Policy running = versions.version(name).get().policy();
       if (running.limits().equals(now.limits())) {
         configured.put(name, now); // another node of a shared store applied it first
         continue;
@@ -114,13 +106,13 @@ public final class ConfigRefresh implements AutoCloseable {
         continue;
       }
       try {
-        LiveLimits.Version version = live.change(name, LiveLimits.text(now));
+        PolicyVersion version = versions.change(name, PolicyVersion.text(now));
         configured.put(name, now);
         changed++;
         LOG.log(
             Level.INFO,
             "limiter.config.refresh: policy {0} is version {1}: {2}",
-            new Object[] {LogText.quote(name), version.number(), LiveLimits.text(now)});
+            new Object[] {LogText.quote(name), version.number(), PolicyVersion.text(now)});
       } catch (RuntimeException e) {
         LOG.log(
             Level.WARNING,

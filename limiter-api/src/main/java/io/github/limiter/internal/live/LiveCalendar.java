@@ -1,6 +1,7 @@
 package io.github.limiter.internal.live;
 
 import io.github.limiter.Decision;
+import io.github.limiter.LiveVersions;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
@@ -25,35 +26,36 @@ final class LiveCalendar implements PolicyStore {
   private record Zoned(long number, PolicyStore bound) {}
 
   private final LivePolicy live;
-  private final RateLimitStore store;
+  private final LiveVersions versions;
   private final ZoneId zone;
   private final int anchorDay;
   private volatile Zoned zoned;
 
-  LiveCalendar(LivePolicy live, RateLimitStore store, ZoneId zone, int anchorDay) {
+  LiveCalendar(
+      LivePolicy live, RateLimitStore store, LiveVersions versions, ZoneId zone, int anchorDay) {
     this.live = live;
-    this.store = store;
+    this.versions = versions;
     this.zone = zone;
     this.anchorDay = anchorDay;
-    LiveLimits.Version now = live.current().version();
+    PolicyVersion now = live.current().version();
     this.zoned = new Zoned(now.number(), store.bind(inCalendar(now)));
   }
 
-  private Policy inCalendar(LiveLimits.Version version) {
+  private Policy inCalendar(PolicyVersion version) {
     return QuotaCalendar.inCalendar(version.policy(), zone, anchorDay);
   }
 
   /** The handle of the live policy's current version in this calendar. */
-  private PolicyStore bound() {
+  PolicyStore bound() {
     Zoned mine = zoned;
-    LiveLimits.Version now = live.current().version();
+    PolicyVersion now = live.current().version();
     return mine.number() >= now.number() ? mine.bound() : follow(now);
   }
 
-  private synchronized PolicyStore follow(LiveLimits.Version now) {
+  private synchronized PolicyStore follow(PolicyVersion now) {
     Zoned mine = zoned;
     if (mine.number() < now.number()) {
-      mine = new Zoned(now.number(), store.rebind(mine.bound(), inCalendar(now)));
+      mine = new Zoned(now.number(), versions.rebind(mine.bound(), inCalendar(now)));
       zoned = mine;
     }
     return mine.bound();
@@ -72,12 +74,6 @@ final class LiveCalendar implements PolicyStore {
   @Override
   public long tryAcquire(String key, long permits) {
     return live.tryAcquire(bound(), key, permits);
-  }
-
-  /** The key's state under the current version in this calendar, whatever its override. */
-  @Override
-  public Decision peek(String key) {
-    return bound().peek(key);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.github.limiter.internal.live;
 
 import io.github.limiter.Decision;
+import io.github.limiter.LiveVersions;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
@@ -16,7 +17,7 @@ import java.util.function.Supplier;
 final class LivePolicy implements PolicyStore {
 
   /** A version and the store's handle of it. */
-  record Current(LiveLimits.Version version, PolicyStore bound) {}
+  record Current(PolicyVersion version, PolicyStore bound) {}
 
   private volatile Current current;
 
@@ -40,7 +41,7 @@ final class LivePolicy implements PolicyStore {
     return overrides;
   }
 
-  /** Called under the registry's lock only. */
+  /** Called under the lock of the versions only. */
   void overrides(Map<String, KeyOverride> next) {
     this.overrides = Map.copyOf(next);
   }
@@ -63,9 +64,13 @@ final class LivePolicy implements PolicyStore {
     return current;
   }
 
-  /** Called under the registry's lock only, so that versions never go back. */
-  void replace(Current next) {
-    this.current = next;
+  /**
+   * Replaces the current version with {@code next}, rebound by the store's {@code versions} from
+   * the current one so that every key keeps its state. Called under the lock of the versions only,
+   * so that versions never go back.
+   */
+  void advance(PolicyVersion next, LiveVersions versions) {
+    this.current = new Current(next, versions.rebind(current.bound(), next.policy()));
   }
 
   @Override
@@ -81,12 +86,6 @@ final class LivePolicy implements PolicyStore {
   @Override
   public long tryAcquire(String key, long permits) {
     return tryAcquire(current.bound(), key, permits);
-  }
-
-  /** The key's state under the current version, whatever its override. */
-  @Override
-  public Decision peek(String key) {
-    return current.bound().peek(key);
   }
 
   @Override

@@ -18,8 +18,8 @@ import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.http.ClientAddress;
+import io.github.limiter.internal.insight.Insight;
 import io.github.limiter.internal.live.ConfigRefresh;
-import io.github.limiter.internal.live.Insight;
 import io.github.limiter.internal.live.LiveLimits;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
@@ -147,7 +147,7 @@ public final class LimiterRuntime implements AutoCloseable {
                 .map(
                     period ->
                         ConfigRefresh.start(
-                            live,
+                            live.policies(),
                             configured(config, lookup),
                             () -> configured(LimiterConfig.from(lookup), lookup),
                             period))
@@ -251,7 +251,7 @@ public final class LimiterRuntime implements AutoCloseable {
 
   /** The policies of one place (a route, a method), bound through the live limits. */
   public PolicySet policySet(List<Rule> rules, Criticality criticality) {
-    return PolicySet.of(rules, live::limiter, criticality);
+    return PolicySet.of(rules, live.store()::limiter, criticality);
   }
 
   /** One adaptive gate per policy, whichever adapter applies it. */

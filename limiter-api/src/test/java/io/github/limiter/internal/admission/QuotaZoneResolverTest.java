@@ -179,7 +179,7 @@ class QuotaZoneResolverTest {
         warnings,
         () -> {
           // When customers fill every calendar the set keeps (a zone each, UTC+00:01 and up)
-          for (int minutes = 1; minutes <= PolicySet.MAX_CALENDARS; minutes++) {
+          for (int minutes = 1; minutes <= RequestCalendars.MAX_CALENDARS; minutes++) {
             String zone = ZoneOffset.ofTotalSeconds(minutes * 60).getId();
             admission.admit(set, customer("c" + minutes, zone, null));
           }
@@ -200,7 +200,7 @@ class QuotaZoneResolverTest {
   void aLiveChangeOfTheLimitsTakesNoOtherCalendar() {
     // Given a policy whose quota's zone comes from a resolver, bound through live limits
     LiveLimits live = new LiveLimits(limiter.store(), clock);
-    PolicySet set = set(live::limiter);
+    PolicySet set = set(live.store()::limiter);
     List<String> warnings = new ArrayList<>();
     logged(
         warnings,
@@ -208,10 +208,10 @@ class QuotaZoneResolverTest {
           // When a Tokyo customer calls under three versions of the limits
           for (int quota = 3; quota <= 5; quota++) {
             admission.admit(set, customer("tokyo", "Asia/Tokyo", null));
-            live.change("api", "100/s burst=200, " + quota + "/day");
+            live.policies().change("api", "100/s burst=200, " + quota + "/day");
           }
           // And customers fill every other calendar the set keeps
-          for (int minutes = 1; minutes < PolicySet.MAX_CALENDARS; minutes++) {
+          for (int minutes = 1; minutes < RequestCalendars.MAX_CALENDARS; minutes++) {
             String zone = ZoneOffset.ofTotalSeconds(minutes * 60).getId();
             admission.admit(set, customer("c" + minutes, zone, null));
           }

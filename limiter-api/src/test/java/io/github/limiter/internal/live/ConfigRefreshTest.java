@@ -56,9 +56,9 @@ class ConfigRefreshTest {
   void deploy() {
     Logger.getLogger(ConfigRefresh.class.getName()).addHandler(handler);
     LimiterConfig deployed = read();
-    api = live.bind(deployed.policy("api").orElseThrow().policy());
-    live.bind(deployed.policy("api").orElseThrow().plans().byName().get("pro"));
-    refresh = new ConfigRefresh(live, deployed, this::read);
+    api = live.store().bind(deployed.policy("api").orElseThrow().policy());
+    live.store().bind(deployed.policy("api").orElseThrow().plans().byName().get("pro"));
+    refresh = new ConfigRefresh(live.policies(), deployed, this::read);
   }
 
   @AfterEach
@@ -80,8 +80,8 @@ class ConfigRefreshTest {
 
     assertThat(refresh.run()).isEqualTo(2);
 
-    assertThat(live.version("api").orElseThrow().number()).isEqualTo(1);
-    assertThat(live.version("api.plan.pro").orElseThrow().policy().limits())
+    assertThat(live.policies().version("api").orElseThrow().number()).isEqualTo(1);
+    assertThat(live.policies().version("api.plan.pro").orElseThrow().policy().limits())
         .containsExactly(Limit.of(50, Duration.ofHours(1)));
     assertThat(api.decide("k", 1).remaining()).isEqualTo(1);
     assertThat(refresh.run()).as("nothing changed since").isZero();
@@ -98,7 +98,7 @@ class ConfigRefreshTest {
 
     assertThat(refresh.run()).isZero();
 
-    assertThat(live.version("api").orElseThrow().number()).isZero();
+    assertThat(live.policies().version("api").orElseThrow().number()).isZero();
     assertThat(logged)
         .anySatisfy(
             r ->
@@ -109,15 +109,15 @@ class ConfigRefreshTest {
 
   @Test
   void anOperatorsChangeStaysUntilTheConfiguredValueChanges() {
-    live.change("api", "3/1h");
+    live.policies().change("api", "3/1h");
 
     assertThat(refresh.run()).isZero();
-    assertThat(live.version("api").orElseThrow().policy().limits())
+    assertThat(live.policies().version("api").orElseThrow().policy().limits())
         .containsExactly(Limit.of(3, Duration.ofHours(1)));
 
     properties.put("limiter.policy.api.limits", "12/1h");
     assertThat(refresh.run()).isEqualTo(1);
-    assertThat(live.version("api").orElseThrow().number()).isEqualTo(2);
+    assertThat(live.policies().version("api").orElseThrow().number()).isEqualTo(2);
   }
 
   @Test
@@ -127,7 +127,7 @@ class ConfigRefreshTest {
 
     assertThat(refresh.run()).isZero();
 
-    assertThat(live.version("api").orElseThrow().number()).isZero();
+    assertThat(live.policies().version("api").orElseThrow().number()).isZero();
     assertThat(logged).anySatisfy(r -> assertThat(r.getMessage()).contains("needs a redeploy"));
   }
 

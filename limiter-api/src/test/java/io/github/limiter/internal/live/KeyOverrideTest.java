@@ -20,7 +20,7 @@ class KeyOverrideTest {
   final ManualClock clock = ManualClock.nearMaxValue();
   final LiveLimits live = new LiveLimits(InMemoryStore.builder().clock(clock).build(), clock);
   final PolicyLimiter api =
-      Limiter.of(live).bind(Policy.fixedWindow("api", Limit.of(3, Duration.ofHours(1))));
+      Limiter.of(live.store()).bind(Policy.fixedWindow("api", Limit.of(3, Duration.ofHours(1))));
 
   int admitted(String key, int tries) {
     int admitted = 0;
@@ -34,7 +34,7 @@ class KeyOverrideTest {
 
   @Test
   void aBlockedKeyIsRefusedUntilItsBlockExpiresOnTime() {
-    live.override("api", "abuser", Kind.BLOCK, null, Duration.ofMinutes(10));
+    live.overrides().set("api", "abuser", Kind.BLOCK, null, Duration.ofMinutes(10));
 
     Decision refused = api.decide("abuser");
     assertThat(refused.isAllowed()).isFalse();
@@ -45,27 +45,27 @@ class KeyOverrideTest {
     assertThat(admitted("abuser", 1)).isZero();
     clock.advance(Duration.ofNanos(1));
     assertThat(admitted("abuser", 5)).as("its own limit again, nothing charged").isEqualTo(3);
-    assertThat(live.overrides("api")).isEmpty();
+    assertThat(live.overrides().of("api")).isEmpty();
   }
 
   @Test
   void aBlockWithoutExpiryNeverPassesUntilRemoved() {
-    live.override("api", "abuser", Kind.BLOCK, null, null);
+    live.overrides().set("api", "abuser", Kind.BLOCK, null, null);
     clock.advance(Duration.ofDays(400));
 
     Decision refused = api.decide("abuser");
     assertThat(refused.outcome()).isEqualTo(Decision.Outcome.EXCEEDS_CAPACITY);
     assertThat(api.tryAcquire("abuser", 1)).isPositive();
 
-    assertThat(live.removeOverride("api", "abuser")).isTrue();
-    assertThat(live.removeOverride("api", "abuser")).isFalse();
+    assertThat(live.overrides().remove("api", "abuser")).isTrue();
+    assertThat(live.overrides().remove("api", "abuser")).isFalse();
     assertThat(admitted("abuser", 1)).isEqualTo(1);
   }
 
   @Test
   void anExemptKeyIsNeverLimitedNorCharged() {
     assertThat(admitted("partner", 2)).isEqualTo(2);
-    live.override("api", "partner", Kind.EXEMPT, null, Duration.ofMinutes(1));
+    live.overrides().set("api", "partner", Kind.EXEMPT, null, Duration.ofMinutes(1));
 
     assertThat(admitted("partner", 100)).isEqualTo(100);
     assertThat(api.tryAcquire("partner", 1)).isZero();
@@ -76,67 +76,71 @@ class KeyOverrideTest {
 
   @Test
   void aKeyWithLimitsOfItsOwnDecidesUnderThem() {
-    live.override("api", "big", Kind.LIMITS, "10/1h", null);
+    live.overrides().set("api", "big", Kind.LIMITS, "10/1h", null);
 
     assertThat(admitted("big", 20)).isEqualTo(10);
     assertThat(admitted("small", 20)).isEqualTo(3);
-    assertThat(live.overrides("api").get("big").policy().limits())
+    assertThat(live.overrides().of("api").get("big").policy().limits())
         .containsExactly(Limit.of(10, Duration.ofHours(1)));
   }
 
   @Test
   void anOverrideReplacesTheKeysOverride() {
-    live.override("api", "k", Kind.BLOCK, null, null);
-    live.override("api", "k", Kind.EXEMPT, null, null);
+    live.overrides().set("api", "k", Kind.BLOCK, null, null);
+    live.overrides().set("api", "k", Kind.EXEMPT, null, null);
 
     assertThat(admitted("k", 10)).isEqualTo(10);
-    assertThat(live.overrides("api")).containsOnlyKeys("k");
+    assertThat(live.overrides().of("api")).containsOnlyKeys("k");
   }
 
   @Test
   void badOverridesAreRefusedNamingWhatIsWrongAndNothingChanges() {
-    assertThatThrownBy(() -> live.override("nope", "k", Kind.BLOCK, null, null))
+    assertThatThrownBy(() -> live.overrides().set("nope", "k", Kind.BLOCK, null, null))
         .hasMessageContaining("no policy named 'nope'");
-    assertThatThrownBy(() -> live.override("api", "", Kind.BLOCK, null, null))
+    assertThatThrownBy(() -> live.overrides().set("api", "", Kind.BLOCK, null, null))
         .hasMessageContaining("key: expected 1 to 128 characters");
-    assertThatThrownBy(() -> live.override("api", "k", Kind.LIMITS, "lots", null))
+    assertThatThrownBy(() -> live.overrides().set("api", "k", Kind.LIMITS, "lots", null))
         .hasMessageContaining("lots");
-    assertThatThrownBy(() -> live.override("api", "k", Kind.LIMITS, null, null))
+    assertThatThrownBy(() -> live.overrides().set("api", "k", Kind.LIMITS, null, null))
         .hasMessageContaining("limits: a 'limits' override needs limits");
-    assertThatThrownBy(() -> live.override("api", "k", Kind.BLOCK, "5/s", null))
+    assertThatThrownBy(() -> live.overrides().set("api", "k", Kind.BLOCK, "5/s", null))
         .hasMessageContaining("only a 'limits' override has limits, was '5/s'");
-    assertThatThrownBy(() -> live.override("api", "k", Kind.BLOCK, null, Duration.ZERO))
+    assertThatThrownBy(() -> live.overrides().set("api", "k", Kind.BLOCK, null, Duration.ZERO))
         .hasMessageContaining("ttl: expected a duration above 0");
     assertThatThrownBy(() -> Kind.fromConfigName("ban"))
         .hasMessageContaining("expected block, exempt or limits")
         .hasMessageContaining("'ban'");
-    assertThat(live.overrides("api")).isEmpty();
+    assertThat(live.overrides().of("api")).isEmpty();
   }
 
   @Test
   void aTtlBeyondAHundredYearsIsRefusedWithItsBoundAndNothingChanges() {
     // Given a clock near the end of its range, When a block of a million days is set
     assertThatThrownBy(
-            () -> live.override("api", "k", Kind.BLOCK, null, Duration.ofDays(1_000_000)))
+            () -> live.overrides().set("api", "k", Kind.BLOCK, null, Duration.ofDays(1_000_000)))
         // Then it is refused with the bound and the value, as an argument (a 400), not an overflow
         .isExactlyInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "ttl: expected a duration above 0 and at most 36500d (100 years), or none for an"
                 + " override until removed, was 1000000d");
     assertThatThrownBy(
-            () -> live.override("api", "k", Kind.BLOCK, null, KeyOverride.MAX_TTL.plusNanos(1)))
+            () ->
+                live.overrides()
+                    .set("api", "k", Kind.BLOCK, null, KeyOverride.MAX_TTL.plusNanos(1)))
         .hasMessageContaining("was PT876000H0.000000001S");
     assertThatThrownBy(
-            () -> live.override("api", "k", Kind.BLOCK, null, Duration.ofSeconds(Long.MAX_VALUE)))
+            () ->
+                live.overrides()
+                    .set("api", "k", Kind.BLOCK, null, Duration.ofSeconds(Long.MAX_VALUE)))
         .hasMessageContaining("at most 36500d");
-    assertThat(live.overrides("api")).isEmpty();
+    assertThat(live.overrides().of("api")).isEmpty();
     assertThat(admitted("k", 1)).isEqualTo(1);
   }
 
   @Test
   void aBlockOfAHundredYearsEndsOnTimeAcrossTheClocksWrap() {
     // Given a block of the longest ttl, set 10 minutes before the clock's reading wraps
-    live.override("api", "k", Kind.BLOCK, null, KeyOverride.MAX_TTL);
+    live.overrides().set("api", "k", Kind.BLOCK, null, KeyOverride.MAX_TTL);
     assertThat(api.decide("k").retryAfterNanos()).isEqualTo(KeyOverride.MAX_TTL.toNanos());
 
     // When the clock runs past the wrap to a nanosecond before its end, Then it still refuses
@@ -146,7 +150,7 @@ class KeyOverrideTest {
     // And at its end it passes
     clock.advance(1);
     assertThat(admitted("k", 1)).isEqualTo(1);
-    assertThat(live.overrides("api")).isEmpty();
+    assertThat(live.overrides().of("api")).isEmpty();
   }
 
   @Test
@@ -155,10 +159,11 @@ class KeyOverrideTest {
     ManualClock last = ManualClock.at(Long.MAX_VALUE - Duration.ofHours(1).toNanos());
     LiveLimits limits = new LiveLimits(InMemoryStore.builder().clock(last).build(), last);
     PolicyLimiter bound =
-        Limiter.of(limits).bind(Policy.fixedWindow("api", Limit.of(3, Duration.ofHours(1))));
+        Limiter.of(limits.store())
+            .bind(Policy.fixedWindow("api", Limit.of(3, Duration.ofHours(1))));
 
     // When a key is blocked for exactly that hour
-    limits.override("api", "k", Kind.BLOCK, null, Duration.ofHours(1));
+    limits.overrides().set("api", "k", Kind.BLOCK, null, Duration.ofHours(1));
 
     // Then the block has an end, and the key passes there
     assertThat(bound.decide("k").outcome()).isEqualTo(Decision.Outcome.LIMITED);

@@ -39,8 +39,10 @@ class LiveCalendarTest {
 
   /** The handle a request in Tokyo gets: the live policy's current version there, bound. */
   private PolicyLimiter tokyo() {
-    return live.limiter(
-        QuotaCalendar.inCalendar(live.version("daily").orElseThrow().policy(), TOKYO, 1));
+    return live.store()
+        .limiter(
+            QuotaCalendar.inCalendar(
+                live.policies().version("daily").orElseThrow().policy(), TOKYO, 1));
   }
 
   private static Decision third(PolicyLimiter bound, String key) {
@@ -52,29 +54,29 @@ class LiveCalendarTest {
   @Test
   void theDeployedPolicyIsTheLiveOneAndAnotherCalendarIsAViewOfIt() {
     // Given the deployed policy, bound
-    PolicyStore deployed = live.bind(daily);
+    PolicyStore deployed = live.store().bind(daily);
     // Then it binds again to the same handle, and in Tokyo to a handle of its own, once
-    assertThat(live.bind(daily)).isSameAs(deployed);
-    PolicyStore inTokyo = live.bind(QuotaCalendar.inCalendar(daily, TOKYO, 1));
+    assertThat(live.store().bind(daily)).isSameAs(deployed);
+    PolicyStore inTokyo = live.store().bind(QuotaCalendar.inCalendar(daily, TOKYO, 1));
     assertThat(inTokyo).isNotSameAs(deployed);
     assertThat(inTokyo.policy().limits().get(1).zone()).isEqualTo(TOKYO);
     // And a bind of the Tokyo version of an older version (read before a change) is the same
-    live.change("daily", "100/s burst=200, 3/day");
-    assertThat(live.bind(QuotaCalendar.inCalendar(daily, TOKYO, 1))).isSameAs(inTokyo);
-    assertThat(live.bind(QuotaCalendar.inCalendar(daily, TOKYO, 15))).isNotSameAs(inTokyo);
-    assertThat(live.versions()).hasSize(1);
+    live.policies().change("daily", "100/s burst=200, 3/day");
+    assertThat(live.store().bind(QuotaCalendar.inCalendar(daily, TOKYO, 1))).isSameAs(inTokyo);
+    assertThat(live.store().bind(QuotaCalendar.inCalendar(daily, TOKYO, 15))).isNotSameAs(inTokyo);
+    assertThat(live.policies().versions()).hasSize(1);
   }
 
   @Test
   void theTokyoVersionFollowsALiveChangeAndTheKeyKeepsItsCount() {
-    live.bind(daily);
+    live.store().bind(daily);
     PolicyLimiter tokyo = tokyo();
     // Given a Tokyo key that used its 2 of the day
     Decision refused = third(tokyo, "t");
     assertThat(refused.retryAfterNanos()).isEqualTo(UNTIL_TOKYO_MIDNIGHT);
 
     // When the quota is raised to 3
-    live.change("daily", "100/s burst=200, 3/day");
+    live.policies().change("daily", "100/s burst=200, 3/day");
 
     // Then the same handle decides under 3 a day in Tokyo: one more, until Tokyo's midnight
     assertThat(tokyo.policy().limits())
@@ -93,11 +95,11 @@ class LiveCalendarTest {
 
   @Test
   void aKeysOverrideAppliesInEveryZone() {
-    live.bind(daily);
+    live.store().bind(daily);
     PolicyLimiter tokyo = tokyo();
     // When an operator blocks key "t" for an hour and exempts key "e"
-    live.override("daily", "t", KeyOverride.Kind.BLOCK, null, Duration.ofHours(1));
-    live.override("daily", "e", KeyOverride.Kind.EXEMPT, null, null);
+    live.overrides().set("daily", "t", KeyOverride.Kind.BLOCK, null, Duration.ofHours(1));
+    live.overrides().set("daily", "e", KeyOverride.Kind.EXEMPT, null, null);
 
     // Then in Tokyo "t" is refused until the block ends, and "e" is never counted
     Decision blocked = tokyo.decide("t");
@@ -108,7 +110,7 @@ class LiveCalendarTest {
     }
     // And once the block ends, "t" counts its own quota in Tokyo
     clock.advance(Duration.ofHours(1).toNanos());
-    live.removeOverride("daily", "e");
+    live.overrides().remove("daily", "e");
     assertThat(third(tokyo, "t").retryAfterNanos())
         .isEqualTo(UNTIL_TOKYO_MIDNIGHT - Duration.ofHours(1).toNanos());
     assertThat(third(tokyo, "e").retryAfterNanos())
@@ -117,11 +119,13 @@ class LiveCalendarTest {
 
   @Test
   void anAdaptersLimiterIsOnePerPolicyValue() {
-    PolicyLimiter deployed = live.limiter(daily);
-    assertThat(live.limiter(daily)).isSameAs(deployed);
+    PolicyLimiter deployed = live.store().limiter(daily);
+    assertThat(live.store().limiter(daily)).isSameAs(deployed);
     assertThat(
-            live.limiter(
-                new Policy(daily.name(), daily.algorithm(), daily.limits(), daily.failureMode())))
+            live.store()
+                .limiter(
+                    new Policy(
+                        daily.name(), daily.algorithm(), daily.limits(), daily.failureMode())))
         .isSameAs(deployed);
     assertThat(tokyo()).isSameAs(tokyo()).isNotSameAs(deployed);
   }

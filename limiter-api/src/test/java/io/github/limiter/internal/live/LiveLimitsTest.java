@@ -25,61 +25,61 @@ class LiveLimitsTest {
   @Test
   void aBoundPolicyDecidesUnderItsCurrentVersionAndKeysKeepTheirState() {
     // Given an adapter's handle, bound through the live limits, and a key that used 6 of 10
-    PolicyLimiter bound = Limiter.of(live).bind(api);
+    PolicyLimiter bound = Limiter.of(live.store()).bind(api);
     for (int i = 0; i < 6; i++) {
       assertThat(bound.decide("k").isAllowed()).isTrue();
     }
 
     // When the burst is lowered to 5, and later raised to 20
-    LiveLimits.Version v1 = live.change("api", "1/s burst=5");
+    PolicyVersion v1 = live.policies().change("api", "1/s burst=5");
 
     // Then the same handle decides under it: 4 left, capped at 5, no fresh burst
     assertThat(v1.number()).isEqualTo(1);
     assertThat(bound.policy().limits()).containsExactly(Limit.bucket(1, Duration.ofSeconds(1), 5));
     assertThat(bound.decide("k").remaining()).isEqualTo(3);
-    live.change("api", "1/s burst=20");
+    live.policies().change("api", "1/s burst=20");
     assertThat(bound.decide("k").remaining()).isEqualTo(2);
-    assertThat(live.version("api").orElseThrow().number()).isEqualTo(2);
+    assertThat(live.policies().version("api").orElseThrow().number()).isEqualTo(2);
   }
 
   @Test
   void everyBindOfANameIsTheSameLivePolicy() {
-    PolicyStore first = live.bind(api);
+    PolicyStore first = live.store().bind(api);
     PolicyStore second =
-        live.bind(Policy.tokenBucket("api", Limit.bucket(9, Duration.ofSeconds(1), 9)));
+        live.store().bind(Policy.tokenBucket("api", Limit.bucket(9, Duration.ofSeconds(1), 9)));
 
     assertThat(second).isSameAs(first);
-    assertThat(live.versions()).containsExactly(new LiveLimits.Version(0, api));
+    assertThat(live.policies().versions()).containsExactly(new PolicyVersion(0, api));
   }
 
   @Test
   void aBadLimitIsRefusedWithTheParsersMessageAndNothingChanges() {
-    live.bind(api);
+    live.store().bind(api);
 
-    assertThatThrownBy(() -> live.change("api", "10 per sec"))
+    assertThatThrownBy(() -> live.policies().change("api", "10 per sec"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("10 per sec");
-    assertThatThrownBy(() -> live.change("api", ""))
+    assertThatThrownBy(() -> live.policies().change("api", ""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expected one or more limits");
-    assertThat(live.versions()).containsExactly(new LiveLimits.Version(0, api));
+    assertThat(live.policies().versions()).containsExactly(new PolicyVersion(0, api));
   }
 
   @Test
   void aChangeKeepsTheAlgorithmsRules() {
-    live.bind(Policy.fixedWindow("login", Limit.of(5, Duration.ofMinutes(1))));
+    live.store().bind(Policy.fixedWindow("login", Limit.of(5, Duration.ofMinutes(1))));
 
-    assertThatThrownBy(() -> live.change("login", "5/m burst=10"))
+    assertThatThrownBy(() -> live.policies().change("login", "5/m burst=10"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("burst and initial apply to token-bucket and leaky-bucket only");
-    assertThat(live.version("login").orElseThrow().number()).isZero();
+    assertThat(live.policies().version("login").orElseThrow().number()).isZero();
   }
 
   @Test
   void anUnknownPolicyIsNamed() {
-    live.bind(api);
+    live.store().bind(api);
 
-    assertThatThrownBy(() -> live.change("nope", "1/s"))
+    assertThatThrownBy(() -> live.policies().change("nope", "1/s"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no policy named 'nope'")
         .hasMessageContaining("[api]");
@@ -97,18 +97,18 @@ class LiveLimitsTest {
                 Limit.of(7, Duration.ofMillis(1500))),
             io.github.limiter.FailureMode.LOCAL);
 
-    assertThat(Limit.parseAll(LiveLimits.text(policy))).isEqualTo(policy.limits());
+    assertThat(Limit.parseAll(PolicyVersion.text(policy))).isEqualTo(policy.limits());
   }
 
   @Test
   void aChangeOfAStoreThatCannotCarryStateIsRefused() {
     LiveLimits overOtherStore = new LiveLimits(new NamedOnlyStore(store));
-    overOtherStore.bind(api);
+    overOtherStore.store().bind(api);
 
-    assertThatThrownBy(() -> overOtherStore.change("api", "1/s burst=5"))
+    assertThatThrownBy(() -> overOtherStore.policies().change("api", "1/s burst=5"))
         .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("cannot change a policy's limits while it runs");
-    assertThat(overOtherStore.version("api").orElseThrow().number()).isZero();
+    assertThat(overOtherStore.policies().version("api").orElseThrow().number()).isZero();
   }
 
   /** A store with the SPI's defaults only, as a third party's store may be. */

@@ -53,8 +53,8 @@ class LiveQuotaCalendarTest {
   private PolicyLimiter bound(LimiterConfig config) {
     live.inCalendarsOf(config);
     var policy = config.policy("daily").orElseThrow();
-    live.limiter(policy.plans().byName().get("pro"));
-    return live.limiter(policy.policy());
+    live.store().limiter(policy.plans().byName().get("pro"));
+    return live.store().limiter(policy.policy());
   }
 
   @Test
@@ -63,7 +63,7 @@ class LiveQuotaCalendarTest {
     PolicyLimiter daily = bound(config("quota.time-zone", "Asia/Tokyo"));
 
     // When an operator adds a quota of 2 a day
-    live.change("daily", "100/s burst=200, 2/day");
+    live.policies().change("daily", "100/s burst=200, 2/day");
 
     // Then it is in Tokyo: a key that used it waits until Tokyo's midnight, 3 hours, to the ms
     assertThat(daily.policy().limits())
@@ -86,7 +86,7 @@ class LiveQuotaCalendarTest {
     PolicyLimiter daily = bound(config("quota.anchor-day", "15"));
 
     // When an operator adds a quota of 1 a month
-    live.change("daily", "100/s burst=200, 1/month");
+    live.policies().change("daily", "100/s burst=200, 1/month");
 
     // Then a key that used it waits until June 15th, not July 1st
     assertThat(daily.decide("k").isAllowed()).isTrue();
@@ -98,9 +98,9 @@ class LiveQuotaCalendarTest {
   void aQuotaAddedLiveToAPlanIsInThePolicysCalendar() {
     bound(config("quota.time-zone", "Asia/Tokyo", "quota.anchor-day", "20"));
 
-    live.change("daily.plan.pro", "1000/s burst=2000, 5/week");
+    live.policies().change("daily.plan.pro", "1000/s burst=2000, 5/week");
 
-    assertThat(live.version("daily.plan.pro").orElseThrow().policy().limits())
+    assertThat(live.policies().version("daily.plan.pro").orElseThrow().policy().limits())
         .contains(Limit.parse("5/week").inCalendar(TOKYO, 20));
   }
 
@@ -110,14 +110,16 @@ class LiveQuotaCalendarTest {
     bound(config("quota.time-zone", "resolver:customer-zone"));
 
     // When an operator adds a quota of 2 a day
-    live.change("daily", "100/s burst=200, 2/day");
+    live.policies().change("daily", "100/s burst=200, 2/day");
 
     // Then it is in UTC, and the version a Tokyo request binds counts until Tokyo's midnight
-    assertThat(live.version("daily").orElseThrow().policy().limits())
+    assertThat(live.policies().version("daily").orElseThrow().policy().limits())
         .contains(Limit.parse("2/day").inCalendar(ZoneOffset.UTC, 1));
     PolicyLimiter tokyo =
-        live.limiter(
-            QuotaCalendar.inCalendar(live.version("daily").orElseThrow().policy(), TOKYO, 1));
+        live.store()
+            .limiter(
+                QuotaCalendar.inCalendar(
+                    live.policies().version("daily").orElseThrow().policy(), TOKYO, 1));
     tokyo.decide("t");
     tokyo.decide("t");
     assertThat(tokyo.decide("t").retryAfterNanos()).isEqualTo(Duration.ofHours(3).toNanos());

@@ -54,11 +54,11 @@ class LimiterRuntimeTest {
   void theConfigRefreshChangesAnOutboundPolicyAsAnInboundOne() {
     try (LimiterRuntime runtime = runtime()) {
       // Given both policies bound, as their adapters bind them
-      runtime.live().bind(runtime.config().policy("api").orElseThrow().policy());
-      runtime.live().bind(runtime.outbound().iterator().next().policy());
+      runtime.live().store().bind(runtime.config().policy("api").orElseThrow().policy());
+      runtime.live().store().bind(runtime.outbound().iterator().next().policy());
       ConfigRefresh refresh =
           new ConfigRefresh(
-              runtime.live(),
+              runtime.live().policies(),
               LimiterRuntime.configured(runtime.config(), lookup),
               () -> LimiterRuntime.configured(LimiterConfig.from(lookup), lookup));
 
@@ -68,9 +68,9 @@ class LimiterRuntimeTest {
 
       // Then both are at their next version, with the new limits
       assertThat(refresh.run()).isEqualTo(2);
-      Policy partner = runtime.live().version("partner").orElseThrow().policy();
+      Policy partner = runtime.live().policies().version("partner").orElseThrow().policy();
       assertThat(partner.limits()).containsExactly(Limit.parse("2/s"));
-      assertThat(runtime.live().version("api").orElseThrow().number()).isEqualTo(1);
+      assertThat(runtime.live().policies().version("api").orElseThrow().number()).isEqualTo(1);
     }
   }
 

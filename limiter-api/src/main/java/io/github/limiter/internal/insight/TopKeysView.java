@@ -1,4 +1,4 @@
-package io.github.limiter.internal.live;
+package io.github.limiter.internal.insight;
 
 import java.time.Duration;
 import java.util.List;

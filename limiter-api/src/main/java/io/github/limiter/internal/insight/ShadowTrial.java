@@ -1,4 +1,4 @@
-package io.github.limiter.internal.live;
+package io.github.limiter.internal.insight;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
