@@ -171,7 +171,8 @@ class LayoutTest {
   /** The types of a runtime's live parts, as a static field's type would name them. */
   private static final Pattern LIVE_TYPE =
       Pattern.compile(
-          "\\b(?:LimiterRuntime|LiveLimits|RateLimitStore|PolicyStore|Limiter|PolicyLimiter|Insight"
+          "\\b(?:LimiterRuntime|LiveLimits|PolicyVersions|KeyOverrides|LiveStore|RateLimitStore"
+              + "|PolicyStore|Peek|LiveVersions|UpstreamBlocks|Limiter|PolicyLimiter|Insight"
               + "|Recorder|Outbound|OutboundLimiter|AdaptiveGates?|ConfigRefresh|Admission)\\b");
 
   /** A static field: its modifiers, its type, its name, and whether an initializer follows. */

@@ -11,8 +11,8 @@ import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
- * The versions of one {@link PolicySet}'s policies in the calendars of requests' quota zones
- * ({@code quota.time-zone} and {@code quota.anchor-day} from a resolver), each bound once.
+ * The versions of one rule set's policies in the calendars of requests' quota zones ({@code
+ * quota.time-zone} and {@code quota.anchor-day} from a resolver), each bound once.
  */
 final class RequestCalendars {
 
@@ -23,8 +23,7 @@ final class RequestCalendars {
    */
   static final int MAX_CALENDARS = 1_000;
 
-  /** Under the name of the set whose calendars these are, as operators know its warning. */
-  private static final Logger LOG = Logger.getLogger(PolicySet.class.getName());
+  private static final Logger LOG = Logger.getLogger(RequestCalendars.class.getName());
 
   /** A bound policy (by identity) in a time zone from an anchor day. */
   private record Calendar(PolicyLimiter bound, ZoneId zone, int anchorDay) {}

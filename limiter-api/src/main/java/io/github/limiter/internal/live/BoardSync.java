@@ -1,6 +1,5 @@
 package io.github.limiter.internal.live;
 
-import io.github.limiter.LiveVersions;
 import io.github.limiter.NanoClock;
 import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
@@ -23,19 +22,12 @@ final class BoardSync {
 
   private final LiveBoard board;
   private final RateLimitStore store;
-  private final LiveVersions versions;
   private final LiveCalendars calendars;
   private final NanoClock clock;
 
-  BoardSync(
-      LiveBoard board,
-      RateLimitStore store,
-      LiveVersions versions,
-      LiveCalendars calendars,
-      NanoClock clock) {
+  BoardSync(LiveBoard board, RateLimitStore store, LiveCalendars calendars, NanoClock clock) {
     this.board = board;
     this.store = store;
-    this.versions = versions;
     this.calendars = calendars;
     this.clock = clock;
   }
@@ -189,6 +181,6 @@ final class BoardSync {
           });
       return;
     }
-    live.advance(new PolicyVersion(published.number(), next), versions);
+    live.advance(new PolicyVersion(published.number(), next));
   }
 }

@@ -1,7 +1,6 @@
 package io.github.limiter.internal.live;
 
 import io.github.limiter.Decision;
-import io.github.limiter.LiveVersions;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
@@ -26,15 +25,12 @@ final class LiveCalendar implements PolicyStore {
   private record Zoned(long number, PolicyStore bound) {}
 
   private final LivePolicy live;
-  private final LiveVersions versions;
   private final ZoneId zone;
   private final int anchorDay;
   private volatile Zoned zoned;
 
-  LiveCalendar(
-      LivePolicy live, RateLimitStore store, LiveVersions versions, ZoneId zone, int anchorDay) {
+  LiveCalendar(LivePolicy live, RateLimitStore store, ZoneId zone, int anchorDay) {
     this.live = live;
-    this.versions = versions;
     this.zone = zone;
     this.anchorDay = anchorDay;
     PolicyVersion now = live.current().version();
@@ -55,7 +51,7 @@ final class LiveCalendar implements PolicyStore {
   private synchronized PolicyStore follow(PolicyVersion now) {
     Zoned mine = zoned;
     if (mine.number() < now.number()) {
-      mine = new Zoned(now.number(), versions.rebind(mine.bound(), inCalendar(now)));
+      mine = new Zoned(now.number(), live.versions().rebind(mine.bound(), inCalendar(now)));
       zoned = mine;
     }
     return mine.bound();

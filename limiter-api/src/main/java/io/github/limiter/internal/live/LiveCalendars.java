@@ -1,7 +1,6 @@
 package io.github.limiter.internal.live;
 
 import io.github.limiter.Limit;
-import io.github.limiter.LiveVersions;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
@@ -21,15 +20,11 @@ final class LiveCalendars {
 
   private final RateLimitStore store;
 
-  /** The store's {@link LiveVersions}, or null if it cannot change limits while it runs. */
-  private final LiveVersions versions;
-
   /** The calendars of the policies' quotas as configured, by name: see {@link #learn}. */
   private final Map<String, QuotaCalendar> configured = new ConcurrentHashMap<>();
 
   LiveCalendars(RateLimitStore store) {
     this.store = store;
-    this.versions = store.view(LiveVersions.class).orElse(null);
   }
 
   /**
@@ -85,7 +80,7 @@ final class LiveCalendars {
     return live.inCalendar(
         quota.zone(),
         quota.anchorDay(),
-        () -> new LiveCalendar(live, store, versions, quota.zone(), quota.anchorDay()));
+        () -> new LiveCalendar(live, store, quota.zone(), quota.anchorDay()));
   }
 
   /**

@@ -26,15 +26,24 @@ final class LivePolicy implements PolicyStore {
 
   private final NanoClock clock;
 
+  /** The store's view that rebinds a version; null over a store that cannot change limits. */
+  private final LiveVersions versions;
+
   /** A time zone and anchor day of calendar quotas. */
   private record Calendar(ZoneId zone, int anchorDay) {}
 
   /** This policy's handles in the calendars of requests' quota zones: see {@link #inCalendar}. */
   private final Map<Calendar, PolicyStore> calendars = new ConcurrentHashMap<>();
 
-  LivePolicy(Current first, NanoClock clock) {
+  LivePolicy(Current first, NanoClock clock, LiveVersions versions) {
     this.current = first;
     this.clock = clock;
+    this.versions = versions;
+  }
+
+  /** The store's view that rebinds this policy's versions, or null. */
+  LiveVersions versions() {
+    return versions;
   }
 
   Map<String, KeyOverride> overrides() {
@@ -65,11 +74,11 @@ final class LivePolicy implements PolicyStore {
   }
 
   /**
-   * Replaces the current version with {@code next}, rebound by the store's {@code versions} from
-   * the current one so that every key keeps its state. Called under the lock of the versions only,
-   * so that versions never go back.
+   * Replaces the current version with {@code next}, rebound by the store from the current one so
+   * that every key keeps its state. Called under the lock of the versions only, so that versions
+   * never go back.
    */
-  void advance(PolicyVersion next, LiveVersions versions) {
+  void advance(PolicyVersion next) {
     this.current = new Current(next, versions.rebind(current.bound(), next.policy()));
   }
 

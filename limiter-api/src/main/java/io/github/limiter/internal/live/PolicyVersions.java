@@ -54,7 +54,7 @@ public final class PolicyVersions implements AutoCloseable {
     this.calendars = calendars;
     this.clock = clock;
     LiveBoard board = store.view(LiveBoard.class).orElse(null);
-    this.sync = board == null ? null : new BoardSync(board, store, rebinding, calendars, clock);
+    this.sync = board == null ? null : new BoardSync(board, store, calendars, clock);
   }
 
   /** Over a shared store, follows the versions it publishes every {@link #REFRESH_PERIOD}. */
@@ -108,7 +108,8 @@ public final class PolicyVersions implements AutoCloseable {
             LivePolicy created =
                 new LivePolicy(
                     new LivePolicy.Current(new PolicyVersion(0, policy), store.bind(policy)),
-                    clock);
+                    clock,
+                    rebinding);
             if (sync != null) {
               sync.adopt(created);
             }
@@ -152,7 +153,7 @@ public final class PolicyVersions implements AutoCloseable {
     if (sync != null) {
       sync.publish(live, number, next);
     }
-    live.advance(new PolicyVersion(number, next), rebinding);
+    live.advance(new PolicyVersion(number, next));
     return live.current().version();
   }
 

@@ -239,7 +239,7 @@ class QuotaZoneResolverTest {
           @Override
           public void close() {}
         };
-    Logger log = Logger.getLogger(PolicySet.class.getName());
+    Logger log = Logger.getLogger(RequestCalendars.class.getName());
     log.addHandler(handler);
     try {
       body.run();
