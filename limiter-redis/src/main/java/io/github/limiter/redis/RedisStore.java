@@ -132,7 +132,8 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
                 keys,
                 callerClock == null ? NanoClock.system() : callerClock,
                 b.leases,
-                b.leaseBackground);
+                b.leaseBackground,
+                b.regionPools(keys));
   }
 
   public static RedisStoreBuilder builder() {
