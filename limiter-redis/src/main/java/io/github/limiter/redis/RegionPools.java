@@ -95,6 +95,9 @@ final class RegionPools implements AutoCloseable {
   private volatile boolean closed;
   private volatile boolean cut;
 
+  /** How long a call to the global Redis takes, in µs: a moving average, 0 before the first. */
+  private volatile long refillMicros;
+
   /**
    * @param global script calls to the global Redis, with their own budget and breakers
    * @param globalKeys the key scheme of the global budget (the store's)
@@ -256,8 +259,17 @@ final class RegionPools implements AutoCloseable {
     long capacity = policy.limits().stream().mapToLong(Limit::burst).min().orElseThrow();
     long cap = Math.min(leased.settings.maxSlice(), capacity);
     long refreshMicros = leased.settings.refresh().toNanos() / 1000;
-    long wanted = wanted(at, t0, taken - takenAt, lastGrant, dry || force, refreshMicros, cap);
-    long low = Math.max(1, (long) Math.ceil(leased.settings.lowWater() * wanted));
+    // The pool must last a refresh interval and the refill that renews it (twice the last one's
+    // time, for jitter); it is renewed that long before it ends, and below what that time takes.
+    long lead = refreshMicros + 2 * refillMicros;
+    double rate = at == 0 || t0 <= at ? 0 : (double) Math.max(0, taken - takenAt) / (t0 - at);
+    long wanted = wanted(at, rate, lastGrant, dry || force, lead, cap);
+    long low =
+        Math.max(
+            1,
+            Math.max(
+                (long) Math.ceil(leased.settings.lowWater() * wanted),
+                (long) Math.ceil(rate * 2 * refillMicros)));
     CompiledPolicy globalPolicy =
         compiled.computeIfAbsent(policy.name(), n -> new CompiledPolicy(policy, globalKeys));
     List<String> globalKeys = globalPolicy.leaseKeys(lease.key);
@@ -280,8 +292,11 @@ final class RegionPools implements AutoCloseable {
       if (closed || !globalBreaker.tryAcquire()) {
         throw new IllegalStateException(closed ? "closed" : "circuit breaker open");
       }
+      long sent = global.clock().nanos();
       List<?> reply =
           (List<?>) global.eval(globalBreaker, Scripts.lease(policy.algorithm()), globalKeys, args);
+      long took = (global.clock().nanos() - sent) / 1000;
+      refillMicros = refillMicros == 0 ? took : (refillMicros * 3 + took) / 4;
       granted = number(reply.get(0));
       spend = number(reply.get(1));
       retry = number(reply.get(2));
@@ -305,7 +320,7 @@ final class RegionPools implements AutoCloseable {
             Long.toString(t0),
             Long.toString(spend),
             Long.toString(margin),
-            Long.toString(refreshMicros),
+            Long.toString(lead),
             Long.toString(taken),
             Long.toString(retry),
             Long.toString(low),
@@ -325,18 +340,17 @@ final class RegionPools implements AutoCloseable {
   }
 
   /**
-   * What the region asks the global Redis for: its rate since the last refill × the refresh
-   * interval; at least twice the last grant when its nodes lacked permits since (so that a region
-   * whose traffic grows reaches its share in a few refills); the cap on the first refill.
+   * What the region asks the global Redis for: its rate since the last refill (permits per µs) ×
+   * the horizon (the refresh interval and the time of two refills); at least twice the last grant
+   * when its nodes lacked permits since (so that a region whose traffic grows reaches its share in
+   * a few refills); the cap on the first refill.
    */
   static long wanted(
-      long at, long now, long taken, long lastGrant, boolean lacked, long refreshMicros, long cap) {
+      long at, double rate, long lastGrant, boolean lacked, long horizonMicros, long cap) {
     if (at == 0) {
       return cap;
     }
-    long elapsed = now - at;
-    double rate = elapsed <= 0 ? 0 : (double) Math.max(0, taken) / elapsed;
-    long wanted = (long) Math.ceil(rate * refreshMicros);
+    long wanted = (long) Math.ceil(rate * horizonMicros);
     if (lacked) {
       wanted = Math.max(wanted, 2 * lastGrant);
     }

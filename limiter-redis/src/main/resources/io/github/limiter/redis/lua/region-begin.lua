@@ -15,6 +15,7 @@ if expiry <= now then count = 0 end
 local renew, low = tonumber(p[3]) or now, tonumber(p[4]) or 0
 if not force and count >= low and now < renew then return { 0 } end
 if not redis.call('SET', lock, token, 'NX', 'PX', lock_ttl) then return { 0 } end
+redis.call('HSET', pool, 'begun', format('%d', now))
 -- What the region may still spend: the pool, and what every live node lease holds as recorded
 -- (the most each node may still hold).
 local held = count

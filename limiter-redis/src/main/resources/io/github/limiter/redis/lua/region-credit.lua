@@ -4,12 +4,12 @@
 -- region's lease in the global Redis. Only while this refill holds the lock: a refill whose lock
 -- ended credits nothing, and its slice is stranded (lost, never doubled). Then releases the lock.
 -- KEYS as region-begin.lua's. ARGV: now, granted, ttl floor, token, t0, spend (µs), margin (µs),
--- refresh (µs), taken at begin, retry (µs), low mark, local (1: a local allowance, not a grant).
+-- lead (µs: how long before its end the pool is due for renewal), taken at begin, retry (µs), low mark, local (1: a local allowance, not a grant).
 -- Returns the pool's count after the credit, or -1 if the lock was lost.
 local format, ceil, fmod = string.format, math.ceil, math.fmod
 local pool, lock = KEYS[1], KEYS[3]
 local token, t0, spend = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
-local margin, refresh, taken0 = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
+local margin, lead, taken0 = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
 local retry, low, is_local = tonumber(ARGV[10]), tonumber(ARGV[11]), ARGV[12] == '1'
 if redis.call('GET', lock) ~= token then return -1 end
 redis.call('DEL', lock)
@@ -32,11 +32,12 @@ else
   count = count + permits
   expiry = ends
 end
-local renew = expiry - refresh
-if renew < now + refresh / 2 then renew = now + refresh / 2 end
+local renew = expiry - lead
+if renew < now + lead / 2 then renew = now + lead / 2 end
 redis.call('HSET', pool, 'count', format('%d', count), 'expiry', format('%d', expiry),
   'renew', format('%d', renew), 'low', format('%d', low), 'retry', format('%d', t0 + retry))
 if not is_local then
+  redis.call('HSET', pool, 'took', format('%d', now - t0))
   redis.call('HSET', pool, 'takenat', format('%d', taken0), 'at', format('%d', t0),
     'grant', format('%d', permits), 'dry', '0')
 end

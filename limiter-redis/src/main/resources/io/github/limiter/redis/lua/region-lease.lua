@@ -5,7 +5,9 @@
 -- KEYS[1]: the pool, a hash: count (held, not leased to a node), expiry, renew (from when a refill
 -- is due), low (fewer than this left make a refill due), retry (until when the global Redis had
 -- nothing more), taken (leased to nodes so far), dry (a node lacked since the last refill).
--- KEYS[2]: the nodes' leases, node id -> "held expiry", as lease.lua's.
+-- KEYS[2]: the nodes' leases, node id -> "held expiry", as lease.lua's. KEYS[3]: the refill lock
+-- (region-begin.lua's); begun and took in the pool: when the refill in flight began, how long the
+-- last one took.
 -- ARGV as lease.lua's; the last six: node id, wanted, unspent, lease ttl (µs), cap, capacity.
 -- Returns lease.lua's reply {granted, spendable for (µs), retryAfter (µs), left, bind (1),
 -- resetAfter (0)}, then 1 if a refill of the pool is due, else 0.
@@ -22,10 +24,12 @@ if live then
   if own > mine then own = mine end
 end
 
-local p = redis.call('HMGET', pool, 'count', 'expiry', 'renew', 'low', 'retry', 'taken')
+local p = redis.call('HMGET', pool, 'count', 'expiry', 'renew', 'low', 'retry', 'taken', 'begun',
+  'took')
 local count, expiry = tonumber(p[1]) or 0, tonumber(p[2]) or now
 local renew, low = tonumber(p[3]) or now, tonumber(p[4]) or 0
 local until_, taken = tonumber(p[5]) or now, tonumber(p[6]) or 0
+local begun, took = tonumber(p[7]) or now, tonumber(p[8]) or 0
 if expiry <= now then count = 0 end
 
 -- The slice: what the node wants, within the cap and its share of the pool; but the request that
@@ -51,8 +55,11 @@ if grant < need then redis.call('HSET', pool, 'dry', '1') end
 
 local retry = 0
 if grant < need then
-  -- Until the global Redis has more, or the next refill may bring some: never sooner than 1 ms.
+  -- Until the global Redis has more, or until the refill in flight (or the one this grant makes
+  -- due) may land, as long as the last one took: never sooner than 1 ms.
   retry = until_ - now
+  if redis.call('EXISTS', KEYS[3]) == 0 then begun = now end
+  if begun + took - now > retry then retry = begun + took - now end
   if retry < 1000 then retry = 1000 end
 end
 if own + grant > 0 and spend > 0 then
