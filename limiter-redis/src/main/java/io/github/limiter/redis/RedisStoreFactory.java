@@ -217,7 +217,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
                   + "limits](api-products.md#concurrency-limits)).");
 
   /** The multi-region settings' prefix (docs/multi-region.md). */
-  public static final String REGION_PREFIX = "limiter.region";
+  public static final String REGION_PREFIX = PREFIX + "region";
 
   public static final Setting<String> REGION =
       Setting.<String>of(REGION_PREFIX, Function.identity(), null)
@@ -226,7 +226,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "— (no regions)",
               "eu-west",
               "This deployment's region; its Redis is the store's. With it, the policies of "
-                  + "`limiter.region.policies` are global: see [Multi-region](multi-region.md).");
+                  + "`limiter.redis.region.policies` are global: see [Multi-region](multi-region.md).");
 
   public static final Setting<String> REGION_GLOBAL_URL =
       Setting.<String>of(REGION_PREFIX + ".global-url", Function.identity(), null)
@@ -240,7 +240,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
       Setting.<String>of(REGION_PREFIX + ".policies", Function.identity(), null)
           .doc(
               "comma list of policy names",
-              "— (required with `limiter.region`)",
+              "— (required with `limiter.redis.region`)",
               "global-api",
               "The global policies: `token-bucket` or `fixed-window`, leased by every node.");
 
@@ -249,7 +249,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
           .doc(
               "`refuse` or `allow <permits>/<duration>`",
               "`refuse`",
-              "allow 100/min",
+              "allow 100/m",
               "What a region does once its pool is spent and the global Redis cannot be "
                   + "reached; an allowance is added to the bound.");
 

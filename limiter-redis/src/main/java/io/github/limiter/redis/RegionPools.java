@@ -43,9 +43,7 @@ final class RegionPools implements AutoCloseable {
 
     static final Failure REFUSE = new Failure(0, 0);
 
-    /**
-     * {@code refuse}, or {@code allow <permits>/<duration>} (as a limit: {@code allow 100/min}).
-     */
+    /** {@code refuse}, or {@code allow <permits>/<duration>} (as a limit: {@code allow 100/m}). */
     static Failure parse(String text) {
       String t = text.strip();
       if (t.equals("refuse")) {
@@ -56,9 +54,7 @@ final class RegionPools implements AutoCloseable {
         return new Failure(limit.permits(), limit.periodNanos());
       }
       throw new IllegalArgumentException(
-          "expected refuse or allow <permits>/<duration> such as allow 100/min, was '"
-              + text
-              + "'");
+          "expected refuse or allow <permits>/<duration> such as allow 100/m, was '" + text + "'");
     }
 
     @Override
