@@ -394,6 +394,17 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
                 + names.get()
                 + "'");
       }
+      if (!policy.plans().byName().isEmpty()) {
+        throw new ConfigException(
+            REGION_POLICIES.name(),
+            "policy '"
+                + n
+                + "' has plans (limiter.policy."
+                + n
+                + ".plans); a global policy has one budget, without plans, was '"
+                + names.get()
+                + "'");
+      }
       global.add(n);
     }
     set(settings, REGION_FAILURE, b::regionFailure);
