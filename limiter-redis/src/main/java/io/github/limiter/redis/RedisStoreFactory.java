@@ -6,7 +6,6 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.config.ConfigReader;
 import io.github.limiter.internal.config.DeclaredStoreFactory;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.Setting;
 import io.github.limiter.internal.config.SettingValues;
 import io.github.limiter.spi.ConfigLookup;
@@ -19,11 +18,8 @@ import java.security.KeyStore;
 import java.security.KeyStoreException;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import redis.clients.jedis.SslOptions;
@@ -216,51 +212,6 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
                   + "most this long after its last renewal (see [Concurrency "
                   + "limits](api-products.md#concurrency-limits)).");
 
-  /** The multi-region settings' prefix (docs/multi-region.md). */
-  public static final String REGION_PREFIX = PREFIX + "region";
-
-  public static final Setting<String> REGION =
-      Setting.<String>of(REGION_PREFIX, Function.identity(), null)
-          .doc(
-              "name, `[A-Za-z0-9_.-]`",
-              "— (no regions)",
-              "eu-west",
-              "This deployment's region; its Redis is the store's. With it, the policies of "
-                  + "`limiter.redis.region.policies` are global: see [Multi-region](multi-region.md).");
-
-  public static final Setting<String> REGION_GLOBAL_URL =
-      Setting.<String>of(REGION_PREFIX + ".global-url", Function.identity(), null)
-          .doc(
-              "URL",
-              "`limiter.redis.url` (this region is the home region)",
-              "redis://redis.global.internal:6379",
-              "The Redis that holds the budget of every global policy.");
-
-  public static final Setting<String> REGION_POLICIES =
-      Setting.<String>of(REGION_PREFIX + ".policies", Function.identity(), null)
-          .doc(
-              "comma list of policy names",
-              "— (required with `limiter.redis.region`)",
-              "global-api",
-              "The global policies: `token-bucket` or `fixed-window`, leased by every node.");
-
-  public static final Setting<String> REGION_FAILURE =
-      Setting.<String>of(REGION_PREFIX + ".failure", Function.identity(), null)
-          .doc(
-              "`refuse` or `allow <permits>/<duration>`",
-              "`refuse`",
-              "allow 100/m",
-              "What a region does once its pool is spent and the global Redis cannot be "
-                  + "reached; an allowance is added to the bound.");
-
-  public static final Setting<Duration> REGION_GLOBAL_TIMEOUT =
-      Setting.<Duration>of(REGION_PREFIX + ".global-timeout", Limit::parseDuration, null)
-          .doc(
-              "duration",
-              "`1s`",
-              "500ms",
-              "The budget of one call to the global Redis: a refill, never a decision.");
-
   private static final List<Setting<?>> SETTINGS =
       List.of(
           URL,
@@ -284,11 +235,11 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
           PIPELINE_ENABLED,
           PIPELINE_MAX_BATCH,
           CONCURRENCY_HOLD,
-          REGION,
-          REGION_GLOBAL_URL,
-          REGION_POLICIES,
-          REGION_FAILURE,
-          REGION_GLOBAL_TIMEOUT);
+          RegionSettings.REGION,
+          RegionSettings.GLOBAL_URL,
+          RegionSettings.POLICIES,
+          RegionSettings.FAILURE,
+          RegionSettings.GLOBAL_TIMEOUT);
 
   @Override
   public String name() {
@@ -336,98 +287,8 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
     set(settings, PIPELINE_ENABLED, b::pipeline);
     set(settings, PIPELINE_MAX_BATCH, b::pipelineMaxBatch);
     leases(settings, b);
-    regions(settings, b);
+    RegionSettings.apply(settings, b);
     return b;
-  }
-
-  /**
-   * The global policies of this region (docs/multi-region.md): each named policy must exist and be
-   * a token bucket or a fixed window; logs each one's guarantee and bound.
-   */
-  private static void regions(SettingValues settings, RedisStoreBuilder b) {
-    Optional<String> region = settings.text(REGION);
-    Optional<String> names = settings.text(REGION_POLICIES);
-    if (region.isEmpty()) {
-      for (Setting<?> other :
-          List.of(REGION_POLICIES, REGION_GLOBAL_URL, REGION_FAILURE, REGION_GLOBAL_TIMEOUT)) {
-        if (settings.text(other).isPresent()) {
-          throw new ConfigException(
-              other.name(),
-              "needs "
-                  + REGION
-                  + " (this deployment's region), was '"
-                  + settings.text(other).get()
-                  + "' without it");
-        }
-      }
-      return;
-    }
-    if (names.isEmpty() || names.get().isBlank()) {
-      throw new ConfigException(
-          REGION_POLICIES.name(),
-          "expected the global policies' names with "
-              + REGION
-              + "='"
-              + region.get()
-              + "', was unset");
-    }
-    Map<String, PolicyConfig> policies = settings.core().policies();
-    Set<String> global = new LinkedHashSet<>();
-    for (String name : names.get().split(",")) {
-      String n = name.strip();
-      PolicyConfig policy = policies.get(n);
-      if (policy == null) {
-        throw new ConfigException(
-            REGION_POLICIES.name(),
-            "no policy named '" + n + "' (limiter.policy." + n + ".*), was '" + names.get() + "'");
-      }
-      if (!RegionPools.allowed(policy.policy().algorithm())) {
-        throw new ConfigException(
-            REGION_POLICIES.name(),
-            "policy '"
-                + n
-                + "' is "
-                + policy.policy().algorithm().configName()
-                + " (limiter.policy."
-                + n
-                + ".algorithm); a global policy must be token-bucket or fixed-window, was '"
-                + names.get()
-                + "'");
-      }
-      if (!policy.plans().byName().isEmpty()) {
-        throw new ConfigException(
-            REGION_POLICIES.name(),
-            "policy '"
-                + n
-                + "' has plans (limiter.policy."
-                + n
-                + ".plans); a global policy has one budget, without plans, was '"
-                + names.get()
-                + "'");
-      }
-      global.add(n);
-    }
-    set(settings, REGION_FAILURE, b::regionFailure);
-    set(settings, REGION_GLOBAL_TIMEOUT, b::globalTimeout);
-    try {
-      b.region(region.get(), settings.text(REGION_GLOBAL_URL).orElse(null), global);
-    } catch (IllegalArgumentException e) {
-      boolean url = e.getMessage().contains("URL") || e.getMessage().contains("redis");
-      Setting<String> key =
-          url && !e.getMessage().startsWith("region") ? REGION_GLOBAL_URL : REGION;
-      throw new ConfigException(key.name(), e.getMessage(), e);
-    }
-    RegionPools.Failure failure =
-        settings
-            .text(REGION_FAILURE)
-            .map(RegionPools.Failure::parse)
-            .orElse(RegionPools.Failure.REFUSE);
-    for (String n : global) {
-      PolicyConfig policy = policies.get(n);
-      long maxSlice =
-          (policy.lease().enabled() ? policy.lease() : PolicyConfig.LeaseMode.OFF).maxSlice();
-      CircuitBreaker.LOG.info(RegionPools.bound(region.get(), policy.policy(), maxSlice, failure));
-    }
   }
 
   private static void checkUrlOrNodes(SettingValues settings) {
@@ -502,7 +363,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
    * Hands {@code setting}'s value, if set, to {@code setter}; a value the builder refuses fails
    * naming key and value.
    */
-  private static <T> void set(SettingValues settings, Setting<T> setting, Consumer<T> setter) {
+  static <T> void set(SettingValues settings, Setting<T> setting, Consumer<T> setter) {
     settings
         .text(setting)
         .ifPresent(
