@@ -80,6 +80,10 @@ final class Leases implements AutoCloseable {
   private final ExecutorService fetcher;
   private final ScheduledExecutorService sweeper;
   private final ConcurrentHashMap<Policy, Object> policies = new ConcurrentHashMap<>();
+
+  /** The global policies' pools in this region, or null: docs/multi-region.md. */
+  final RegionPools regions;
+
   private volatile boolean closed;
 
   /**
@@ -93,7 +97,22 @@ final class Leases implements AutoCloseable {
       NanoClock clock,
       Map<String, PolicyConfig.LeaseMode> settings,
       boolean background) {
+    this(host, keys, clock, settings, background, null);
+  }
+
+  /**
+   * @param regions the global policies' pools in this region: their nodes lease from the pool
+   *     rather than from the policy's state
+   */
+  Leases(
+      Host host,
+      KeyScheme keys,
+      NanoClock clock,
+      Map<String, PolicyConfig.LeaseMode> settings,
+      boolean background,
+      RegionPools regions) {
     this.host = host;
+    this.regions = regions;
     this.calls = host.calls();
     this.keyScheme = keys;
     this.clock = clock;
@@ -124,6 +143,10 @@ final class Leases implements AutoCloseable {
       this.fetcher = null;
       this.sweeper = null;
     }
+  }
+
+  Host host() {
+    return host;
   }
 
   /** The tick of a clock reading, as {@link Lease} keeps slice ends. */
@@ -218,6 +241,9 @@ final class Leases implements AutoCloseable {
     if (sweeper != null) {
       sweeper.shutdownNow();
     }
+    if (regions != null) {
+      regions.close();
+    }
     if (fetcher != null) {
       fetcher.shutdown();
       try {
@@ -241,6 +267,10 @@ final class Leases implements AutoCloseable {
     final Policy policy;
     final CompiledPolicy compiled;
     final PolicyConfig.LeaseMode settings;
+
+    /** Whether the policy is global: its slices come from the region's pool. */
+    final boolean global;
+
     private final Scripts.Script grant;
     private final Scripts.Script release;
     private final long capacity;
@@ -253,8 +283,9 @@ final class Leases implements AutoCloseable {
       this.policy = policy;
       this.compiled = new CompiledPolicy(policy, keyScheme);
       this.settings = settings;
-      this.grant = Scripts.lease(policy.algorithm());
-      this.release = Scripts.release(policy.algorithm());
+      this.global = regions != null && regions.isGlobal(policy.name());
+      this.grant = global ? RegionPools.LEASE : Scripts.lease(policy.algorithm());
+      this.release = global ? RegionPools.RELEASE : Scripts.release(policy.algorithm());
       // Limit#burst is the window's count for the window algorithms.
       this.capacity = policy.limits().stream().mapToLong(Limit::burst).min().orElseThrow();
       this.cap = Math.min(settings.maxSlice(), capacity);
@@ -264,6 +295,12 @@ final class Leases implements AutoCloseable {
 
     Leases leases() {
       return Leases.this;
+    }
+
+    /** A lease's keys: the policy's state and its leases, or a global policy's regional pool. */
+    private List<String> redisKeys(String key) {
+      List<String> keys = compiled.leaseKeys(key);
+      return global ? RegionPools.regionKeys(keys) : keys;
     }
 
     String name() {
@@ -283,7 +320,7 @@ final class Leases implements AutoCloseable {
       for (; ; ) {
         Lease lease = keys.get(key);
         if (lease == null) {
-          lease = keys.computeIfAbsent(key, k -> new Lease(this, k, compiled.leaseKeys(k)));
+          lease = keys.computeIfAbsent(key, k -> new Lease(this, k, redisKeys(k)));
         }
         Decision decision = lease.trySpend(permits);
         if (decision == null) {
@@ -392,7 +429,7 @@ final class Leases implements AutoCloseable {
     }
 
     private void install(Lease lease, Object reply, long sent, long need) {
-      if (!(reply instanceof List<?> values) || values.size() != 6) {
+      if (!(reply instanceof List<?> values) || values.size() != (global ? 7 : 6)) {
         throw new IllegalStateException("unexpected reply from " + grant.name() + ": " + reply);
       }
       long granted = number(values.get(0));
@@ -424,6 +461,9 @@ final class Leases implements AutoCloseable {
               resetNanos,
               received + retryNanos,
               denied && retryNanos > 0));
+      if (global && number(values.get(6)) == 1) {
+        regions.refill(this, lease, denied);
+      }
     }
 
     private static long number(Object value) {

@@ -135,7 +135,8 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
                 keys,
                 callerClock == null ? NanoClock.system() : callerClock,
                 b.leases,
-                b.leaseBackground);
+                b.leaseBackground,
+                b.regionPools(keys));
   }
 
   public static RedisStoreBuilder builder() {

@@ -52,6 +52,11 @@ public final class RedisStoreBuilder {
   final Map<String, PolicyConfig.LeaseMode> leases = new LinkedHashMap<>();
   boolean leaseBackground = true;
   private boolean pipeline = true;
+  private String region;
+  private String globalUrl;
+  private final Set<String> globalPolicies = new LinkedHashSet<>();
+  private RegionPools.Failure regionFailure = RegionPools.Failure.REFUSE;
+  private Duration globalTimeout = Duration.ofSeconds(1);
   private int pipelineMaxBatch = 64;
 
   RedisStoreBuilder() {}
@@ -297,6 +302,99 @@ public final class RedisStoreBuilder {
     }
     leases.put(policyName, Objects.requireNonNull(settings, "settings"));
     return this;
+  }
+
+  /**
+   * Makes the policies named {@code policies} global across regions (token bucket or fixed window;
+   * docs/multi-region.md): one budget in the Redis at {@code globalUrl} (null: this store's Redis,
+   * the home region's), leased to this region's pool, from which this node leases as in lease mode
+   * (with the policy's lease settings, or lease mode's defaults).
+   *
+   * @param region this deployment's region, {@code [A-Za-z0-9_.-]{1,64}}
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  public RedisStoreBuilder region(String region, String globalUrl, Set<String> policies) {
+    if (region == null || !region.matches(RegionPools.REGION_NAME)) {
+      throw new IllegalArgumentException(
+          "region must match " + RegionPools.REGION_NAME + ", was '" + region + "'");
+    }
+    if (globalUrl != null) {
+      RedisUrl.parse(globalUrl);
+    }
+    if (policies.isEmpty()) {
+      throw new IllegalArgumentException("a region needs at least one global policy, was none");
+    }
+    this.region = region;
+    this.globalUrl = globalUrl;
+    this.globalPolicies.addAll(policies);
+    PolicyConfig.LeaseMode d = PolicyConfig.LeaseMode.OFF;
+    for (String policy : policies) {
+      leases.putIfAbsent(
+          policy, PolicyConfig.LeaseMode.on(d.refresh(), d.ttl(), d.maxSlice(), d.lowWater()));
+    }
+    return this;
+  }
+
+  /**
+   * What a region does once its pool is spent and the global Redis cannot be reached: {@code
+   * refuse} (the default) or {@code allow <permits>/<duration>}, which the bound counts.
+   */
+  public RedisStoreBuilder regionFailure(String failure) {
+    this.regionFailure = RegionPools.Failure.parse(failure);
+    return this;
+  }
+
+  /** The budget of one call to the global Redis (default 1 s): a refill, never a decision. */
+  public RedisStoreBuilder globalTimeout(Duration timeout) {
+    this.globalTimeout = requireMillis(timeout, "global timeout");
+    return this;
+  }
+
+  /** The global policies' pools of this region, on their own connection to the global Redis. */
+  RegionPools regionPools(KeyScheme keys) {
+    if (region == null) {
+      return null;
+    }
+    HostAndPort at = node;
+    JedisClientConfig config = clientConfig();
+    if (globalUrl != null) {
+      RedisUrl url = RedisUrl.parse(globalUrl);
+      at = url.node();
+      DefaultJedisClientConfig.Builder c =
+          DefaultJedisClientConfig.builder()
+              .protocol(RedisProtocol.RESP2)
+              .connectionTimeoutMillis((int) globalTimeout.toMillis())
+              .socketTimeoutMillis((int) globalTimeout.toMillis())
+              .clientName("limiter-global");
+      if (url.user() != null) {
+        c.user(url.user());
+      }
+      if (url.password() != null) {
+        c.password(url.password());
+      }
+      if (url.database() != 0) {
+        c.database(url.database());
+      }
+      if (url.tls()) {
+        c.sslOptions(sslOptions != null ? sslOptions : SslOptions.defaults());
+      }
+      config = c.build();
+    }
+    if (at == null) {
+      throw new IllegalStateException("a region on Redis Cluster needs a global URL");
+    }
+    Transport transport =
+        new DirectTransport(
+            at, config, 4, (int) globalTimeout.toMillis(), idleCheckInterval, 0, clock);
+    GuardedCalls calls =
+        new GuardedCalls(
+            transport,
+            clock,
+            globalTimeout.toNanos(),
+            breakerFailureThreshold,
+            breakerOpenDuration.toNanos(),
+            logInterval);
+    return new RegionPools(region, globalPolicies, regionFailure, calls, keys, leaseBackground);
   }
 
   /** For tests: grants below the low-water mark on the deciding thread, sweeps only when asked. */

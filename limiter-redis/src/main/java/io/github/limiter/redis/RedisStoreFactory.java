@@ -234,7 +234,12 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
           BREAKER_OPEN_DURATION,
           PIPELINE_ENABLED,
           PIPELINE_MAX_BATCH,
-          CONCURRENCY_HOLD);
+          CONCURRENCY_HOLD,
+          RegionSettings.REGION,
+          RegionSettings.GLOBAL_URL,
+          RegionSettings.POLICIES,
+          RegionSettings.FAILURE,
+          RegionSettings.GLOBAL_TIMEOUT);
 
   @Override
   public String name() {
@@ -282,6 +287,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
     set(settings, PIPELINE_ENABLED, b::pipeline);
     set(settings, PIPELINE_MAX_BATCH, b::pipelineMaxBatch);
     leases(settings, b);
+    RegionSettings.apply(settings, b);
     return b;
   }
 
@@ -357,7 +363,7 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
    * Hands {@code setting}'s value, if set, to {@code setter}; a value the builder refuses fails
    * naming key and value.
    */
-  private static <T> void set(SettingValues settings, Setting<T> setting, Consumer<T> setter) {
+  static <T> void set(SettingValues settings, Setting<T> setting, Consumer<T> setter) {
     settings
         .text(setting)
         .ifPresent(

@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -65,6 +66,12 @@ final class Scripts {
    */
   private static final Script BLOCK;
 
+  /**
+   * A global policy's scripts, of no algorithm (docs/multi-region.md): {@code region-lease.lua},
+   * {@code region-release.lua}, {@code region-begin.lua} and {@code region-credit.lua}, by name.
+   */
+  private static final Map<String, Script> REGION = new LinkedHashMap<>();
+
   /** The section of an algorithm whose permits are held while a request runs, on per-node holds. */
   private static final String RENEW_SECTION = "renew";
 
@@ -90,6 +97,10 @@ final class Scripts {
     OVERRIDE = script("override", opening + resource("override"));
     OVERRIDES = script("overrides", opening + resource("overrides"));
     BLOCK = script("block", opening + splice(resource("block"), common, "block", new HashSet<>()));
+    for (String name : List.of("region-lease", "region-release", "region-begin", "region-credit")) {
+      REGION.put(
+          name, script(name, opening + splice(resource(name), common, name, new HashSet<>())));
+    }
     for (Algorithm algorithm : Algorithm.values()) {
       String name = algorithm.configName();
       Map<String, String> parts = new LinkedHashMap<>(common);
@@ -158,6 +169,15 @@ final class Scripts {
 
   static Script block() {
     return BLOCK;
+  }
+
+  /** A global policy's script {@code lua/<name>.lua}: see {@link #REGION}. */
+  static Script region(String name) {
+    Script script = REGION.get(name);
+    if (script == null) {
+      throw new IllegalArgumentException("no region script " + name);
+    }
+    return script;
   }
 
   /** Whether lease mode is proven for {@code algorithm}: its source has the lease sections. */

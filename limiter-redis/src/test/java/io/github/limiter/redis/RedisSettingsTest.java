@@ -31,7 +31,7 @@ class RedisSettingsTest {
   @Test
   void everyKeyIsDeclaredOnceWithItsLineOfDocumentation() {
     assertThat(new RedisStoreFactory().settings())
-        .hasSize(21)
+        .hasSize(26)
         .allSatisfy(
             setting -> {
               assertThat(setting.name()).startsWith(RedisStoreFactory.PREFIX);
@@ -44,7 +44,7 @@ class RedisSettingsTest {
                   .as(setting.name())
                   .allSatisfy(cell -> assertThat(cell).isNotBlank().doesNotContain("|", "\n"));
             });
-    assertThat(new RedisStoreFactory().keys()).hasSize(21);
+    assertThat(new RedisStoreFactory().keys()).hasSize(26);
   }
 
   @Test

@@ -126,7 +126,7 @@ class RedisStoreFactoryTest {
         .hasMessageContaining("'50ms'");
     // Every key the factory declares is one it reads: docs/configuration.md's Redis table, whole.
     assertThat(new RedisStoreFactory().keys())
-        .hasSize(21)
+        .hasSize(26)
         .allSatisfy(key -> assertThat(key).startsWith("limiter.redis."));
   }
 
