@@ -2,14 +2,11 @@ package io.github.limiter.servlet;
 
 import io.github.limiter.KeyResolver;
 import io.github.limiter.internal.admission.KeyResolvers;
-import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import io.github.limiter.internal.runtime.HttpRoutes;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,21 +21,6 @@ final class ResolverDiscovery {
   private ResolverDiscovery() {}
 
   /**
-   * Finds each resolver now, on the filter's start, so that a wrong name fails there; the beans and
-   * services are looked up on the first one asked for.
-   */
-  static RuleCompiler.ResolverLookup atStart(ClassLoader loader) {
-    KeyResolvers[] found = new KeyResolvers[1];
-    return (policy, setting, name) -> {
-      if (found[0] == null) {
-        found[0] = KeyResolvers.find(cdiBeans(loader), loader);
-      }
-      KeyResolver resolver = found[0].get(key(policy, setting), name);
-      return () -> resolver;
-    };
-  }
-
-  /**
    * Checks the resolver names of {@code config} at start-up, before CDI may be running: only when
    * the CDI API is absent, so that every resolver must be a ServiceLoader service.
    */
@@ -46,43 +28,18 @@ final class ResolverDiscovery {
     if (hasCdi(loader)) {
       return;
     }
-    Set<String> routed = routedPolicies(config);
+    Set<String> routed = HttpRoutes.routedPolicies(config);
     for (PolicyConfig policy : config.policies().values()) {
       if (routed.contains(policy.name())) {
         KeyResolvers services = KeyResolvers.find(List.of(), loader);
         RuleCompiler.findResolvers(
             policy,
             (p, setting, name) -> {
-              KeyResolver resolver = services.get(key(p, setting), name);
+              KeyResolver resolver = services.get(HttpRoutes.key(p, setting), name);
               return () -> resolver;
             });
       }
     }
-  }
-
-  /**
-   * The policies some {@code limiter.route.*} names: only their {@code resolver:NAME} must resolve
-   * here. A policy on no route is applied by other adapters (a {@code @Limited} method).
-   */
-  static Set<String> routedPolicies(LimiterConfig config) {
-    Set<String> routed = new HashSet<>();
-    config.routes().forEach(route -> routed.addAll(route.policies()));
-    return routed;
-  }
-
-  /**
-   * One rule per routed policy. On no route, the filter never keys a policy: its resolvers are the
-   * other adapters' business.
-   */
-  static Map<String, Rule> routedRules(LimiterConfig config, RuleCompiler compiler) {
-    Set<String> routed = routedPolicies(config);
-    Map<String, Rule> rules = new LinkedHashMap<>();
-    for (PolicyConfig policy : config.policies().values()) {
-      if (routed.contains(policy.name())) {
-        rules.put(policy.name(), compiler.compile(policy));
-      }
-    }
-    return rules;
   }
 
   static boolean hasCdi(ClassLoader loader) {
@@ -95,12 +52,8 @@ final class ResolverDiscovery {
     }
   }
 
-  /** The config key of a policy's setting, as a wrong resolver name's message shows it. */
-  private static String key(PolicyConfig policy, String setting) {
-    return LimiterConfig.POLICY_PREFIX + policy.name() + "." + setting;
-  }
-
-  private static List<KeyResolver> cdiBeans(ClassLoader loader) {
+  /** The resolver beans of the running CDI container, when the application has CDI. */
+  static List<KeyResolver> beans(ClassLoader loader) {
     return hasCdi(loader) ? CdiLookups.resolvers() : List.of();
   }
 }
