@@ -60,29 +60,27 @@ class OneBudgetWithLimitedTest {
     for (Object[] split : splits) {
       int routed = (int) split[0];
       String sixth = (String) split[1];
-      {
-        withApp(
-            store,
-            app -> {
-              for (int i = 0; i < 5; i++) {
-                String path = i < routed ? "/routed" : "/limited";
-                assertThat(app.get(path).statusCode())
-                    .as("call %d of %d routed, through %s", i + 1, routed, path)
-                    .isEqualTo(200);
-              }
-              HttpResponse<String> refused = app.get("/" + sixth);
-              assertThat(refused.statusCode()).as("sixth through %s", sixth).isEqualTo(429);
-              assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
-              assertThat(refused.headers().firstValue("Retry-After")).isPresent();
-              assertThat(refused.body())
-                  .startsWith(
-                      "{\"type\":\"urn:limiter:problem:rate-limited\",\"title\":\"Too Many"
-                          + " Requests\",\"status\":429,\"detail\":\"Rate limit of policy"
-                          + " 'budget' exceeded; retry after ")
-                  .endsWith(" s.\",\"policies\":[\"budget\"]}");
-              return null;
-            });
-      }
+      withApp(
+          store,
+          app -> {
+            for (int i = 0; i < 5; i++) {
+              String path = i < routed ? "/routed" : "/limited";
+              assertThat(app.get(path).statusCode())
+                  .as("call %d of %d routed, through %s", i + 1, routed, path)
+                  .isEqualTo(200);
+            }
+            HttpResponse<String> refused = app.get("/" + sixth);
+            assertThat(refused.statusCode()).as("sixth through %s", sixth).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(refused.body())
+                .startsWith(
+                    "{\"type\":\"urn:limiter:problem:rate-limited\",\"title\":\"Too Many"
+                        + " Requests\",\"status\":429,\"detail\":\"Rate limit of policy"
+                        + " 'budget' exceeded; retry after ")
+                .endsWith(" s.\",\"policies\":[\"budget\"]}");
+            return null;
+          });
     }
     withApp(
         store,
