@@ -2,6 +2,7 @@ package io.github.limiter.jaxrs;
 
 import io.github.limiter.internal.runtime.HttpRoutes;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.Context;
 import java.util.logging.Logger;
 
@@ -10,6 +11,7 @@ import java.util.logging.Logger;
  * a servlet): the client address is the servlet request's, which Jakarta REST injects. Used only
  * when the servlet API is on the class path.
  */
+@PreMatching // not inherited
 class ServletRouteFilter extends RouteFilter {
 
   @Context private HttpServletRequest servletRequest;

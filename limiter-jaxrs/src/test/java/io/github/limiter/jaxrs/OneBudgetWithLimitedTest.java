@@ -112,6 +112,8 @@ class OneBudgetWithLimitedTest {
     config.put("limiter.redis.key-prefix", "jaxrs-budget-" + UUID.randomUUID() + ":");
     ConfigProviderResolver resolver = ConfigProviderResolver.instance();
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    // Only these settings: no configuration an earlier test made for this class loader
+    resolver.releaseConfig(resolver.getConfig(loader));
     resolver.registerConfig(
         new SmallRyeConfigBuilder()
             .withSources(new PropertiesConfigSource(config, "test", 500))

@@ -138,19 +138,34 @@ class SameResponsesTest {
   }
 
   @Test
-  void requestsOnNoRouteOrNoResourcePassUncounted() throws Exception {
+  void requestsOnNoRoutePassUntouchedAndOnARouteWithoutAResourceAreDecided() throws Exception {
     for (int i = 0; i < 5; i++) {
       HttpResponse<String> free = jaxrs.get("/elsewhere/" + i, "X-Client", "free");
       assertThat(free.statusCode()).isEqualTo(404);
       assertThat(free.headers().firstValue("RateLimit")).isEmpty();
     }
-    // Jersey runs no filter for a path that no resource of the application matches: such a
-    // request gets Jersey's 404 and is not counted (the servlet filter would count it)
-    for (int i = 1; i <= 5; i++) {
+    // A route's path is decided even where no resource matches it, as under the servlet filter
+    for (int i = 1; i <= 3; i++) {
       assertThat(jaxrs.get("/items/7/none", "X-Client", "unmatched").statusCode()).isEqualTo(404);
+      assertThat(servlet.get("/items/7/none", "X-Client", "unmatched").statusCode()).isEqualTo(200);
     }
-    assertThat(jaxrs.get("/items/7", "X-Client", "unmatched").headers().firstValue("RateLimit"))
-        .hasValue("\"api\";r=2;t=3600");
+    HttpResponse<String> refused = jaxrs.get("/items/7/none", "X-Client", "unmatched");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertSame(refused, servlet.get("/items/7/none", "X-Client", "unmatched"), "unmatched");
+  }
+
+  @Test
+  void aRoutedPathWithoutAResourceForTheMethodIsStillDecided() throws Exception {
+    HttpResponse<String> a = jaxrs.send("DELETE", "/items", "X-Client", "method", "X-Tokens", "10");
+    HttpResponse<String> b =
+        servlet.send("DELETE", "/items", "X-Client", "method", "X-Tokens", "10");
+    assertThat(a.statusCode()).isEqualTo(405);
+    assertThat(b.statusCode()).isEqualTo(405);
+    assertThat(a.headers().allValues("RateLimit")).containsExactly("\"llm\";r=0;t=3600");
+    assertThat(limiterHeaders(a)).isEqualTo(limiterHeaders(b));
+    HttpResponse<String> refused = jaxrs.send("DELETE", "/items", "X-Client", "method");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertSame(refused, servlet.send("DELETE", "/items", "X-Client", "method"), "DELETE");
   }
 
   private static void assertSame(HttpResponse<String> a, HttpResponse<String> b, String what) {

@@ -94,7 +94,13 @@ final class TestApp implements AutoCloseable {
 
   /** GET {@code path} with headers from alternating names and values. */
   HttpResponse<String> get(String path, String... headers) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri(path));
+    return send("GET", path, headers);
+  }
+
+  /** {@code method} {@code path} with headers from alternating names and values, no body. */
+  HttpResponse<String> send(String method, String path, String... headers) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri(path)).method(method, HttpRequest.BodyPublishers.noBody());
     for (int i = 0; i < headers.length; i += 2) {
       request.header(headers[i], headers[i + 1]);
     }
