@@ -3,7 +3,7 @@ package io.github.limiter.jaxrs;
 import io.github.limiter.ConfigException;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
-import io.github.limiter.internal.admission.AdmissionObserver;
+import io.github.limiter.internal.admission.DryRunLog;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.runtime.HttpRoutes;
@@ -107,7 +107,9 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
       }
       Supplier<List<KeyResolver>> beans =
           hasClass(CDI_CLASS, loader) ? CdiRuntime::resolvers : List::of;
-      HttpRoutes routes = new HttpRoutes(runtime, AdmissionObserver.NONE, beans, loader);
+      HttpRoutes routes =
+          new HttpRoutes(
+              runtime, new DryRunLog(LOG, RateLimitFeature.class, "filter"), beans, loader, true);
       if (routes.shapes()) {
         LOG.warning(RouteFilter.whyUnheld(NAME));
       }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.cdi.Limited;
 import io.github.limiter.cdi.LimiterExtension;
 import io.github.limiter.cdi.jaxrs.RateLimitExceededMapper;
+import io.github.limiter.servlet.RateLimitFilter;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
 import io.smallrye.config.PropertiesConfigSource;
@@ -62,6 +63,7 @@ class OneBudgetWithLimitedTest {
       String sixth = (String) split[1];
       withApp(
           store,
+          false,
           app -> {
             for (int i = 0; i < 5; i++) {
               String path = i < routed ? "/routed" : "/limited";
@@ -82,15 +84,22 @@ class OneBudgetWithLimitedTest {
             return null;
           });
     }
-    withApp(
-        store,
-        app -> {
-          for (int i = 0; i < 5; i++) {
-            assertThat(app.get("/both").statusCode()).as("call %d of /both", i + 1).isEqualTo(200);
-          }
-          assertThat(app.get("/both").statusCode()).isEqualTo(429);
-          return null;
-        });
+    // A request to /both passes the route, then the @Limited method: one charge. Behind the
+    // servlet filter as well, whose route /both matches it too: still one.
+    for (boolean servletFilter : new boolean[] {false, true}) {
+      withApp(
+          store,
+          servletFilter,
+          app -> {
+            for (int i = 0; i < 5; i++) {
+              assertThat(app.get("/both").statusCode())
+                  .as("call %d of /both, servlet filter %s", i + 1, servletFilter)
+                  .isEqualTo(200);
+            }
+            assertThat(app.get("/both").statusCode()).isEqualTo(429);
+            return null;
+          });
+    }
   }
 
   private interface Calls {
@@ -98,7 +107,8 @@ class OneBudgetWithLimitedTest {
   }
 
   /** Weld with limiter-cdi and Jersey with the filters, configured by MicroProfile Config alone. */
-  private static void withApp(Map<String, String> store, Calls calls) throws Exception {
+  private static void withApp(Map<String, String> store, boolean servletFilter, Calls calls)
+      throws Exception {
     Map<String, String> config =
         TestApp.props(
             "limiter.policy.budget.algorithm", "fixed-window",
@@ -129,7 +139,8 @@ class OneBudgetWithLimitedTest {
             TestApp.jersey(
                 new ResourceConfig(BudgetResources.class)
                     .register(RateLimitFeature.class)
-                    .register(RateLimitExceededMapper.class))) {
+                    .register(RateLimitExceededMapper.class),
+                servletFilter ? new RateLimitFilter() : null)) {
       calls.run(app);
     } finally {
       resolver.releaseConfig(resolver.getConfig(loader));

@@ -52,7 +52,18 @@ final class TestApp implements AutoCloseable {
    * Jersey running {@code app}, mapped at {@code /app/*}; a failed start of the application throws.
    */
   static TestApp jersey(ResourceConfig app) throws Exception {
+    return jersey(app, null);
+  }
+
+  /** As {@link #jersey(ResourceConfig)}, behind the servlet filter {@code filter} if not null. */
+  static TestApp jersey(ResourceConfig app, RateLimitFilter filter) throws Exception {
     ServletContextHandler context = new ServletContextHandler("/app");
+    if (filter != null) {
+      FilterHolder holder = new FilterHolder(filter);
+      holder.setName("limiter");
+      holder.setAsyncSupported(true);
+      context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
+    }
     ServletHolder jersey = new ServletHolder("jersey", new ServletContainer(app));
     jersey.setInitOrder(1);
     jersey.setAsyncSupported(true);

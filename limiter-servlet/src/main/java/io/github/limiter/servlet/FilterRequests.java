@@ -49,7 +49,8 @@ final class FilterRequests {
       Supplier<Shaper.Scheduler> scheduler) {
     LimiterConfig config = runtime.config();
     this.counters = new Counters(config.policies().keySet(), logger);
-    this.routes = new HttpRoutes(runtime, counters, () -> ResolverDiscovery.beans(loader), loader);
+    this.routes =
+        new HttpRoutes(runtime, counters, () -> ResolverDiscovery.beans(loader), loader, false);
     this.shaper = routes.shapes() ? new Shaper(scheduler.get()) : null;
     this.loader = loader;
     this.name = name;

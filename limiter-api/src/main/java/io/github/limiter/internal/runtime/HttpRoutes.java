@@ -43,14 +43,19 @@ public final class HttpRoutes {
    * the key and the value. The runtime stays its owner's to close.
    *
    * @param observer the adapter's counters, or {@link AdmissionObserver#NONE}
+   * @param behindAnother whether the adapter may run behind another HTTP adapter of the application
+   *     (the Jakarta REST filters behind the servlet filter): a policy the outer one charged for
+   *     the request is left out, so that it counts the request once
    */
   public HttpRoutes(
       LimiterRuntime runtime,
       AdmissionObserver observer,
       Supplier<List<KeyResolver>> beans,
-      ClassLoader loader) {
+      ClassLoader loader,
+      boolean behindAnother) {
     LimiterConfig config = runtime.config();
-    this.admission = runtime.admission(true, false, observer, null);
+    Admission outer = runtime.admission(true, false, observer, null);
+    this.admission = behindAnother ? outer.skippingCharged() : outer;
     RuleCompiler compiler = new RuleCompiler(admission, resolvers(beans, loader), runtime.gates());
     Map<String, Rule> rules = routedRules(config, compiler);
     runtime.insight().describe(PolicyScope.ofRoutes(config));
