@@ -12,6 +12,7 @@ module io.github.limiter {
   exports io.github.limiter.memory;
   exports io.github.limiter.internal.admission to
       io.github.limiter.servlet,
+      io.github.limiter.jaxrs,
       io.github.limiter.cdi,
       io.github.limiter.outbound;
   exports io.github.limiter.internal.algorithm to
@@ -20,6 +21,7 @@ module io.github.limiter {
       io.github.limiter.replay;
   exports io.github.limiter.internal.config to
       io.github.limiter.servlet,
+      io.github.limiter.jaxrs,
       io.github.limiter.cdi,
       io.github.limiter.microprofile,
       io.github.limiter.redis,
@@ -30,6 +32,7 @@ module io.github.limiter {
       io.github.limiter.cdi;
   exports io.github.limiter.internal.render to
       io.github.limiter.servlet,
+      io.github.limiter.jaxrs,
       io.github.limiter.cdi;
   exports io.github.limiter.internal.live to
       io.github.limiter.servlet,
@@ -39,6 +42,7 @@ module io.github.limiter {
       io.github.limiter.cdi;
   exports io.github.limiter.internal.log to
       io.github.limiter.servlet,
+      io.github.limiter.jaxrs,
       io.github.limiter.cdi,
       io.github.limiter.redis,
       io.github.limiter.outbound;
@@ -47,6 +51,7 @@ module io.github.limiter {
       io.github.limiter.outbound;
   exports io.github.limiter.internal.runtime to
       io.github.limiter.servlet,
+      io.github.limiter.jaxrs,
       io.github.limiter.cdi,
       io.github.limiter.metrics,
       io.github.limiter.outbound;

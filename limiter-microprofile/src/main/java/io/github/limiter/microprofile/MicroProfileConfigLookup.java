@@ -2,6 +2,8 @@ package io.github.limiter.microprofile;
 
 import io.github.limiter.internal.config.ConfigReader;
 import io.github.limiter.spi.ConfigLookup;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -39,6 +41,35 @@ public final class MicroProfileConfigLookup implements ConfigLookup {
     } catch (ClassNotFoundException | LinkageError | IllegalStateException e) {
       return false;
     }
+  }
+
+  /**
+   * An adapter's own {@code limiter.*} settings ({@code params}: filter init-params, Jakarta REST
+   * configuration properties), over MicroProfile Config when {@code loader}'s application has it;
+   * {@code params} win.
+   */
+  public static ConfigLookup over(Map<String, String> params, ClassLoader loader) {
+    ConfigLookup own = ConfigLookup.of(params);
+    if (!isAvailable(loader)) {
+      return own;
+    }
+    ConfigLookup microProfile = forClassLoader(loader);
+    return params.isEmpty()
+        ? microProfile
+        : new ConfigLookup() {
+          @Override
+          public Optional<String> get(String key) {
+            Optional<String> value = own.get(key);
+            return value.isPresent() ? value : microProfile.get(key);
+          }
+
+          @Override
+          public Iterable<String> names() {
+            Set<String> names = new LinkedHashSet<>(params.keySet());
+            microProfile.names().forEach(names::add);
+            return names;
+          }
+        };
   }
 
   @Override

@@ -3,15 +3,12 @@ package io.github.limiter.servlet;
 import io.github.limiter.Decision;
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.admission.AdmissionObserver;
+import io.github.limiter.internal.admission.DryRunLog;
 import io.github.limiter.internal.admission.RequestFrame;
-import io.github.limiter.internal.log.LogText;
-import io.github.limiter.internal.log.RateLimitedLog;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -20,23 +17,20 @@ import java.util.logging.Logger;
  */
 final class Counters implements AdmissionObserver {
 
-  /** One policy's counters, and its dry-run log. */
+  /** One policy's counters. */
   private static final class Of {
     final LongAdder admitted = new LongAdder();
     final LongAdder rejected = new LongAdder();
     final LongAdder dryRunRejected = new LongAdder();
     final LongAdder delayed = new LongAdder();
-    final RateLimitedLog dryRunLog;
-
-    Of(Logger logger) {
-      dryRunLog = new RateLimitedLog(logger, RateLimitFilter.class, Duration.ofSeconds(60));
-    }
   }
 
   private final Map<String, Of> byPolicy = new LinkedHashMap<>();
+  private final DryRunLog dryRunLog;
 
   Counters(Set<String> policies, Logger logger) {
-    policies.forEach(policy -> byPolicy.put(policy, new Of(logger)));
+    policies.forEach(policy -> byPolicy.put(policy, new Of()));
+    this.dryRunLog = new DryRunLog(logger, RateLimitFilter.class, "doFilter");
   }
 
   @Override
@@ -48,15 +42,7 @@ final class Counters implements AdmissionObserver {
       Decision decision = outcome.decision(i);
       if (dryRun != null) {
         of.dryRunRejected.increment();
-        of.dryRunLog.log(
-            Level.INFO,
-            "doFilter",
-            "Rate limit policy "
-                + LogText.quote(name)
-                + " is in dry run and would have rejected a"
-                + " request ("
-                + dryRun.outcome()
-                + "); it passed");
+        dryRunLog.log(name, dryRun);
       } else if (i == outcome.rejectedAt()) {
         of.rejected.increment();
       } else if (decision != null && decision.isAllowed() && outcome.allowed()) {

@@ -1,16 +1,11 @@
 package io.github.limiter.servlet;
 
-import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.RequestFrame;
-import io.github.limiter.internal.admission.Routes;
-import io.github.limiter.internal.admission.Rule;
-import io.github.limiter.internal.admission.RuleCompiler;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.insight.PolicyScope;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.log.StartLog;
-import io.github.limiter.internal.render.ResponseRenderer;
+import io.github.limiter.internal.runtime.HttpRoutes;
 import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.microprofile.ServletRequestView;
 import jakarta.servlet.FilterChain;
@@ -19,7 +14,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -32,9 +26,7 @@ import java.util.logging.Logger;
  */
 final class FilterRequests {
 
-  private final Admission admission;
-  private final ResponseRenderer renderer;
-  private final Routes routes;
+  private final HttpRoutes routes;
   private final Counters counters;
   private final Shaper shaper;
   private final ClassLoader loader;
@@ -58,17 +50,9 @@ final class FilterRequests {
       Supplier<Shaper.Scheduler> scheduler) {
     LimiterConfig config = runtime.config();
     this.counters = new Counters(config.policies().keySet(), logger);
-    this.admission = runtime.admission(true, false, counters, null);
-    RuleCompiler compiler =
-        new RuleCompiler(admission, ResolverDiscovery.atStart(loader), runtime.gates());
-    Map<String, Rule> rules = ResolverDiscovery.routedRules(config, compiler);
-    runtime.insight().describe(PolicyScope.ofRoutes(config));
-    this.renderer = new ResponseRenderer(config.http());
-    this.routes = new Routes(config.routes(), rules, runtime::policySet);
-    this.shaper =
-        rules.values().stream().anyMatch(r -> !r.config().shaping().nodelay())
-            ? new Shaper(scheduler.get())
-            : null;
+    this.routes =
+        new HttpRoutes(runtime, counters, () -> ResolverDiscovery.beans(loader), loader, false);
+    this.shaper = routes.shapes() ? new Shaper(scheduler.get()) : null;
     this.loader = loader;
     this.name = name;
     this.resumeAttribute = RateLimitFilter.class.getName() + ".resume." + name;
@@ -95,15 +79,14 @@ final class FilterRequests {
       chain.doFilter(request, response);
       return;
     }
-    RequestFrame frame = admission.admit(set, new ServletRequestView(request));
+    RequestFrame frame = routes.admit(set, new ServletRequestView(request));
     if (!frame.allowed()) {
       if (!response.isCommitted()) {
-        renderer.reject(
-            frame.policy(frame.rejectedAt()), frame.rejection(), new RejectionWriter(response));
+        routes.reject(frame, new RejectionWriter(response));
       }
       return;
     }
-    renderer.headers(frame.appliedPolicies(), frame.decisions(), response::addHeader);
+    routes.headers(frame, response::addHeader);
     if (frame.waitNanos() > 0) {
       if (request.isAsyncSupported() && !request.isAsyncStarted()) {
         if (requestScope == null) {

@@ -23,11 +23,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
@@ -234,27 +232,7 @@ public class RateLimitFilter implements Filter {
 
   /** Init-params, layered over MicroProfile Config when the application has it. */
   static ConfigLookup lookup(Map<String, String> params, ClassLoader loader) {
-    ConfigLookup initParams = ConfigLookup.of(params);
-    if (!MicroProfileConfigLookup.isAvailable(loader)) {
-      return initParams;
-    }
-    ConfigLookup microProfile = MicroProfileConfigLookup.forClassLoader(loader);
-    return params.isEmpty()
-        ? microProfile
-        : new ConfigLookup() {
-          @Override
-          public Optional<String> get(String key) {
-            Optional<String> value = initParams.get(key);
-            return value.isPresent() ? value : microProfile.get(key);
-          }
-
-          @Override
-          public Iterable<String> names() {
-            Set<String> names = new LinkedHashSet<>(params.keySet());
-            microProfile.names().forEach(names::add);
-            return names;
-          }
-        };
+    return MicroProfileConfigLookup.over(params, loader);
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.log.StartLog;
+import io.github.limiter.internal.runtime.HttpRoutes;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
@@ -104,7 +105,7 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
    */
   private static void requireNoShaping(String filter, LimiterConfig config)
       throws ServletException {
-    Set<String> routed = ResolverDiscovery.routedPolicies(config);
+    Set<String> routed = HttpRoutes.routedPolicies(config);
     List<String> shaping =
         config.policies().values().stream()
             .filter(p -> routed.contains(p.name()) && !p.shaping().nodelay() && !p.dryRun())

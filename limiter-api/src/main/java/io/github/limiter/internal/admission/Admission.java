@@ -24,6 +24,7 @@ public final class Admission {
   private final ClientAddress address;
   private final boolean keyErrorsMeanNoKey;
   private final boolean skipsChargedPolicies;
+  private final boolean marksCharged;
   private final AdmissionObserver observer;
   private final AdmissionMetrics metrics;
   private final HeaderWriter headers;
@@ -76,9 +77,30 @@ public final class Admission {
       AdmissionMetrics metrics,
       HeaderWriter headers,
       Insight insight) {
+    this(
+        address,
+        keyErrorsMeanNoKey,
+        skipsChargedPolicies,
+        !skipsChargedPolicies,
+        observer,
+        metrics,
+        headers,
+        insight);
+  }
+
+  private Admission(
+      ClientAddress address,
+      boolean keyErrorsMeanNoKey,
+      boolean skipsChargedPolicies,
+      boolean marksCharged,
+      AdmissionObserver observer,
+      AdmissionMetrics metrics,
+      HeaderWriter headers,
+      Insight insight) {
     this.address = address;
     this.keyErrorsMeanNoKey = keyErrorsMeanNoKey;
     this.skipsChargedPolicies = skipsChargedPolicies;
+    this.marksCharged = marksCharged;
     this.observer = observer;
     this.metrics = metrics;
     this.headers = headers;
@@ -90,9 +112,20 @@ public final class Admission {
     return insight;
   }
 
+  /**
+   * This admission, also leaving out the policies an outer adapter charged for the request, while
+   * its own frames still count as charged for the adapters inside them: for an HTTP adapter that
+   * may run behind another (the Jakarta REST filters behind the servlet filter, with
+   * {@code @Limited} inside), so that each policy counts a request once.
+   */
+  public Admission skippingCharged() {
+    return new Admission(
+        address, keyErrorsMeanNoKey, true, true, observer, metrics, headers, insight);
+  }
+
   /** Whether this admission's frames count as charged for the adapters inside them. */
   boolean marksCharged() {
-    return !skipsChargedPolicies;
+    return marksCharged;
   }
 
   /** What an entered frame's tightest admission is rendered with for its enclosing request. */

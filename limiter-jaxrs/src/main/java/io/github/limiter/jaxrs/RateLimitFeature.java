@@ -1,0 +1,168 @@
+package io.github.limiter.jaxrs;
+
+import io.github.limiter.ConfigException;
+import io.github.limiter.KeyResolver;
+import io.github.limiter.Limiter;
+import io.github.limiter.internal.admission.DryRunLog;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.log.StartLog;
+import io.github.limiter.internal.runtime.HttpRoutes;
+import io.github.limiter.internal.runtime.LimiterRuntime;
+import io.github.limiter.microprofile.MicroProfileConfigLookup;
+import io.github.limiter.spi.ConfigLookup;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.core.Feature;
+import jakarta.ws.rs.core.FeatureContext;
+import jakarta.ws.rs.ext.Provider;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+
+/**
+ * Rate limits the requests of a Jakarta REST application by {@code limiter.route.*}, with the
+ * servlet filter's configuration and responses: each request whose path (below the application's
+ * base URI) and method match a route is decided under that route's policies, all or nothing; a
+ * rejection is the configured 429 (or 503 when the store cannot decide) with {@code Retry-After},
+ * {@code Cache-Control: no-store} and a problem+json body, and every admitted response under a
+ * policy carries the {@code RateLimit} headers. Requests that match no route pass untouched.
+ *
+ * <p>Found by {@code @Provider} scanning (Payara, WildFly, Open Liberty, Quarkus REST), or
+ * registered by hand. It decides with the application's one runtime: limiter-cdi's bean when the
+ * application has CDI and limiter-cdi, so that routes and {@code @Limited} share each budget; else
+ * one it builds from the {@code limiter.*} properties of the Jakarta REST configuration over
+ * MicroProfile Config, closed by {@link #close}; or the one over a ready configuration and limiter
+ * ({@link #RateLimitFeature(ConfigLookup, Limiter)}). An invalid configuration fails the start of
+ * the application with a {@link ConfigException} naming the key and the value.
+ */
+@Provider
+public final class RateLimitFeature implements Feature, AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(RateLimitFeature.class.getName());
+  private static final String CDI_CLASS = "jakarta.enterprise.inject.spi.CDI";
+  private static final String SERVLET_CLASS = "jakarta.servlet.http.HttpServletRequest";
+  private static final String NAME = "RateLimitFeature";
+
+  private final LimiterConfig presetConfig;
+  private final Limiter presetLimiter;
+
+  /** The runtime this feature built, to close; null when it decides with another's. */
+  private volatile LimiterRuntime built;
+
+  /** The filters over the runtime, built by the first {@link #configure}. */
+  private RouteFilter filter;
+
+  /**
+   * Routes from the application's CDI runtime or its configuration: for scanning and {@code
+   * register(RateLimitFeature.class)}.
+   */
+  public RateLimitFeature() {
+    this.presetConfig = null;
+    this.presetLimiter = null;
+  }
+
+  /**
+   * Routes from a ready configuration, over {@code limiter}'s store, which stays its creator's to
+   * close.
+   *
+   * @throws ConfigException naming the key and the value, if the configuration is invalid
+   */
+  public RateLimitFeature(ConfigLookup config, Limiter limiter) {
+    this.presetConfig = LimiterConfig.from(Objects.requireNonNull(config, "config"));
+    this.presetLimiter = Objects.requireNonNull(limiter, "limiter");
+  }
+
+  @Override
+  public synchronized boolean configure(FeatureContext context) {
+    if (filter == null) {
+      filter = start(context.getConfiguration().getProperties());
+    }
+    // Pre-matching, and outermost among the response filters: the response of every other one
+    // (an exception mapper's, an authentication filter's refusal) is the one that settles.
+    context.register(filter, Priorities.AUTHENTICATION - 100);
+    return true;
+  }
+
+  private RouteFilter start(Map<String, Object> properties) {
+    ClassLoader loader = loader();
+    LimiterRuntime runtime = null;
+    try {
+      if (presetConfig != null) {
+        runtime = built = LimiterRuntime.over(presetLimiter.store(), presetConfig, null, loader);
+      } else {
+        Map<String, String> params = limiterProperties(properties);
+        runtime = params.isEmpty() && hasClass(CDI_CLASS, loader) ? CdiRuntime.runtime() : null;
+        if (runtime == null) {
+          ConfigLookup lookup = MicroProfileConfigLookup.over(params, loader);
+          // Read first, so that a configuration error leaves nothing to close.
+          LimiterConfig config = LimiterConfig.from(lookup);
+          runtime = built = LimiterRuntime.open(config, lookup, loader);
+        }
+      }
+      LimiterConfig config = runtime.config();
+      if (config.routes().isEmpty()) {
+        LOG.warning(NAME + " has no limiter.route.* to apply: it limits nothing");
+      }
+      Supplier<List<KeyResolver>> beans =
+          hasClass(CDI_CLASS, loader) ? CdiRuntime::resolvers : List::of;
+      HttpRoutes routes =
+          new HttpRoutes(
+              runtime, new DryRunLog(LOG, RateLimitFeature.class, "filter"), beans, loader, true);
+      if (routes.shapes()) {
+        LOG.warning(RouteFilter.whyUnheld(NAME));
+      }
+      StartLog.started(LOG, NAME, config, null, config.store(), runtime.recorder());
+      return hasClass(SERVLET_CLASS, loader)
+          ? new ServletRouteFilter(routes, NAME, LOG)
+          : new RouteFilter(routes, NAME, LOG);
+    } catch (ConfigException e) {
+      close();
+      List<String> problems = e.problems().stream().map(ConfigException::getMessage).toList();
+      StartLog.failed(LOG, NAME, problems);
+      throw e;
+    } catch (RuntimeException e) {
+      close();
+      // E.g. a store that cannot start: the application fails here, not at the first request.
+      throw new IllegalStateException(StartLog.failed(LOG, NAME, List.of("cannot start: " + e)), e);
+    }
+  }
+
+  /** The {@code limiter.*} properties of the Jakarta REST configuration, as text. */
+  private static Map<String, String> limiterProperties(Map<String, Object> properties) {
+    Map<String, String> params = new LinkedHashMap<>();
+    properties.forEach(
+        (key, value) -> {
+          if (key.startsWith(LimiterConfig.PREFIX) && value != null) {
+            params.put(key, value.toString());
+          }
+        });
+    return params;
+  }
+
+  private static ClassLoader loader() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    return loader != null ? loader : RateLimitFeature.class.getClassLoader();
+  }
+
+  private static boolean hasClass(String name, ClassLoader loader) {
+    try {
+      Class.forName(name, false, RateLimitFeature.class.getClassLoader());
+      Class.forName(name, false, loader);
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  /** Closes the runtime this feature built, if any; a CDI runtime is the container's to close. */
+  @Override
+  public void close() {
+    LimiterRuntime runtime = built;
+    built = null;
+    if (runtime != null) {
+      runtime.close();
+    }
+  }
+}
