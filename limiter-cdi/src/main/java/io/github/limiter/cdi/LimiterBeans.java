@@ -20,12 +20,13 @@ import jakarta.inject.Singleton;
  * {@link Limiter} over it, the configuration, and the application's {@link LimiterRuntime}. Replace
  * the store with an {@code @Alternative @Priority(...)} bean of type {@link RateLimitStore}.
  */
+@Dependent
 class LimiterBeans {
 
   @Produces
   @ApplicationScoped
   @Typed(RateLimitStore.class)
-  RateLimitStore store(LimiterExtension extension) {
+  RateLimitStore store(LimiterDeployment extension) {
     LimiterSetup setup = extension.setup();
     return Stores.create(setup.config(), setup.lookup(), setup.loader());
   }
@@ -43,7 +44,7 @@ class LimiterBeans {
 
   @Produces
   @Dependent
-  LimiterConfig config(LimiterExtension extension) {
+  LimiterConfig config(LimiterDeployment extension) {
     return extension.setup().config();
   }
 
@@ -55,7 +56,7 @@ class LimiterBeans {
   @Produces
   @Singleton
   @Typed(LimiterRuntime.class)
-  LimiterRuntime runtime(LimiterExtension extension, RateLimitStore store) {
+  LimiterRuntime runtime(LimiterDeployment extension, RateLimitStore store) {
     LimiterSetup setup = extension.setup();
     return LimiterRuntime.over(store, setup.config(), setup.lookup(), setup.loader());
   }
@@ -72,7 +73,7 @@ class LimiterBeans {
    */
   void start(
       @Observes @Initialized(ApplicationScoped.class) Object started,
-      LimiterExtension extension,
+      LimiterDeployment extension,
       Instance<LimitedCalls> calls) {
     if (!extension.sites().isEmpty()) {
       calls.get();

@@ -23,9 +23,18 @@ final class Resolvers {
     this.loader = loader;
   }
 
-  /** Why {@code name} cannot be used, or null if it can. */
+  /**
+   * Resolvers that cannot be looked up yet, as in a Build Compatible Extension's validation: a
+   * resolver's name is what its instance says, so every name passes here and the application's
+   * start checks it.
+   */
+  static Resolvers unknownUntilStart(ClassLoader loader) {
+    return new Resolvers(null, loader);
+  }
+
+  /** Why {@code name} cannot be used, or null if it can (always null before the start). */
   String problem(String name) {
-    return found().problem(name);
+    return beans == null ? null : found().problem(name);
   }
 
   /** The resolver called {@code name}, which {@link #problem} accepted. */
