@@ -7,8 +7,8 @@ import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.internal.store.Stores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
-import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
@@ -71,10 +71,7 @@ class LimiterBeans {
    * policies are live from the start (listed and changeable through the admin API, shared through
    * the store, refreshed from the configuration), not from the first call.
    */
-  void start(
-      @Observes @Initialized(ApplicationScoped.class) Object started,
-      LimiterDeployment extension,
-      Instance<LimitedCalls> calls) {
+  void start(@Observes Startup started, LimiterDeployment extension, Instance<LimitedCalls> calls) {
     if (!extension.sites().isEmpty()) {
       calls.get();
     }
