@@ -127,7 +127,8 @@ final class QuarkusApp implements AutoCloseable {
         return;
       }
       try {
-        Thread.sleep(100); // a process's start: real time, no clock to drive
+        // A real process's start: wait on the process, which wakes at once if it exits.
+        process.waitFor(100, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted", e);
