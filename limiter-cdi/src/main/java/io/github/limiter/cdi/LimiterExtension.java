@@ -31,6 +31,11 @@ import java.util.logging.Logger;
  *
  * <p>The library jar carries no {@code beans.xml}: this extension adds its beans, so it works the
  * same whether or not the container scans the jar.
+ *
+ * <p>The containers that run portable extensions use this one: Weld (Payara, WildFly) and Open
+ * Liberty. It does what {@link LimitedBuildExtension} does on CDI Lite (Quarkus ArC), which steps
+ * aside here, and two checks more at validation, through the {@link BeanManager}: that each key
+ * resolver a site names exists, and that the configured store can be created.
  */
 public class LimiterExtension implements Extension {
 
