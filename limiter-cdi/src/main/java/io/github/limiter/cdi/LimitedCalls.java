@@ -72,7 +72,7 @@ class LimitedCalls {
 
   @Inject
   LimitedCalls(
-      LimiterExtension extension,
+      LimiterDeployment extension,
       BeanManager beans,
       LimiterRuntime runtime,
       Instance<ShapingPause> pauses) {

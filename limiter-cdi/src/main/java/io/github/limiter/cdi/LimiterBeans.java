@@ -7,8 +7,8 @@ import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.internal.store.Stores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
-import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
@@ -20,12 +20,13 @@ import jakarta.inject.Singleton;
  * {@link Limiter} over it, the configuration, and the application's {@link LimiterRuntime}. Replace
  * the store with an {@code @Alternative @Priority(...)} bean of type {@link RateLimitStore}.
  */
+@Dependent
 class LimiterBeans {
 
   @Produces
   @ApplicationScoped
   @Typed(RateLimitStore.class)
-  RateLimitStore store(LimiterExtension extension) {
+  RateLimitStore store(LimiterDeployment extension) {
     LimiterSetup setup = extension.setup();
     return Stores.create(setup.config(), setup.lookup(), setup.loader());
   }
@@ -43,7 +44,7 @@ class LimiterBeans {
 
   @Produces
   @Dependent
-  LimiterConfig config(LimiterExtension extension) {
+  LimiterConfig config(LimiterDeployment extension) {
     return extension.setup().config();
   }
 
@@ -55,7 +56,7 @@ class LimiterBeans {
   @Produces
   @Singleton
   @Typed(LimiterRuntime.class)
-  LimiterRuntime runtime(LimiterExtension extension, RateLimitStore store) {
+  LimiterRuntime runtime(LimiterDeployment extension, RateLimitStore store) {
     LimiterSetup setup = extension.setup();
     return LimiterRuntime.over(store, setup.config(), setup.lookup(), setup.loader());
   }
@@ -70,10 +71,7 @@ class LimiterBeans {
    * policies are live from the start (listed and changeable through the admin API, shared through
    * the store, refreshed from the configuration), not from the first call.
    */
-  void start(
-      @Observes @Initialized(ApplicationScoped.class) Object started,
-      LimiterExtension extension,
-      Instance<LimitedCalls> calls) {
+  void start(@Observes Startup started, LimiterDeployment extension, Instance<LimitedCalls> calls) {
     if (!extension.sites().isEmpty()) {
       calls.get();
     }

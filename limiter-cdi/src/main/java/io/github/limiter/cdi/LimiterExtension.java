@@ -1,19 +1,10 @@
 package io.github.limiter.cdi;
 
 import io.github.limiter.ConfigException;
-import io.github.limiter.NanoClock;
 import io.github.limiter.RateLimitStore;
-import io.github.limiter.internal.admission.AdaptiveGates;
-import io.github.limiter.internal.admission.Admission;
-import io.github.limiter.internal.admission.AdmissionMetrics;
-import io.github.limiter.internal.admission.AdmissionObserver;
-import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.config.Suggestion;
-import io.github.limiter.internal.http.ClientAddress;
-import io.github.limiter.internal.http.HttpSettings;
-import io.github.limiter.internal.log.StartLog;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
@@ -25,16 +16,12 @@ import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.Interceptor;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import jakarta.inject.Singleton;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.logging.Logger;
 
 /**
@@ -44,6 +31,11 @@ import java.util.logging.Logger;
  *
  * <p>The library jar carries no {@code beans.xml}: this extension adds its beans, so it works the
  * same whether or not the container scans the jar.
+ *
+ * <p>The containers that run portable extensions use this one: Weld (Payara, WildFly) and Open
+ * Liberty. It does what {@link LimitedBuildExtension} does on CDI Lite (Quarkus ArC), which steps
+ * aside here, and two checks more at validation, through the {@link BeanManager}: that each key
+ * resolver a site names exists, and that the configured store can be created.
  */
 public class LimiterExtension implements Extension {
 
@@ -51,6 +43,20 @@ public class LimiterExtension implements Extension {
 
   private final List<Site> sites = new ArrayList<>();
   private LimiterSetup setup;
+
+  /** What the beans read: this extension's sites and configuration. */
+  private final LimiterDeployment deployment =
+      new LimiterDeployment() {
+        @Override
+        public List<Site> sites() {
+          return LimiterExtension.this.sites();
+        }
+
+        @Override
+        public LimiterSetup setup() {
+          return LimiterExtension.this.setup();
+        }
+      };
 
   void register(@Observes BeforeBeanDiscovery event, BeanManager beans) {
     for (Class<?> type :
@@ -85,103 +91,22 @@ public class LimiterExtension implements Extension {
     }
   }
 
+  void deployment(@Observes AfterBeanDiscovery event) {
+    event
+        .addBean()
+        .beanClass(LimiterDeployment.class)
+        .types(LimiterDeployment.class)
+        .scope(Singleton.class)
+        .createWith(context -> deployment);
+  }
+
   void validate(@Observes AfterDeploymentValidation event, BeanManager beans) {
-    if (sites.isEmpty()) {
-      return;
-    }
-    // Messages by text, so that a class-level problem is reported once, not once per method.
-    Map<String, Throwable> problems = new LinkedHashMap<>();
-    LimiterSetup loaded = null;
-    Set<String> declared = null;
-    try {
-      loaded = setup();
-    } catch (ConfigException e) {
-      // Every configuration problem, each on its own, and the policies the configuration names all
-      // the same.
-      e.problems().forEach(problem -> problems.put(problem.getMessage(), problem));
-      declared = declaredPolicies(e);
-    } catch (IllegalStateException e) {
-      problems.put(e.getMessage(), e);
-    }
-    ClassLoader loader =
-        loaded == null ? Thread.currentThread().getContextClassLoader() : loaded.loader();
-    Admission admission =
-        new Admission(
-            new ClientAddress(HttpSettings.DEFAULTS),
-            false,
-            true,
-            AdmissionObserver.NONE,
-            AdmissionMetrics.OFF);
-    SiteRules siteRules =
-        new SiteRules(
-            loaded == null ? null : loaded.config(),
-            SiteRules.resolvers(beans, loader),
-            admission,
-            new AdaptiveGates(NanoClock.system(), gate -> {}));
-    List<String> messages = new ArrayList<>();
-    for (Site site : sites) {
-      siteRules.build(site, messages);
-      if (declared != null) {
-        unknownPolicies(site, declared, messages);
-      }
-    }
-    if (messages.isEmpty() && problems.isEmpty()) {
-      createStore(beans, problems);
-    }
-    for (String message : messages) {
-      problems.putIfAbsent(message, null);
-    }
-    if (!problems.isEmpty()) {
-      StartLog.failed(LOG, "@Limited", problems.keySet());
-    }
-    problems.forEach((message, cause) -> event.addDeploymentProblem(problem(message, cause)));
-  }
-
-  /**
-   * The policies an invalid configuration declares, valid or not, so that a {@code @Limited} typo
-   * is reported along with its problems rather than after they are fixed.
-   */
-  private static Set<String> declaredPolicies(ConfigException invalid) {
-    Set<String> declared = new TreeSet<>();
-    try {
-      ClassLoader loader = Thread.currentThread().getContextClassLoader();
-      declared.addAll(
-          LimiterConfig.read(
-                  LimiterSetup.lookup(
-                      loader != null ? loader : LimiterExtension.class.getClassLoader()),
-                  new ArrayList<>())
-              .policies()
-              .keySet());
-    } catch (RuntimeException e) {
-      return null; // its problems are reported; the names are checked once they are fixed
-    }
-    for (ConfigException problem : invalid.problems()) {
-      String key = problem.key();
-      int dot = key.lastIndexOf('.');
-      if (key.startsWith(LimiterConfig.POLICY_PREFIX)
-          && dot > LimiterConfig.POLICY_PREFIX.length()) {
-        declared.add(
-            key.substring(LimiterConfig.POLICY_PREFIX.length(), dot)); // a policy with a bad value
-      }
-    }
-    return declared;
-  }
-
-  /**
-   * What SiteRules reports of a name when the configuration is valid: it cannot while it is not.
-   */
-  private static void unknownPolicies(Site site, Set<String> declared, List<String> messages) {
-    for (String name : new LinkedHashSet<>(Arrays.asList(site.limited().value()))) {
-      if (!declared.contains(name)) {
-        messages.add(
-            site.describeDeclaration()
-                + ": no policy named '"
-                + name
-                + "'; configured policies are "
-                + declared
-                + Suggestion.hint(name, declared));
-      }
-    }
+    DeploymentChecks.problems(
+            sites,
+            deployment,
+            loader -> SiteRules.resolvers(beans, loader),
+            found -> createStore(beans, found))
+        .forEach((message, cause) -> event.addDeploymentProblem(problem(message, cause)));
   }
 
   private static DeploymentException problem(String message, Throwable cause) {
@@ -227,8 +152,7 @@ public class LimiterExtension implements Extension {
    */
   synchronized LimiterSetup setup() {
     if (setup == null) {
-      ClassLoader loader = Thread.currentThread().getContextClassLoader();
-      setup = LimiterSetup.load(loader != null ? loader : LimiterExtension.class.getClassLoader());
+      setup = LimiterSetup.load(LimiterDeployment.loader());
     }
     return setup;
   }

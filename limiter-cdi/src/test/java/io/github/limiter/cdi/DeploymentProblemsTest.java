@@ -103,7 +103,7 @@ class DeploymentProblemsTest {
 
   @Test
   void unknownResolverInTheAnnotation() {
-    assertThat(deploymentProblem(POLICIES, UnknownResolver.class, TenantKey.class))
+    assertThat(beanProblem(POLICIES, UnknownResolver.class, TenantKey.class))
         .contains(
             "@Limited(value = \"api\", key = \"resolver:tennant\") on "
                 + UnknownResolver.class.getName()
@@ -117,7 +117,7 @@ class DeploymentProblemsTest {
             "limiter.policy.api.algorithm", "fixed-window",
             "limiter.policy.api.limits", "10/s",
             "limiter.policy.api.key", "resolver:nobody");
-    assertThat(deploymentProblem(config, Valid.class))
+    assertThat(beanProblem(config, Valid.class))
         .contains(
             "@Limited(\"api\") on "
                 + Valid.class.getName()
@@ -331,9 +331,24 @@ class DeploymentProblemsTest {
    * Deploys without the TestStore, so that the configured store is the one in use; returns the
    * problem's text.
    */
-  private static String storeProblem(Map<String, String> config) {
+  private String storeProblem(Map<String, String> config) {
     Throwable failure = deploy(config, false, Valid.class);
-    assertThat(failure).isInstanceOf(DeploymentException.class);
+    assertThat(failure).isInstanceOf(beanProblemType());
+    return failure.getMessage();
+  }
+
+  /**
+   * What a problem that needs the application's beans fails with (an unknown key resolver, a bad
+   * store): the portable extension checks them at validation, a DeploymentException.
+   */
+  Class<? extends Throwable> beanProblemType() {
+    return DeploymentException.class;
+  }
+
+  /** Starts a container with {@code beans}; returns the text of a problem that needs beans. */
+  private String beanProblem(Map<String, String> config, Class<?>... beans) {
+    Throwable failure = deploy(config, true, beans);
+    assertThat(failure).isInstanceOf(beanProblemType());
     return failure.getMessage();
   }
 
@@ -359,8 +374,7 @@ class DeploymentProblemsTest {
     TestConfig.use(config);
     int created = RecordingStoreFactory.CREATED.get();
     int closed = RecordingStoreFactory.CLOSED.get();
-    Weld weld =
-        new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(Valid.class);
+    Weld weld = weld().beanClasses(Valid.class);
     try (WeldContainer container = weld.initialize()) {
       // created once, at deployment, so that a bad store key fails it
       assertThat(RecordingStoreFactory.CREATED.get()).isEqualTo(created + 1);
@@ -395,17 +409,20 @@ class DeploymentProblemsTest {
    * Starts a container with {@code beans} (and the test store), and returns the deployment
    * problem's text.
    */
-  private static String deploymentProblem(Map<String, String> config, Class<?>... beans) {
+  private String deploymentProblem(Map<String, String> config, Class<?>... beans) {
     Throwable failure = deploy(config, true, beans);
     assertThat(failure).isInstanceOf(DeploymentException.class);
     return failure.getMessage();
   }
 
-  private static Throwable deploy(
-      Map<String, String> config, boolean testStore, Class<?>... beans) {
+  /** A container with {@link Limited} support and no discovery: the portable extension's here. */
+  Weld weld() {
+    return new Weld().disableDiscovery().addExtension(new LimiterExtension());
+  }
+
+  private Throwable deploy(Map<String, String> config, boolean testStore, Class<?>... beans) {
     TestConfig.use(config);
-    Weld weld =
-        new Weld().disableDiscovery().addExtension(new LimiterExtension()).beanClasses(beans);
+    Weld weld = weld().beanClasses(beans);
     if (testStore) {
       weld.addBeanClass(TestStore.class);
     }

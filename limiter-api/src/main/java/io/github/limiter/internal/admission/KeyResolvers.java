@@ -45,6 +45,15 @@ public final class KeyResolvers implements RuleCompiler.ResolverLookup {
     return new KeyResolvers(List::of, loader);
   }
 
+  /**
+   * Resolvers that cannot be looked up yet, as in a Build Compatible Extension's validation: a
+   * resolver's name is what its instance says, so every name passes here and the application's
+   * start checks it.
+   */
+  public static KeyResolvers unknownUntilStart() {
+    return new KeyResolvers(null, null);
+  }
+
   private synchronized void load() {
     if (byName != null) {
       return;
@@ -79,6 +88,9 @@ public final class KeyResolvers implements RuleCompiler.ResolverLookup {
 
   /** Why {@code name} cannot be used, or null if it can. */
   public synchronized String problem(String name) {
+    if (beans == null) {
+      return null; // unknown until the start, which checks it
+    }
     load();
     if (!byName.containsKey(name)) {
       return "no key resolver named '"
@@ -97,6 +109,9 @@ public final class KeyResolvers implements RuleCompiler.ResolverLookup {
    * The resolver {@code name} that config key {@code key} names, or a ConfigException naming both.
    */
   public synchronized KeyResolver get(String key, String name) {
+    if (beans == null) {
+      throw new IllegalStateException("key resolvers are looked up once the application starts");
+    }
     String problem = problem(name);
     if (problem != null) {
       throw new ConfigException(key, problem + ", was 'resolver:" + name + "'");
