@@ -87,6 +87,28 @@ final class PipelineDispatcher {
     this.clock = clock;
   }
 
+  /** Auto mode's direct lane: held by the one call that goes straight out, not queued. */
+  private final AtomicBoolean lane = new AtomicBoolean();
+
+  /** Whether calls are queued for the next batch. */
+  boolean queued() {
+    return !queue.isEmpty();
+  }
+
+  /**
+   * Auto mode's rule: true if no call is queued and no other call holds the direct lane, which the
+   * caller then holds until {@link #releaseLane}: it may go straight out, not queued. So a lone
+   * caller never queues, and concurrent callers share pipelines beside the one in the lane.
+   */
+  boolean takeLane() {
+    return !lane.get() && queue.isEmpty() && lane.compareAndSet(false, true);
+  }
+
+  /** Gives back the direct lane taken by {@link #takeLane}. */
+  void releaseLane() {
+    lane.set(false);
+  }
+
   /** Runs {@code script} by EVALSHA in the next batch and returns its reply, or throws. */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
@@ -245,7 +267,18 @@ final class PipelineDispatcher {
     }
     List<Object> replies = connection.getMany(retry.size());
     for (int i = 0; i < retry.size(); i++) {
-      retry.get(i).complete(replies.get(i));
+      Call c = retry.get(i);
+      Object reply = replies.get(i);
+      if (reply instanceof JedisNoScriptException) {
+        // flushed again between the EVAL and this call: this one by EVAL too
+        connection.sendCommand(COMMANDS.eval(c.script.source(), c.keys, c.args).getArguments());
+        try {
+          reply = connection.getOne();
+        } catch (JedisDataException e) {
+          reply = e; // an error answer fails this call only
+        }
+      }
+      c.complete(reply);
     }
   }
 
