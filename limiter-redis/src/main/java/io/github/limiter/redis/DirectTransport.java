@@ -32,13 +32,11 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * the same deadline; only a failure of that retry reaches the breaker. A background check PINGs
  * idle connections, so that most stale ones are gone before a decision draws them.
  *
- * <p>In {@link DispatchMode#AUTO} (the default) a call goes straight out while no other call is
- * going straight out, none is queued and a connection is idle: a lone caller costs what it costs in
- * direct mode. Otherwise it queues in a {@link PipelineDispatcher}, which writes the queued calls
- * as one pipeline on the next connection free, with the same deadline and stale-connection rules:
- * concurrent callers share round trips, and cost Redis and the client what they cost pipelined.
- * Once the queue is empty, a call goes straight out again. Pipelined mode queues every call; direct
- * mode none.
+ * <p>In pipelined mode a call queues in a {@link PipelineDispatcher}, which writes the queued calls
+ * as one pipeline on the next connection free, with the same deadline and stale-connection rules.
+ * In {@link DispatchMode#AUTO} a call goes straight out while no other call is under way and a
+ * connection is idle, so that a lone caller costs what it costs in direct mode; otherwise it queues
+ * as in pipelined mode. Direct mode never queues.
  */
 final class DirectTransport implements Transport {
 

@@ -8,9 +8,9 @@ import java.util.Locale;
  */
 enum DispatchMode {
   /**
-   * The default: a call goes straight out while no other call does and none is queued; otherwise it
-   * queues, and the queue goes out as one pipeline on the next connection free. A lone caller is in
-   * direct mode; concurrent callers share round trips, beside the one going straight out.
+   * A call goes straight out while no other call is under way on its node, as in direct mode;
+   * otherwise it queues, as in pipelined mode. A lone caller never queues; concurrent callers share
+   * round trips.
    */
   AUTO,
   /** Every call queues and goes out in a pipeline. */

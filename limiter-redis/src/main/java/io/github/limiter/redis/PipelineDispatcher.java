@@ -87,8 +87,8 @@ final class PipelineDispatcher {
     this.clock = clock;
   }
 
-  /** Auto mode's direct lane: held by the one call that goes straight out, not queued. */
-  private final AtomicBoolean lane = new AtomicBoolean();
+  /** Calls under way: queued, in a batch, or gone straight out by {@link #takeLane}. */
+  private final AtomicInteger inFlight = new AtomicInteger();
 
   /** Whether calls are queued for the next batch. */
   boolean queued() {
@@ -96,21 +96,33 @@ final class PipelineDispatcher {
   }
 
   /**
-   * Auto mode's rule: true if no call is queued and no other call holds the direct lane, which the
-   * caller then holds until {@link #releaseLane}: it may go straight out, not queued. So a lone
-   * caller never queues, and concurrent callers share pipelines beside the one in the lane.
+   * Auto mode's rule: true if no call is under way on this node, queued, in a batch or gone
+   * straight out; the caller may then go straight out, and counts as under way until {@link
+   * #releaseLane}. So a lone caller never queues, and concurrent callers share pipelines as in
+   * pipelined mode.
    */
   boolean takeLane() {
-    return !lane.get() && queue.isEmpty() && lane.compareAndSet(false, true);
+    return inFlight.get() == 0 && inFlight.compareAndSet(0, 1);
   }
 
-  /** Gives back the direct lane taken by {@link #takeLane}. */
+  /** Ends the call that went straight out by {@link #takeLane}. */
   void releaseLane() {
-    lane.set(false);
+    inFlight.decrementAndGet();
   }
 
   /** Runs {@code script} by EVALSHA in the next batch and returns its reply, or throws. */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
+      throws Exception {
+    inFlight.incrementAndGet();
+    try {
+      return queue(script, keys, args, deadlineNanos);
+    } finally {
+      inFlight.decrementAndGet();
+    }
+  }
+
+  private Object queue(
+      Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
     Call call = new Call(script, keys, args, deadlineNanos);
     queue.add(call);

@@ -199,8 +199,8 @@ public final class RedisStoreBuilder {
   }
 
   /**
-   * The default: a decision goes straight out on a pooled connection while no other decision does
-   * and none is queued, as in direct mode; otherwise it queues, and those queued go out together as
+   * Auto mode: a decision goes straight out on a pooled connection while no other decision is under
+   * way on its node, as in direct mode; otherwise it queues, and those queued go out together as
    * one pipeline, as in pipelined mode. A lone caller never queues.
    */
   public RedisStoreBuilder pipelineAuto() {

@@ -192,9 +192,9 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "`auto`",
               "false",
               "How decisions reach a Redis node (standalone, or each master of a cluster). "
-                  + "`auto`: a decision goes straight out while no other does and none is queued "
-                  + "(a lone caller is in direct mode); the others queue and go out together as "
-                  + "one pipeline. `true`: every decision is queued and pipelined. `false`: each "
+                  + "`auto`: a decision goes straight out while no other is under way on its node "
+                  + "(a lone caller is in direct mode); otherwise it is queued and pipelined. "
+                  + "`true`: every decision is queued and pipelined. `false`: each "
                   + "decision is its own round trip on a pooled connection. See "
                   + "[Pipelining](redis.md#pipelining).");
 

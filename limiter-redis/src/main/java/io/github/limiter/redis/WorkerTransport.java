@@ -34,8 +34,8 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *
  * <p>With pipelining on, the workers hand their calls to one {@link PipelineDispatcher} per master,
  * which writes those of the same master as one pipeline on a connection of that master's pool; in
- * auto mode, one call per master at a time goes straight through the cluster client while none is
- * queued there (see {@link PipelineDispatcher#takeLane}). A call whose slot has moved (MOVED, ASK)
+ * auto mode, a call goes straight through the cluster client while no other call to that master is
+ * under way (see {@link PipelineDispatcher#takeLane}). A call whose slot has moved (MOVED, ASK)
  * goes once more through the cluster client, which follows the redirection.
  */
 final class WorkerTransport implements Transport {
@@ -53,7 +53,7 @@ final class WorkerTransport implements Transport {
   /** Where failures count while the topology is not known yet. */
   static final String UNKNOWN_NODE = "the cluster";
 
-  /** Whether calls go to a master's pipeline: always, never, or beside its direct lane. */
+  /** Whether calls go to a master's pipeline: always, never, or unless the call is alone. */
   private final DispatchMode mode;
 
   /** The most calls per pipeline. */

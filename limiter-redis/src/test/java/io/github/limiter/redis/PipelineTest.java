@@ -359,7 +359,7 @@ class PipelineTest {
   }
 
   @Test
-  void autoModeSendsOneCallStraightOutAtATimeAndPipelinesTheOthers() throws Exception {
+  void autoModeSendsALoneCallStraightOutAndPipelinesConcurrentOnes() throws Exception {
     RedisStore store =
         RedisStore.builder()
             .url(server.url())
@@ -387,8 +387,8 @@ class PipelineTest {
             });
     assertThat(counts.stream().mapToLong(c -> c[1]).sum()).isEqualTo(1_600);
     assertThat(counts.stream().mapToLong(c -> c[0]).sum()).isEqualTo(800);
-    // Every decision ran once, straight out or pipelined; while one holds the direct lane, the
-    // others queue, though the pool has room for a connection each.
+    // Every decision ran once, straight out or pipelined: the first went straight out, and calls
+    // that met another under way queued, though the pool has room for a connection each.
     assertThat(scriptRuns()).isEqualTo(1_600);
     assertThat(dispatcher.calls.sum()).isBetween(1L, 1_599L);
   }
