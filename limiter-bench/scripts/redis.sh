@@ -74,17 +74,18 @@ redis_benchmarks() {
   step "redis on 127.0.0.1:$redis_port"
 
   redis_ceiling
-  # Pipelined (the default) and direct mode alternate run by run, $redis_rounds rounds each: their
-  # ratio compares runs that saw the same noise.
-  step "redis, limiter pipelined and direct, interleaved"
-  redis_cli flushall > /dev/null
-  "$java" -cp "$jar" io.github.limiter.bench.RedisLoad --port "$redis_port" --subject limiter,limiter-direct \
-    --threads "$redis_threads" --keys "$redis_keys" --warmup "$redis_warmup" --seconds "$redis_seconds" \
-    --rounds "$redis_rounds" >> "$raw/redis.jsonl" 2> "$raw/redis-limiter.log"
-  step "redis, bucket4j: plain, batching, delaying"
+  # Auto (the default), pipelined and direct mode and Bucket4j batching() alternate run by run,
+  # $redis_rounds rounds each: their ratios compare runs that saw the same noise.
+  step "redis, limiter auto, pipelined and direct, bucket4j batching, interleaved"
   redis_cli flushall > /dev/null
   "$java" -cp "$jar" io.github.limiter.bench.RedisLoad --port "$redis_port" \
-    --subject bucket4j,bucket4j-batching,bucket4j-delaying \
+    --subject limiter,limiter-pipelined,limiter-direct,bucket4j-batching \
+    --threads "$redis_threads" --keys "$redis_keys" --warmup "$redis_warmup" --seconds "$redis_seconds" \
+    --rounds "$redis_rounds" >> "$raw/redis.jsonl" 2> "$raw/redis-limiter.log"
+  step "redis, bucket4j: plain, delaying"
+  redis_cli flushall > /dev/null
+  "$java" -cp "$jar" io.github.limiter.bench.RedisLoad --port "$redis_port" \
+    --subject bucket4j,bucket4j-delaying \
     --threads "$redis_threads" --keys "$redis_keys" --warmup "$redis_warmup" --seconds "$redis_seconds" \
     >> "$raw/redis.jsonl" 2> "$raw/redis-bucket4j.log"
   # Over-admission: a limit of 1000/s with a burst of 1000 on a fresh hot key, 8 threads; each
@@ -92,7 +93,7 @@ redis_benchmarks() {
   step "redis, over-admission at 1000/s"
   redis_cli flushall > /dev/null
   "$java" -Dlimiter.bench.rate=1000 -cp "$jar" io.github.limiter.bench.RedisLoad --port "$redis_port" \
-    --subject limiter,limiter-direct,bucket4j,bucket4j-batching,bucket4j-delaying \
+    --subject limiter,limiter-auto,limiter-pipelined,limiter-direct,bucket4j,bucket4j-batching,bucket4j-delaying \
     --threads 8 --keys 1 --fresh true --seconds "$redis_seconds" \
     >> "$raw/redis-exactness.jsonl" 2> "$raw/redis-exactness.log"
   stop_redis

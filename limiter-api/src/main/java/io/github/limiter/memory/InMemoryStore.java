@@ -103,6 +103,17 @@ public final class InMemoryStore implements RateLimitStore, LiveVersions, Peek, 
   private final Evictor evictor;
   private final BlockTable blocks;
 
+  /** Slots of {@link #recent}, a power of two. */
+  private static final int RECENT = 64;
+
+  /**
+   * The tables of the first policies decided, by the policy's identity, so that most decisions by
+   * policy skip the map's lookup: a slot is filled once and never replaced, so it is read by every
+   * thread and written by none after that. A race that reads a slot as it is filled is benign: a
+   * table's fields that a decision reads are final (its successor is volatile).
+   */
+  private final Table[] recent = new Table[RECENT];
+
   private InMemoryStore(Builder builder) {
     this.clock = builder.clock;
     this.epoch = clock.nanos();
@@ -148,8 +159,20 @@ public final class InMemoryStore implements RateLimitStore, LiveVersions, Peek, 
   }
 
   private Table table(Policy policy) {
-    Table table = tables.get(policy);
-    return table != null ? table : tables.computeIfAbsent(policy, p -> new Table(policy, null));
+    int h = policy.hashCode();
+    int slot = (h ^ (h >>> 16)) & (RECENT - 1);
+    Table table = recent[slot];
+    if (table != null && table.policy == policy) {
+      return table;
+    }
+    table = tables.get(policy);
+    if (table == null) {
+      table = tables.computeIfAbsent(policy, p -> new Table(policy, null));
+    }
+    if (recent[slot] == null) {
+      recent[slot] = table; // once per slot: no thread writes a slot another is reading
+    }
+    return table;
   }
 
   /** The policy's keys, found once: its decisions skip the lookup of the policy. */

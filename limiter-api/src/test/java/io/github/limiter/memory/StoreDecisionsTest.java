@@ -36,6 +36,23 @@ class StoreDecisionsTest {
   }
 
   @Test
+  void equalPoliciesShareTheirKeysAndEachOfManyPoliciesKeepsItsOwn() {
+    // More policies than the store remembers by identity: each still decides on its own state.
+    int policies = 200;
+    for (int round = 0; round < 3; round++) {
+      for (int p = 0; p < policies; p++) {
+        Policy policy = Policy.tokenBucket("p" + p, Limit.bucket(1, Duration.ofHours(1), 3));
+        // A new instance every time, equal to the first: the same table, so the same key's state
+        Decision d = store.decide(policy, "k", 1);
+        assertThat(d.remaining()).as("policy %s, round %s", p, round).isEqualTo(2 - round);
+      }
+    }
+    Policy first = Policy.tokenBucket("p0", Limit.bucket(1, Duration.ofHours(1), 3));
+    assertThat(store.decide(first, "k", 1).outcome()).isEqualTo(Outcome.LIMITED);
+    assertThat(store.bind(first).decide("k", 1).outcome()).isEqualTo(Outcome.LIMITED);
+  }
+
+  @Test
   void tokenBucketDecisionsCountDownAndResetAfterTheTimeToRefill() {
     Policy policy = Policy.tokenBucket("tb", Limit.bucket(10, Duration.ofSeconds(1), 5));
 

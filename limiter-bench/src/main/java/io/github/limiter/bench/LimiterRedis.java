@@ -4,6 +4,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.redis.RedisStore;
+import io.github.limiter.redis.RedisStoreBuilder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -20,8 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Limiter's Redis store as a load subject: one EVALSHA per decision, server clock, a token bucket
- * of {@link RedisPolicies#RATE} per second; concurrent decisions pipelined (the default) or each on
- * its own round trip (direct mode).
+ * of {@link RedisPolicies#RATE} per second, in the store's default dispatch mode or a forced one
+ * (auto, pipelined, direct).
  *
  * <p>As a command, {@code LimiterRedis --evalsha <port>} prints the exact EVALSHA the store sends
  * for one decision, as seen by the server's MONITOR, with the client key replaced by {@code @KEY@}:
@@ -37,18 +38,26 @@ final class LimiterRedis implements RedisLoad.Subject {
   private final RedisStore store;
 
   LimiterRedis(String host, int port, int threads) {
-    this(host, port, threads, true);
+    this(host, port, threads, "default");
   }
 
   /**
-   * @param pipeline whether concurrent decisions share round trips (the default), or each is its
-   *     own round trip on a pooled connection ({@code limiter.redis.pipeline.enabled=false})
+   * @param dispatch {@code default} (the builder's default), {@code auto} (straight out while a
+   *     connection is idle, pipelined while none is), {@code pipelined} (every decision queued and
+   *     pipelined) or {@code direct} (each decision its own round trip on a pooled connection):
+   *     {@code limiter.redis.pipeline.enabled} unset, {@code auto}, {@code true} or {@code false}
    */
-  LimiterRedis(String host, int port, int threads, boolean pipeline) {
+  LimiterRedis(String host, int port, int threads, String dispatch) {
+    RedisStoreBuilder builder = RedisStore.builder().node(host, port);
+    switch (dispatch) {
+      case "default" -> {}
+      case "auto" -> builder.pipelineAuto();
+      case "pipelined" -> builder.pipeline(true);
+      case "direct" -> builder.pipeline(false);
+      default -> throw new IllegalArgumentException("no dispatch mode '" + dispatch + "'");
+    }
     store =
-        RedisStore.builder()
-            .node(host, port)
-            .pipeline(pipeline)
+        builder
             .poolMaxTotal(threads)
             // Generous, so that a loaded machine shows as latency, not as fail-open admissions.
             .decisionTimeout(Duration.ofSeconds(2))

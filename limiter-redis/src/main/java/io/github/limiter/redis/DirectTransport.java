@@ -32,9 +32,11 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * the same deadline; only a failure of that retry reaches the breaker. A background check PINGs
  * idle connections, so that most stale ones are gone before a decision draws them.
  *
- * <p>With pipelining on (the default), calls go through a {@link PipelineDispatcher}, which writes
- * the calls of concurrent callers as one pipeline on a connection of this pool, with the same
- * deadline and stale-connection rules.
+ * <p>In pipelined mode a call queues in a {@link PipelineDispatcher}, which writes the queued calls
+ * as one pipeline on the next connection free, with the same deadline and stale-connection rules.
+ * In {@link DispatchMode#AUTO} a call goes straight out while no other call is under way and a
+ * connection is idle, so that a lone caller costs what it costs in direct mode; otherwise it queues
+ * as in pipelined mode. Direct mode never queues.
  */
 final class DirectTransport implements Transport {
 
@@ -44,8 +46,10 @@ final class DirectTransport implements Transport {
   /** The dispatcher that pipelines concurrent calls, or null in direct mode. */
   private final PipelineDispatcher pipeline;
 
+  private final DispatchMode mode;
+
   /**
-   * @param pipelineMaxBatch the most calls written as one pipeline; 0 to call directly
+   * @param pipelineMaxBatch the most calls written as one pipeline
    * @param clock the clock of the deadlines
    */
   DirectTransport(
@@ -54,13 +58,15 @@ final class DirectTransport implements Transport {
       int maxTotal,
       int socketTimeoutMillis,
       Duration idleCheckInterval,
+      DispatchMode mode,
       int pipelineMaxBatch,
       NanoClock clock) {
     this.provider =
         new DeadlineProvider(node, config, maxTotal, socketTimeoutMillis, idleCheckInterval, clock);
     this.jedis = new Client(provider);
+    this.mode = mode;
     this.pipeline =
-        pipelineMaxBatch > 0 ? new PipelineDispatcher(provider, pipelineMaxBatch, clock) : null;
+        mode.pipelines() ? new PipelineDispatcher(provider, pipelineMaxBatch, clock) : null;
     provider.warmUp();
   }
 
@@ -68,11 +74,38 @@ final class DirectTransport implements Transport {
   public Object eval(
       Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
-    if (pipeline != null) {
-      return pipeline.eval(script, keys, args, deadlineNanos);
+    switch (mode) {
+      case PIPELINED:
+        return pipeline.eval(script, keys, args, deadlineNanos);
+      case AUTO:
+        if (pipeline.takeLane()) {
+          try {
+            return direct(script, keys, args, deadlineNanos, true);
+          } catch (Busy e) {
+            // no idle connection: this call would wait for one, so it queues
+          } finally {
+            pipeline.releaseLane();
+          }
+        }
+        return pipeline.eval(script, keys, args, deadlineNanos);
+      default:
+        return direct(script, keys, args, deadlineNanos, false);
     }
+  }
+
+  /**
+   * One round trip on a pooled connection; with {@code idleOnly}, only on one idle now, else {@link
+   * Busy} (and the pool grows, if it has room).
+   */
+  private Object direct(
+      Scripts.Script script,
+      List<String> keys,
+      List<String> args,
+      long deadlineNanos,
+      boolean idleOnly) {
     long[] deadline = provider.deadline.get();
     deadline[0] = deadlineNanos;
+    deadline[1] = idleOnly ? 1 : 0;
     try {
       return Transport.evalsha(jedis, script, keys, args);
     } catch (JedisConnectionException e) {
@@ -83,6 +116,7 @@ final class DirectTransport implements Transport {
       return Transport.evalsha(jedis, script, keys, args);
     } finally {
       deadline[0] = 0;
+      deadline[1] = 0;
     }
   }
 
@@ -107,6 +141,11 @@ final class DirectTransport implements Transport {
   @Override
   public Set<String> nodes() {
     return Set.of(provider.nodeName);
+  }
+
+  /** For tests: the dispatch mode. */
+  DispatchMode mode() {
+    return mode;
   }
 
   /** For tests and the benchmark: the dispatcher, or null in direct mode. */
@@ -137,11 +176,34 @@ final class DirectTransport implements Transport {
   }
 
   /** No connection could be had within the deadline: no retry can do better. */
-  static final class NoConnection extends JedisConnectionException {
+  static class NoConnection extends JedisConnectionException {
     private static final long serialVersionUID = 1L;
 
     NoConnection(String message) {
       super(message);
+    }
+
+    NoConnection(String message, boolean stackTrace) {
+      super(message);
+      if (!stackTrace) {
+        setStackTrace(new StackTraceElement[0]);
+      }
+    }
+  }
+
+  /** No connection is idle now: in auto mode the call queues for a pipeline instead of waiting. */
+  static final class Busy extends NoConnection {
+    private static final long serialVersionUID = 1L;
+
+    static final Busy INSTANCE = new Busy();
+
+    private Busy() {
+      super("no idle connection", false);
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this; // thrown on the hot path, and always caught
     }
   }
 
@@ -163,7 +225,10 @@ final class DirectTransport implements Transport {
     private final AtomicInteger open = new AtomicInteger();
 
     private final ThreadPoolExecutor connector;
-    final ThreadLocal<long[]> deadline = ThreadLocal.withInitial(() -> new long[1]);
+
+    /** The caller's deadline, and 1 if it takes only a connection idle now (see {@link Busy}). */
+    final ThreadLocal<long[]> deadline = ThreadLocal.withInitial(() -> new long[2]);
+
     private volatile Exception lastConnectError;
     private volatile boolean closed;
 
@@ -251,6 +316,9 @@ final class DirectTransport implements Transport {
       PooledConnection connection = idle.pollFirst();
       if (connection == null) {
         requestConnection();
+        if (deadline.get()[1] != 0) {
+          throw Busy.INSTANCE;
+        }
         try {
           connection = idle.pollFirst(remainingNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {

@@ -87,8 +87,42 @@ final class PipelineDispatcher {
     this.clock = clock;
   }
 
+  /** Calls under way: queued, in a batch, or gone straight out by {@link #takeLane}. */
+  private final AtomicInteger inFlight = new AtomicInteger();
+
+  /** Whether calls are queued for the next batch. */
+  boolean queued() {
+    return !queue.isEmpty();
+  }
+
+  /**
+   * Auto mode's rule: true if no call is under way on this node, queued, in a batch or gone
+   * straight out; the caller may then go straight out, and counts as under way until {@link
+   * #releaseLane}. So a lone caller never queues, and concurrent callers share pipelines as in
+   * pipelined mode.
+   */
+  boolean takeLane() {
+    return inFlight.get() == 0 && inFlight.compareAndSet(0, 1);
+  }
+
+  /** Ends the call that went straight out by {@link #takeLane}. */
+  void releaseLane() {
+    inFlight.decrementAndGet();
+  }
+
   /** Runs {@code script} by EVALSHA in the next batch and returns its reply, or throws. */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
+      throws Exception {
+    inFlight.incrementAndGet();
+    try {
+      return queue(script, keys, args, deadlineNanos);
+    } finally {
+      inFlight.decrementAndGet();
+    }
+  }
+
+  private Object queue(
+      Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
     Call call = new Call(script, keys, args, deadlineNanos);
     queue.add(call);
@@ -245,7 +279,18 @@ final class PipelineDispatcher {
     }
     List<Object> replies = connection.getMany(retry.size());
     for (int i = 0; i < retry.size(); i++) {
-      retry.get(i).complete(replies.get(i));
+      Call c = retry.get(i);
+      Object reply = replies.get(i);
+      if (reply instanceof JedisNoScriptException) {
+        // flushed again between the EVAL and this call: this one by EVAL too
+        connection.sendCommand(COMMANDS.eval(c.script.source(), c.keys, c.args).getArguments());
+        try {
+          reply = connection.getOne();
+        } catch (JedisDataException e) {
+          reply = e; // an error answer fails this call only
+        }
+      }
+      c.complete(reply);
     }
   }
 

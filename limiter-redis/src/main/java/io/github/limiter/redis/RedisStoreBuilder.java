@@ -51,7 +51,7 @@ public final class RedisStoreBuilder {
   Duration logInterval = CircuitBreaker.LOG_INTERVAL;
   final Map<String, PolicyConfig.LeaseMode> leases = new LinkedHashMap<>();
   boolean leaseBackground = true;
-  private boolean pipeline = true;
+  private DispatchMode dispatch = DispatchMode.AUTO;
   private String region;
   private String globalUrl;
   private final Set<String> globalPolicies = new LinkedHashSet<>();
@@ -193,12 +193,23 @@ public final class RedisStoreBuilder {
   }
 
   /**
-   * Whether concurrent decisions on one Redis node share round trips: calls queued while one batch
-   * is in flight are written together as one pipeline; a lone caller's call goes out at once. On by
-   * default; off, each decision is its own round trip on a pooled connection.
+   * Forces a dispatch mode. {@code true}: every decision queues, and those queued while one batch
+   * is in flight are written together as one pipeline; {@code false}: each decision is its own
+   * round trip on a pooled connection. By default (see {@link #pipelineAuto}) the store switches
+   * between the two by itself.
    */
   public RedisStoreBuilder pipeline(boolean enabled) {
-    this.pipeline = enabled;
+    this.dispatch = enabled ? DispatchMode.PIPELINED : DispatchMode.DIRECT;
+    return this;
+  }
+
+  /**
+   * Auto mode: a decision goes straight out on a pooled connection while no other decision is under
+   * way on its node, as in direct mode; otherwise it queues, and those queued go out together as
+   * one pipeline, as in pipelined mode. A lone caller never queues.
+   */
+  public RedisStoreBuilder pipelineAuto() {
+    this.dispatch = DispatchMode.AUTO;
     return this;
   }
 
@@ -427,7 +438,8 @@ public final class RedisStoreBuilder {
               poolMaxTotal,
               (int) socketTimeout.toMillis(),
               idleCheckInterval,
-              pipeline ? pipelineMaxBatch : 0,
+              dispatch,
+              pipelineMaxBatch,
               clock);
     } else {
       Set<HostAndPort> seeds = clusterNodes;
@@ -452,7 +464,8 @@ public final class RedisStoreBuilder {
                       .build(),
               poolMaxTotal,
               "cluster",
-              pipeline ? pipelineMaxBatch : 0,
+              dispatch,
+              pipelineMaxBatch,
               (int) socketTimeout.toMillis(),
               clock);
     }

@@ -185,15 +185,16 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "How long the breaker stays open (decisions take the fallback at once) before "
                   + "one probe is let through.");
 
-  public static final Setting<Boolean> PIPELINE_ENABLED =
-      Setting.<Boolean>of(PREFIX + "pipeline.enabled", ConfigReader::parseBoolean, null)
+  public static final Setting<String> PIPELINE_ENABLED =
+      Setting.<String>of(PREFIX + "pipeline.enabled", text -> DispatchMode.parse(text).name(), null)
           .doc(
-              "boolean",
-              "`true`",
+              "`auto`, `true` or `false`",
+              "`auto`",
               "false",
-              "Concurrent decisions on one Redis node (standalone, or each master of a "
-                  + "cluster) share round trips: those queued while a batch is in flight go out "
-                  + "together as one pipeline; a lone decision goes out at once. `false`: each "
+              "How decisions reach a Redis node (standalone, or each master of a cluster). "
+                  + "`auto`: a decision goes straight out while no other is under way on its node "
+                  + "(a lone caller is in direct mode); otherwise it is queued and pipelined. "
+                  + "`true`: every decision is queued and pipelined. `false`: each "
                   + "decision is its own round trip on a pooled connection. See "
                   + "[Pipelining](redis.md#pipelining).");
 
@@ -284,11 +285,19 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
     set(settings, BREAKER_FAILURE_THRESHOLD, b::breakerFailureThreshold);
     set(settings, BREAKER_OPEN_DURATION, b::breakerOpenDuration);
     set(settings, CONCURRENCY_HOLD, b::concurrencyHold);
-    set(settings, PIPELINE_ENABLED, b::pipeline);
+    set(settings, PIPELINE_ENABLED, mode -> dispatch(b, DispatchMode.valueOf(mode)));
     set(settings, PIPELINE_MAX_BATCH, b::pipelineMaxBatch);
     leases(settings, b);
     RegionSettings.apply(settings, b);
     return b;
+  }
+
+  private static void dispatch(RedisStoreBuilder b, DispatchMode mode) {
+    switch (mode) {
+      case AUTO -> b.pipelineAuto();
+      case PIPELINED -> b.pipeline(true);
+      case DIRECT -> b.pipeline(false);
+    }
   }
 
   private static void checkUrlOrNodes(SettingValues settings) {

@@ -33,9 +33,10 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * is full, the call fails at once.
  *
  * <p>With pipelining on, the workers hand their calls to one {@link PipelineDispatcher} per master,
- * which writes those of the same master as one pipeline on a connection of that master's pool. A
- * call whose slot has moved (MOVED, ASK) goes once more through the cluster client, which follows
- * the redirection.
+ * which writes those of the same master as one pipeline on a connection of that master's pool; in
+ * auto mode, a call goes straight through the cluster client while no other call to that master is
+ * under way (see {@link PipelineDispatcher#takeLane}). A call whose slot has moved (MOVED, ASK)
+ * goes once more through the cluster client, which follows the redirection.
  */
 final class WorkerTransport implements Transport {
 
@@ -52,7 +53,10 @@ final class WorkerTransport implements Transport {
   /** Where failures count while the topology is not known yet. */
   static final String UNKNOWN_NODE = "the cluster";
 
-  /** The most calls per pipeline; 0 when each call goes through the cluster client alone. */
+  /** Whether calls go to a master's pipeline: always, never, or unless the call is alone. */
+  private final DispatchMode mode;
+
+  /** The most calls per pipeline. */
   private final int pipelineMaxBatch;
 
   private final int socketTimeoutMillis;
@@ -66,6 +70,7 @@ final class WorkerTransport implements Transport {
       Function<ClusterConnectionProvider, UnifiedJedis> clients,
       int threads,
       String name,
+      DispatchMode mode,
       int pipelineMaxBatch,
       int socketTimeoutMillis,
       NanoClock clock) {
@@ -73,6 +78,7 @@ final class WorkerTransport implements Transport {
     this.clock = clock;
     this.lastRefresh = new AtomicLong(clock.nanos());
     this.clients = clients;
+    this.mode = mode;
     this.pipelineMaxBatch = pipelineMaxBatch;
     this.socketTimeoutMillis = socketTimeoutMillis;
     AtomicInteger count = new AtomicInteger();
@@ -161,11 +167,19 @@ final class WorkerTransport implements Transport {
       throws Exception {
     UnifiedJedis client = jedis();
     try {
-      if (pipelineMaxBatch > 0) {
+      if (mode.pipelines()) {
         String node = nodeOf(keys.get(0));
         if (!node.equals(UNKNOWN_NODE)) {
+          PipelineDispatcher dispatcher = dispatcher(node);
+          if (mode == DispatchMode.AUTO && dispatcher.takeLane()) {
+            try {
+              return Transport.evalsha(client, script, keys, args);
+            } finally {
+              dispatcher.releaseLane();
+            }
+          }
           try {
-            return dispatcher(node).eval(script, keys, args, deadlineNanos);
+            return dispatcher.eval(script, keys, args, deadlineNanos);
           } catch (JedisRedirectionException e) {
             // The slot moved: learn the new topology; the cluster client follows the redirection.
             refreshTopology(client);

@@ -42,6 +42,8 @@ class ClusterPipelineTest {
     try (RedisStore store =
         RedisStore.builder()
             .clusterNodes(cluster.seedList())
+            // forced: in auto mode, calls queue only while no pooled connection is idle
+            .pipeline(true)
             .decisionTimeout(Duration.ofSeconds(2))
             .socketTimeout(Duration.ofSeconds(2))
             .build()) {

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Pipelined decisions on a standalone Redis: concurrent callers share round trips and stay exact; a
  * lone caller goes out alone; NOSCRIPT, a frozen server and the breaker behave as in direct mode.
- * Each test has a server of its own, since the counts are server-wide.
+ * Auto mode (the default) calls directly while a connection is idle, pipelines while none is, and
+ * goes back once the queue is empty. Each test has a server of its own, since the counts are
+ * server-wide. Pipelining is forced where a test counts pipelined calls.
  */
 class PipelineTest {
 
@@ -51,6 +53,7 @@ class PipelineTest {
     RedisStore store =
         RedisStore.builder()
             .url(server.url())
+            .pipeline(true)
             .decisionTimeout(budget)
             .socketTimeout(budget)
             .breakerFailureThreshold(5)
@@ -62,7 +65,7 @@ class PipelineTest {
 
   private static PipelineDispatcher dispatcher(RedisStore store) {
     PipelineDispatcher dispatcher = ((DirectTransport) store.transport()).pipeline();
-    assertThat(dispatcher).as("pipelining is on by default").isNotNull();
+    assertThat(dispatcher).as("pipelining is on").isNotNull();
     return dispatcher;
   }
 
@@ -278,6 +281,7 @@ class PipelineTest {
                                 "limiter.redis.url", server.url(),
                                 "limiter.redis.decision-timeout", "2s",
                                 "limiter.redis.socket-timeout", "2s",
+                                "limiter.redis.pipeline.enabled", "true",
                                 "limiter.redis.pipeline.max-batch", "1")))) {
       assertThat(((DirectTransport) direct.transport()).pipeline()).isNull();
       Policy policy = Policy.tokenBucket("keys", Limit.bucket(1, Duration.ofHours(1), 100_000));
@@ -296,6 +300,97 @@ class PipelineTest {
       assertThat(dispatcher.largestBatch.get()).isEqualTo(1);
       assertThat(dispatcher.batches.sum()).isEqualTo(1_600);
     }
+  }
+
+  @Test
+  void autoModeCallsDirectlyWhileAloneAndQueuesBehindACallInFlight() throws Exception {
+    RedisStore store =
+        RedisStore.builder()
+            .url(server.url())
+            .poolMaxTotal(1)
+            .decisionTimeout(Duration.ofSeconds(10))
+            .socketTimeout(Duration.ofSeconds(10))
+            .build();
+    stores.add(store);
+    PipelineDispatcher dispatcher = dispatcher(store);
+    Policy policy =
+        Policy.tokenBucket("auto", Limit.bucket(1, Duration.ofHours(1), 1_000))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    Await.until(
+        "the pool's connection open",
+        Duration.ofSeconds(10),
+        () -> ((DirectTransport) store.transport()).idleConnections() == 1);
+
+    // A lone caller finds the connection idle every time: no pipeline
+    for (int i = 0; i < 50; i++) {
+      assertThat(store.decide(policy, "lone", 1).isVerified()).isTrue();
+    }
+    assertThat(dispatcher.calls.sum()).isZero();
+
+    // A call in flight (the server frozen under it): callers on other keys queue
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<Future<Decision>> decisions = new ArrayList<>();
+    server.freeze();
+    try {
+      decisions.add(pool.submit(() -> store.decide(policy, "first", 1)));
+      Await.until(
+          "the connection in use",
+          Duration.ofSeconds(10),
+          () -> ((DirectTransport) store.transport()).idleConnections() == 0);
+      for (int i = 0; i < 3; i++) {
+        String key = "queued-" + i;
+        decisions.add(pool.submit(() -> store.decide(policy, key, 1)));
+      }
+      Await.until("3 calls queued", Duration.ofSeconds(10), () -> dispatcher.queued());
+    } finally {
+      server.thaw();
+    }
+    for (Future<Decision> d : decisions) {
+      assertThat(d.get().isVerified()).isTrue();
+    }
+    pool.shutdownNow();
+    assertThat(dispatcher.calls.sum()).as("the queued calls went out pipelined").isEqualTo(3);
+
+    // The queue drained: a lone caller goes straight out again
+    for (int i = 0; i < 50; i++) {
+      assertThat(store.decide(policy, "lone", 1).isVerified()).isTrue();
+    }
+    assertThat(dispatcher.calls.sum()).isEqualTo(3);
+  }
+
+  @Test
+  void autoModeSendsALoneCallStraightOutAndPipelinesConcurrentOnes() throws Exception {
+    RedisStore store =
+        RedisStore.builder()
+            .url(server.url())
+            .poolMaxTotal(8)
+            .decisionTimeout(Duration.ofSeconds(10))
+            .socketTimeout(Duration.ofSeconds(10))
+            .build();
+    stores.add(store);
+    PipelineDispatcher dispatcher = dispatcher(store);
+    // A bucket of 800 that refills 1 per hour, on one hot key: exactly 800 of 1 600 pass
+    Policy policy =
+        Policy.tokenBucket("lane", Limit.bucket(1, Duration.ofHours(1), 800))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    List<long[]> counts =
+        onThreads(
+            8,
+            () -> {
+              long[] allowedAndVerified = new long[2];
+              for (int i = 0; i < 200; i++) {
+                Decision d = store.decide(policy, "hot", 1);
+                allowedAndVerified[0] += d.isAllowed() ? 1 : 0;
+                allowedAndVerified[1] += d.isVerified() ? 1 : 0;
+              }
+              return allowedAndVerified;
+            });
+    assertThat(counts.stream().mapToLong(c -> c[1]).sum()).isEqualTo(1_600);
+    assertThat(counts.stream().mapToLong(c -> c[0]).sum()).isEqualTo(800);
+    // Every decision ran once, straight out or pipelined: the first went straight out, and calls
+    // that met another under way queued, though the pool has room for a connection each.
+    assertThat(scriptRuns()).isEqualTo(1_600);
+    assertThat(dispatcher.calls.sum()).isBetween(1L, 1_599L);
   }
 
   /**

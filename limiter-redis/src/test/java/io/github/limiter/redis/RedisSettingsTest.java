@@ -48,6 +48,53 @@ class RedisSettingsTest {
   }
 
   @Test
+  void theDispatchModeIsAutoTrueOrFalse(RedisServer server) {
+    for (Map.Entry<String, DispatchMode> mode :
+        Map.of(
+                "auto", DispatchMode.AUTO,
+                "TRUE", DispatchMode.PIPELINED,
+                "false", DispatchMode.DIRECT)
+            .entrySet()) {
+      try (RedisStore store =
+          (RedisStore)
+              new RedisStoreFactory()
+                  .create(
+                      ConfigLookup.of(
+                          Map.of(
+                              "limiter.redis.url", server.url(),
+                              "limiter.redis.pipeline.enabled", mode.getKey())))) {
+        DirectTransport transport = (DirectTransport) store.transport();
+        assertThat(transport.mode()).as(mode.getKey()).isEqualTo(mode.getValue());
+        assertThat(transport.pipeline() != null)
+            .as(mode.getKey() + " pipelines")
+            .isEqualTo(!mode.getKey().equals("false"));
+      }
+    }
+    try (RedisStore store =
+        (RedisStore)
+            new RedisStoreFactory()
+                .create(ConfigLookup.of(Map.of("limiter.redis.url", server.url())))) {
+      assertThat(((DirectTransport) store.transport()).mode())
+          .as("the default")
+          .isEqualTo(DispatchMode.AUTO);
+    }
+    ConfigException e =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                new RedisStoreFactory()
+                    .create(
+                        ConfigLookup.of(
+                            Map.of(
+                                "limiter.redis.url",
+                                server.url(),
+                                "limiter.redis.pipeline.enabled",
+                                "sometimes"))));
+    assertThat(e.key()).isEqualTo("limiter.redis.pipeline.enabled");
+    assertThat(e.getMessage()).contains("expected auto, true or false, was 'sometimes'");
+  }
+
+  @Test
   void everyBadStoreValueIsReportedAtOnce() {
     Map<String, String> config =
         Map.of(

@@ -91,6 +91,7 @@ class RedisStoreFactoryTest {
         "limiter.redis.breaker.open-duration|1 sec",
         "limiter.redis.tls.truststore|/no/such/file.p12",
         "limiter.redis.pipeline.enabled|sometimes",
+        "limiter.redis.pipeline.enabled|on",
         "limiter.redis.pipeline.max-batch|0",
         "limiter.redis.pipeline.max-batch|many",
         "limiter.redis.concurrency-hold|500ms",

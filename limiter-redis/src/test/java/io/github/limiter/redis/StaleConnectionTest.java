@@ -41,9 +41,12 @@ class StaleConnectionTest {
   /**
    * The idle check is far off, so that only the retry on a fresh connection can save the decisions.
    */
-  private static RedisStore store(Duration idleCheck, boolean pipeline) {
-    return RedisStore.builder()
-        .pipeline(pipeline)
+  private static RedisStore store(Duration idleCheck, String mode) {
+    RedisStoreBuilder builder = RedisStore.builder();
+    if (!mode.equals("auto")) {
+      builder.pipeline(Boolean.parseBoolean(mode));
+    }
+    return builder
         .url(server.url())
         .decisionTimeout(Duration.ofMillis(250))
         .breakerFailureThreshold(5)
@@ -54,9 +57,10 @@ class StaleConnectionTest {
 
   /**
    * Fills the pool: concurrent callers each hold a connection in direct mode; pipelined, they share
-   * one.
+   * one; by default (auto), they hold a connection each while one is idle, and queue while none is.
    */
-  private static void warmUp(RedisStore store, boolean pipeline) throws InterruptedException {
+  private static void warmUp(RedisStore store, String mode) throws InterruptedException {
+    boolean pipeline = !mode.equals("false");
     try (Load load = new Load(8, 30_000, () -> store.decide(FAIL_CLOSED, "warm", 1))) {
       awaitDecisions(load, 2_000);
     }
@@ -96,13 +100,12 @@ class StaleConnectionTest {
     assertThat(store.health().up()).isTrue();
   }
 
-  @ParameterizedTest(name = "pipeline={0}")
-  @ValueSource(booleans = {true, false})
-  void connectionsClosedByTheServerTimeoutDoNotMakeDecisionsFallBack(boolean pipeline)
-      throws Exception {
-    try (RedisStore store = store(Duration.ofHours(1), pipeline)) {
+  @ParameterizedTest(name = "pipeline.enabled={0}")
+  @ValueSource(strings = {"auto", "true", "false"})
+  void connectionsClosedByTheServerTimeoutDoNotMakeDecisionsFallBack(String mode) throws Exception {
+    try (RedisStore store = store(Duration.ofHours(1), mode)) {
       // Given a full pool, left idle until the server's timeout has closed every connection
-      warmUp(store, pipeline);
+      warmUp(store, mode);
       awaitClosedByTheServer();
       // Then every decision is verified
       assertNoFallback(store);
@@ -112,27 +115,25 @@ class StaleConnectionTest {
     }
   }
 
-  @ParameterizedTest(name = "pipeline={0}")
-  @ValueSource(booleans = {true, false})
-  void connectionsKilledWithClientKillDoNotMakeDecisionsFallBack(boolean pipeline)
-      throws Exception {
-    try (RedisStore store = store(Duration.ofHours(1), pipeline)) {
+  @ParameterizedTest(name = "pipeline.enabled={0}")
+  @ValueSource(strings = {"auto", "true", "false"})
+  void connectionsKilledWithClientKillDoNotMakeDecisionsFallBack(String mode) throws Exception {
+    try (RedisStore store = store(Duration.ofHours(1), mode)) {
       // Given a full pool
-      warmUp(store, pipeline);
+      warmUp(store, mode);
       // When Redis kills every client connection (not the one that asks)
       assertThat((Long) server.call("CLIENT", "KILL", "TYPE", "normal"))
-          .isGreaterThan(pipeline ? 0L : 1L);
+          .isGreaterThan(mode.equals("false") ? 1L : 0L);
       // Then every decision is verified
       assertNoFallback(store);
     }
   }
 
-  @ParameterizedTest(name = "pipeline={0}")
-  @ValueSource(booleans = {true, false})
-  void theIdleCheckDropsKilledConnectionsBeforeADecisionDrawsThem(boolean pipeline)
-      throws Exception {
-    try (RedisStore store = store(Duration.ofMillis(100), pipeline)) {
-      warmUp(store, pipeline);
+  @ParameterizedTest(name = "pipeline.enabled={0}")
+  @ValueSource(strings = {"auto", "true", "false"})
+  void theIdleCheckDropsKilledConnectionsBeforeADecisionDrawsThem(String mode) throws Exception {
+    try (RedisStore store = store(Duration.ofMillis(100), mode)) {
+      warmUp(store, mode);
       DirectTransport transport = (DirectTransport) store.transport();
       // When the pooled connections are killed while idle
       server.call("CLIENT", "KILL", "TYPE", "normal");
