@@ -91,6 +91,7 @@ class RateLimitConformanceIT {
   void everyListenerOfEveryNodeIsOnLoopback() {
     for (ServerNode node : List.of(a, b)) {
       List<Listeners.Listener> listeners = Listeners.of(node.pids());
+      System.out.println(node + " (PIDs " + node.pids() + ") listens on " + listeners);
       assertThat(listeners).as("listeners of %s", node).isNotEmpty();
       assertThat(listeners)
           .as("listeners of %s (PIDs %s)", node, node.pids())
