@@ -42,6 +42,26 @@ public final class PayaraNode implements AutoCloseable {
     int port = RedisServer.freePort();
     Path dir = Path.of(Settings.required("it.server.dir"));
     Path log = dir.resolve("node-" + name + ".log");
+    try {
+      Files.createDirectories(dir);
+      ProcessBuilder builder =
+          new ProcessBuilder(command(war, contextRoot, port, List.of()))
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile());
+      builder.environment().putAll(env);
+      return new PayaraNode(name, builder.start(), port, contextRoot, log);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start Payara Micro node " + name, e);
+    }
+  }
+
+  /**
+   * The command that starts Payara Micro with the loopback options of the Arquillian container,
+   * deploying {@code war} at {@code contextRoot} on {@code port}, with {@code jvmOptions} (such as
+   * {@code -Dkey=value}) before {@code -jar}.
+   */
+  public static List<String> command(
+      Path war, String contextRoot, int port, List<String> jvmOptions) {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -49,31 +69,26 @@ public final class PayaraNode implements AutoCloseable {
                 "-Xmx512m",
                 "-XX:+UseSerialGC",
                 "-Dhazelcast.socket.bind.any=false",
-                "-Djava.io.tmpdir=" + Settings.required("it.target.dir"),
-                "-jar",
-                Settings.required("it.payara.jar"),
-                "--deploy",
-                war.toString(),
-                "--contextroot",
-                contextRoot,
-                "--port",
-                String.valueOf(port),
-                "--disablephonehome",
-                "--clustermode",
-                "tcpip:127.0.0.1:6900",
-                "--interfaces",
-                "127.0.0.1",
-                "--prebootcommandfile",
-                Settings.required("it.payara.preboot")));
-    try {
-      Files.createDirectories(dir);
-      ProcessBuilder builder =
-          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-      builder.environment().putAll(env);
-      return new PayaraNode(name, builder.start(), port, contextRoot, log);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start Payara Micro node " + name, e);
-    }
+                "-Djava.io.tmpdir=" + Settings.required("it.target.dir")));
+    command.addAll(jvmOptions);
+    command.addAll(
+        List.of(
+            "-jar",
+            Settings.required("it.payara.jar"),
+            "--deploy",
+            war.toString(),
+            "--contextroot",
+            contextRoot,
+            "--port",
+            String.valueOf(port),
+            "--disablephonehome",
+            "--clustermode",
+            "tcpip:127.0.0.1:6900",
+            "--interfaces",
+            "127.0.0.1",
+            "--prebootcommandfile",
+            Settings.required("it.payara.preboot")));
+    return command;
   }
 
   /**
