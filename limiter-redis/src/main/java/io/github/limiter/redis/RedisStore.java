@@ -92,6 +92,9 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
   /** The concurrency permits this node holds, renewed until they are released. */
   private final Holdings holdings;
 
+  /** Same-key groups of decisions, decided in one script call each. */
+  private final Groups groups = new Groups(this::decideGroup);
+
   /** The policies' live versions and the keys' overrides, shared by every node. */
   private final RedisBoard board;
 
@@ -175,7 +178,39 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     return decide(compile(policy), key, permits);
   }
 
+  /**
+   * Decides in a same-key group ({@link Groups}), but for the concurrency limit, whose admissions
+   * are held one by one.
+   */
   private Decision decide(CompiledPolicy c, String key, long permits) {
+    return c.renew == null ? groups.decide(c, key, permits) : decideOne(c, key, permits);
+  }
+
+  /** Decides {@code size} requests of {@code permits} on {@code key} in one script call. */
+  private Decision[] decideGroup(CompiledPolicy c, String key, long permits, int size) {
+    if (size == 1) {
+      return new Decision[] {decideOne(c, key, permits)};
+    }
+    Policy policy = c.policy;
+    List<String> redisKeys = c.keys(key);
+    CircuitBreaker breaker = calls.breaker(redisKeys);
+    Decision[] decisions;
+    if (breaker.tryAcquire()) {
+      try {
+        return c.decisions(
+            eval(breaker, c, c.decide, redisKeys, permits + ":" + size), size, permits);
+      } catch (Exception e) {
+        // counted by the breaker; the failure mode decides each one
+      }
+    }
+    decisions = new Decision[size];
+    for (int m = 0; m < size; m++) {
+      decisions[m] = fallback(breaker, policy, key, permits);
+    }
+    return decisions;
+  }
+
+  private Decision decideOne(CompiledPolicy c, String key, long permits) {
     Policy policy = c.policy;
     List<String> redisKeys = c.keys(key);
     CircuitBreaker breaker = calls.breaker(redisKeys);
@@ -320,6 +355,13 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
    */
   private Object eval(
       CircuitBreaker breaker, CompiledPolicy c, Scripts.Script script, List<String> keys, long n)
+      throws Exception {
+    return eval(breaker, c, script, keys, Long.toString(n));
+  }
+
+  /** {@link #eval}, with ARGV[2] as given: a number of permits, or a group's "permits:size". */
+  private Object eval(
+      CircuitBreaker breaker, CompiledPolicy c, Scripts.Script script, List<String> keys, String n)
       throws Exception {
     String now = now();
     long at =

@@ -49,7 +49,23 @@ final class Scripts {
   private static final Pattern SPLICE =
       Pattern.compile("^([ \\t]*)--[@+] ([a-z]+)[ \\t]*$", Pattern.MULTILINE);
 
+  /**
+   * A block of a template that only some policies need, {@code --[ feature} to {@code --]}: kept
+   * (without those two lines) in the script of a policy that has the feature, left out of the
+   * others, so that a policy runs only the code it uses.
+   */
+  private static final Pattern BLOCK_OF =
+      Pattern.compile(
+          "^[ \\t]*--\\[ ([a-z]+)[ \\t]*\n(.*?)^[ \\t]*--\\][ \\t]*\n",
+          Pattern.MULTILINE | Pattern.DOTALL);
+
+  /** The feature of policies with calendar quotas. */
+  static final String QUOTAS = "quotas";
+
+  /** The decide scripts: of a policy with calendar quotas, and of one without. */
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
+
+  private static final Map<Algorithm, Script> DECIDE_PLAIN = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> ADJUST = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> PEEK = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
@@ -102,7 +118,12 @@ final class Scripts {
             }
           });
       Set<String> used = new HashSet<>();
-      DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
+      DECIDE.put(
+          algorithm,
+          script(name + "/decide", opening + splice(shaped(decide, QUOTAS), parts, name, used)));
+      DECIDE_PLAIN.put(
+          algorithm,
+          script(name + "/decide-plain", opening + splice(shaped(decide), parts, name, used)));
       ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
       PEEK.put(algorithm, script(name + "/peek", opening + splice(peek, parts, name, used)));
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
@@ -143,8 +164,33 @@ final class Scripts {
     return OVERRIDES;
   }
 
+  /** The decide script of {@code algorithm} for a policy that may have calendar quotas. */
   static Script decide(Algorithm algorithm) {
     return DECIDE.get(algorithm);
+  }
+
+  /**
+   * The decide script of a policy of {@code algorithm}: one that runs the quotas' code only if
+   * {@code quotas}.
+   */
+  static Script decide(Algorithm algorithm, boolean quotas) {
+    return quotas ? DECIDE.get(algorithm) : DECIDE_PLAIN.get(algorithm);
+  }
+
+  /**
+   * {@code template} with the blocks of the given features kept, their {@code --[}/{@code --]}
+   * lines dropped, and the blocks of any other feature left out.
+   */
+  static String shaped(String template, String... features) {
+    Set<String> kept = Set.of(features);
+    Matcher m = BLOCK_OF.matcher(template);
+    StringBuilder out = new StringBuilder(template.length());
+    while (m.find()) {
+      m.appendReplacement(
+          out, Matcher.quoteReplacement(kept.contains(m.group(1)) ? m.group(2) : ""));
+    }
+    m.appendTail(out);
+    return out.toString();
   }
 
   static Script adjust(Algorithm algorithm) {

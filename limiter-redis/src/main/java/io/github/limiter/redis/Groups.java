@@ -1,0 +1,139 @@
+package io.github.limiter.redis;
+
+import io.github.limiter.Decision;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Same-key groups: while a decision on a key is in flight, the decisions that arrive for the same
+ * key of the same policy version with the same permits wait for it; then the first of them decides
+ * itself and those waiting behind it (up to {@link #MAX}) in one call of decide.lua, which admits
+ * as many of the group as fit by each algorithm's own arithmetic and writes the state once. The
+ * requests were concurrent, so deciding them one after the other in arrival order at one server
+ * instant is a valid serial order, and the group's decisions are exactly those (see decide.lua and
+ * {@link CompiledPolicy#decisions}). On a hot key this turns many script calls into one whose
+ * server work does not grow with the group; on a key that is not hot nothing waits, and grouping
+ * costs a map entry.
+ *
+ * <p>A caller waits for at most the call in flight and its own group's call, each within the
+ * decision timeout.
+ */
+final class Groups {
+
+  /** The most requests one call decides. */
+  static final int MAX = 64;
+
+  /** Decides {@code size} requests of {@code permits} on {@code key} in one call; never throws. */
+  interface Decider {
+    Decision[] decide(CompiledPolicy c, String key, long permits, int size);
+  }
+
+  private record Id(CompiledPolicy c, String key, long permits) {}
+
+  /** A key with a call in flight, and the callers waiting for it, in arrival order. */
+  private static final class Lane {
+    final ArrayDeque<Member> waiting = new ArrayDeque<>(4);
+    boolean ended;
+  }
+
+  private static final class Member {
+    final Thread caller = Thread.currentThread();
+    volatile Decision decision;
+    volatile RuntimeException failure;
+    volatile boolean lead;
+  }
+
+  private final ConcurrentHashMap<Id, Lane> lanes = new ConcurrentHashMap<>();
+  private final Decider decider;
+
+  Groups(Decider decider) {
+    this.decider = decider;
+  }
+
+  Decision decide(CompiledPolicy c, String key, long permits) {
+    Id id = new Id(c, key, permits);
+    Member me = new Member();
+    Lane lane;
+    for (; ; ) {
+      lane = lanes.get(id);
+      if (lane == null) {
+        Lane mine = new Lane();
+        if (lanes.putIfAbsent(id, mine) == null) {
+          return lead(id, mine, List.of(me));
+        }
+        continue;
+      }
+      synchronized (lane) {
+        if (!lane.ended) {
+          lane.waiting.add(me);
+          break;
+        }
+      }
+    }
+    boolean interrupted = false;
+    while (me.decision == null && me.failure == null && !me.lead) {
+      LockSupport.park(this);
+      interrupted |= Thread.interrupted();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (me.lead) {
+      List<Member> group = new ArrayList<>();
+      group.add(me);
+      synchronized (lane) {
+        while (group.size() < MAX && !lane.waiting.isEmpty()) {
+          group.add(lane.waiting.poll());
+        }
+      }
+      return lead(id, lane, group);
+    }
+    if (me.failure != null) {
+      throw me.failure;
+    }
+    return me.decision;
+  }
+
+  /**
+   * Decides {@code group} (its first member the caller), hands the lane to the first caller waiting
+   * or ends it, and gives each member its decision.
+   */
+  private Decision lead(Id id, Lane lane, List<Member> group) {
+    Decision[] decisions = null;
+    RuntimeException failure = null;
+    try {
+      decisions = decider.decide(id.c(), id.key(), id.permits(), group.size());
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    Member next;
+    synchronized (lane) {
+      next = lane.waiting.poll();
+      if (next == null) {
+        lane.ended = true;
+        lanes.remove(id, lane);
+      }
+    }
+    if (next != null) {
+      // First, so that its call goes out while these callers wake up.
+      next.lead = true;
+      LockSupport.unpark(next.caller);
+    }
+    for (int m = 1; m < group.size(); m++) {
+      Member member = group.get(m);
+      if (failure != null) {
+        member.failure = failure;
+      } else {
+        member.decision = decisions[m];
+      }
+      LockSupport.unpark(member.caller);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return decisions[0];
+  }
+}
