@@ -210,6 +210,15 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
     return decisions;
   }
 
+  /**
+   * For tests: decides {@code size} requests of {@code permits} on {@code key} in one group call,
+   * under the version {@code bound} (a handle of {@link #rebind}, or of the policy as it is).
+   */
+  Decision[] decideGroup(PolicyStore bound, String key, long permits, int size) {
+    CompiledPolicy c = bound instanceof Version v ? v.c : compile(bound.policy());
+    return decideGroup(c, key, permits, size);
+  }
+
   private Decision decideOne(CompiledPolicy c, String key, long permits) {
     Policy policy = c.policy;
     List<String> redisKeys = c.keys(key);

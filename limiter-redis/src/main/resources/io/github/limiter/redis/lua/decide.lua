@@ -87,6 +87,7 @@ if k == 0 then
     --@ load
     --@ reset
     --@ remaining
+    if left < 0 then left = 0 end
     rleft, rreset = left, reset
 --[ quotas
   else
@@ -140,6 +141,7 @@ for i = 1, n do
       if wait > lretry then
         --@ remaining
         --@ reset
+        if left < 0 then left = 0 end
         lretry, lbind, lleft, lreset = wait, i, left, reset
       end
     end
