@@ -58,9 +58,10 @@ final class CompiledPolicy {
   CompiledPolicy(Policy policy, KeyScheme keys, String node, long holdNanos, String since) {
     this.policy = policy;
     Algorithm algorithm = policy.algorithm();
-    this.decide = Scripts.decide(algorithm, policy.limits().stream().anyMatch(Limit::isQuota));
-    this.adjust = Scripts.adjust(algorithm);
-    this.peek = Scripts.peek(algorithm);
+    boolean hasQuotas = policy.limits().stream().anyMatch(Limit::isQuota);
+    this.decide = Scripts.decide(algorithm, hasQuotas);
+    this.adjust = Scripts.adjust(algorithm, hasQuotas);
+    this.peek = Scripts.peek(algorithm, hasQuotas);
     this.renew = Scripts.renew(algorithm);
     this.head = keys.head(policy.name());
     List<Limit> rates = policy.limits().stream().filter(l -> !l.isQuota()).toList();

@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -26,6 +27,11 @@ import java.util.regex.Pattern;
  * lease's or a hold's record), so that a piece of code shared by several scripts is written once.
  * Splicing text, rather than calling hooks, keeps the script Redis runs as tight as one written out
  * by hand: no per-call closures or tables.
+ *
+ * <p>A script follows the shape of its policy: a template's blocks {@code --[ feature} ... {@code
+ * --]} are kept only in the scripts of policies with that feature. The decide, adjust and peek
+ * scripts come in two shapes, with the calendar quotas' code and without it, so that a policy of
+ * rates alone runs no quota code (not even the loops that find no quota).
  *
  * <p>Lease mode's templates, {@code lease.lua} (grant a slice) and {@code release.lua} (give back
  * what is left of it), are spliced from the same sources, for the algorithms whose source defines
@@ -62,12 +68,17 @@ final class Scripts {
   /** The feature of policies with calendar quotas. */
   static final String QUOTAS = "quotas";
 
-  /** The decide scripts: of a policy with calendar quotas, and of one without. */
+  /** The decide, adjust and peek scripts of a policy with calendar quotas. */
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
 
-  private static final Map<Algorithm, Script> DECIDE_PLAIN = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> ADJUST = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> PEEK = new EnumMap<>(Algorithm.class);
+
+  /** The decide, adjust and peek scripts of a policy without calendar quotas. */
+  private static final Map<Algorithm, Script> DECIDE_PLAIN = new EnumMap<>(Algorithm.class);
+
+  private static final Map<Algorithm, Script> ADJUST_PLAIN = new EnumMap<>(Algorithm.class);
+  private static final Map<Algorithm, Script> PEEK_PLAIN = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
@@ -118,14 +129,22 @@ final class Scripts {
             }
           });
       Set<String> used = new HashSet<>();
-      DECIDE.put(
-          algorithm,
-          script(name + "/decide", opening + splice(shaped(decide, QUOTAS), parts, name, used)));
-      DECIDE_PLAIN.put(
-          algorithm,
-          script(name + "/decide-plain", opening + splice(shaped(decide), parts, name, used)));
-      ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
-      PEEK.put(algorithm, script(name + "/peek", opening + splice(peek, parts, name, used)));
+      String[][] templates = {{"decide", decide}, {"adjust", adjust}, {"peek", peek}};
+      List<Map<Algorithm, Script>> full = List.of(DECIDE, ADJUST, PEEK);
+      List<Map<Algorithm, Script>> plain = List.of(DECIDE_PLAIN, ADJUST_PLAIN, PEEK_PLAIN);
+      for (int t = 0; t < templates.length; t++) {
+        String label = name + "/" + templates[t][0];
+        String template = templates[t][1];
+        full.get(t)
+            .put(
+                algorithm,
+                script(label, opening + splice(shaped(template, QUOTAS), parts, name, used)));
+        plain
+            .get(t)
+            .put(
+                algorithm,
+                script(label + "-plain", opening + splice(shaped(template), parts, name, used)));
+      }
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));
         RELEASE.put(
@@ -193,13 +212,27 @@ final class Scripts {
     return out.toString();
   }
 
+  /** The adjust script of {@code algorithm} for a policy that may have calendar quotas. */
   static Script adjust(Algorithm algorithm) {
     return ADJUST.get(algorithm);
+  }
+
+  /**
+   * The adjust script of a policy of {@code algorithm}, with the quotas' code only if {@code
+   * quotas}.
+   */
+  static Script adjust(Algorithm algorithm, boolean quotas) {
+    return quotas ? ADJUST.get(algorithm) : ADJUST_PLAIN.get(algorithm);
   }
 
   /** Reads a key's state without writing: see peek.lua. */
   static Script peek(Algorithm algorithm) {
     return PEEK.get(algorithm);
+  }
+
+  /** {@link #peek(Algorithm)}, with the quotas' code only if {@code quotas}. */
+  static Script peek(Algorithm algorithm, boolean quotas) {
+    return quotas ? PEEK.get(algorithm) : PEEK_PLAIN.get(algorithm);
   }
 
   static Script block() {
