@@ -15,7 +15,7 @@
 -- Or { now }, having written nothing, when now is outside a quota's periods (prelude.lua's
 -- section period).
 -- A template: Scripts splices the algorithm's sections in at the "--@ name" lines, and keeps the
--- "--[ quotas" block only for a policy with calendar quotas. The script Redis runs creates no
+-- quotas' blocks only for a policy with calendar quotas. The script Redis runs creates no
 -- closure and no table but the fetched state and the result. Each pass loads a limit's
 -- parameters and state again, which costs less than keeping them in tables.
 -- The last ARGV is q, the number of calendar quotas, whose keys follow the n keys of the
