@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import io.github.limiter.Decision;
+import io.github.limiter.NanoClock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,17 +19,29 @@ import java.util.concurrent.locks.LockSupport;
  * server work does not grow with the group; on a key that is not hot nothing waits, and grouping
  * costs a map entry.
  *
- * <p>A caller waits for at most the call in flight and its own group's call, each within the
- * decision timeout.
+ * <p>A caller never waits past its decision timeout: one that is still queued when it ends leaves
+ * the queue and is decided by the failure mode, and a group's call runs within the deadline of its
+ * first member, which arrived before the others. When Redis does not answer a call, the failure
+ * mode decides the callers waiting behind it at once.
  */
 final class Groups {
 
   /** The most requests one call decides. */
   static final int MAX = 64;
 
-  /** Decides {@code size} requests of {@code permits} on {@code key} in one call; never throws. */
+  /** How a group is decided. */
   interface Decider {
-    Decision[] decide(CompiledPolicy c, String key, long permits, int size);
+    /**
+     * Decides {@code size} requests of {@code permits} on {@code key} in one call within {@code
+     * deadlineNanos}, in arrival order; never throws.
+     */
+    Decision[] decide(CompiledPolicy c, String key, long permits, int size, long deadlineNanos);
+
+    /** The decision of a request whose timeout ended while it waited for its turn. */
+    Decision timedOut(CompiledPolicy c, String key, long permits);
+
+    /** The decision of a request that waited for a call that Redis did not answer. */
+    Decision unanswered(CompiledPolicy c, String key, long permits);
   }
 
   private record Id(CompiledPolicy c, String key, long permits) {}
@@ -41,21 +54,34 @@ final class Groups {
 
   private static final class Member {
     final Thread caller = Thread.currentThread();
+    final long deadlineNanos;
     volatile Decision decision;
     volatile RuntimeException failure;
     volatile boolean lead;
+
+    Member(long deadlineNanos) {
+      this.deadlineNanos = deadlineNanos;
+    }
   }
 
   private final ConcurrentHashMap<Id, Lane> lanes = new ConcurrentHashMap<>();
   private final Decider decider;
+  private final NanoClock clock;
+  private final long timeoutNanos;
 
-  Groups(Decider decider) {
+  /**
+   * @param clock the clock of the deadlines
+   * @param timeoutNanos a decision's timeout
+   */
+  Groups(Decider decider, NanoClock clock, long timeoutNanos) {
     this.decider = decider;
+    this.clock = clock;
+    this.timeoutNanos = timeoutNanos;
   }
 
   Decision decide(CompiledPolicy c, String key, long permits) {
     Id id = new Id(c, key, permits);
-    Member me = new Member();
+    Member me = new Member(clock.nanos() + timeoutNanos);
     Lane lane;
     for (; ; ) {
       lane = lanes.get(id);
@@ -74,12 +100,30 @@ final class Groups {
       }
     }
     boolean interrupted = false;
+    boolean queued = true;
+    boolean abandoned = false;
     while (me.decision == null && me.failure == null && !me.lead) {
-      LockSupport.park(this);
+      long left = me.deadlineNanos - clock.nanos();
+      if (left > 0) {
+        LockSupport.parkNanos(this, left);
+      } else if (queued) {
+        synchronized (lane) {
+          abandoned = lane.waiting.remove(me);
+        }
+        if (abandoned) {
+          break; // no group will decide it
+        }
+        queued = false; // taken into a group, whose call ends by this caller's deadline
+      } else {
+        LockSupport.park(this);
+      }
       interrupted |= Thread.interrupted();
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
+    }
+    if (abandoned) {
+      return decider.timedOut(c, key, permits);
     }
     if (me.lead) {
       List<Member> group = new ArrayList<>();
@@ -105,12 +149,21 @@ final class Groups {
     Decision[] decisions = null;
     RuntimeException failure = null;
     try {
-      decisions = decider.decide(id.c(), id.key(), id.permits(), group.size());
+      decisions =
+          decider.decide(id.c(), id.key(), id.permits(), group.size(), group.get(0).deadlineNanos);
     } catch (RuntimeException e) {
       failure = e;
     }
+    // Redis did not answer (the failure mode decided): those waiting would most likely wait for
+    // nothing too, so the failure mode decides them at once, without a call.
+    boolean answered = failure == null && decisions[0].isVerified();
+    List<Member> drained = List.of();
     Member next;
     synchronized (lane) {
+      if (!answered && !lane.waiting.isEmpty()) {
+        drained = new ArrayList<>(lane.waiting);
+        lane.waiting.clear();
+      }
       next = lane.waiting.poll();
       if (next == null) {
         lane.ended = true;
@@ -128,6 +181,14 @@ final class Groups {
         member.failure = failure;
       } else {
         member.decision = decisions[m];
+      }
+      LockSupport.unpark(member.caller);
+    }
+    for (Member member : drained) {
+      try {
+        member.decision = decider.unanswered(id.c(), id.key(), id.permits());
+      } catch (RuntimeException e) {
+        member.failure = e;
       }
       LockSupport.unpark(member.caller);
     }
