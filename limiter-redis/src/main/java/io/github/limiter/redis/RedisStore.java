@@ -203,7 +203,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
    * under the version {@code bound} (a handle of {@link #rebind}, or of the policy as it is).
    */
   Decision[] decideGroup(PolicyStore bound, String key, long permits, int size) {
-    CompiledPolicy c = bound instanceof Version v ? v.c : compile(bound.policy());
+    CompiledPolicy c = bound instanceof PolicyVersion v ? v.c : compile(bound.policy());
     return groupCalls.decide(c, key, permits, size, calls.clock().nanos() + calls.budgetNanos());
   }
 
@@ -432,7 +432,7 @@ public final class RedisStore implements RateLimitStore, LiveBoard {
         published != null && Limit.parseAll(published.limits()).equals(next.limits())
             ? Long.toString(published.sinceMicros())
             : now();
-    return new Version(this, new CompiledPolicy(next, keys, node, holdNanos, since));
+    return new PolicyVersion(this, new CompiledPolicy(next, keys, node, holdNanos, since));
   }
 
   /** The handles that {@link #rebind} replaced: each version is replaced once. */
