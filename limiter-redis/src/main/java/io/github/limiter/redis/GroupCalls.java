@@ -41,11 +41,6 @@ final class GroupCalls implements Groups.Decider {
   }
 
   @Override
-  public Decision unanswered(CompiledPolicy c, String key, long permits) {
-    return store.fallback(calls.breaker(c.keys(key)), c.policy, key, permits);
-  }
-
-  @Override
   public Decision timedOut(CompiledPolicy c, String key, long permits) {
     CircuitBreaker breaker = calls.breaker(c.keys(key));
     breaker.onFailure(new TimeoutException("no reply from Redis within the decision timeout"));

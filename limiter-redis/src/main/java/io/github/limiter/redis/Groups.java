@@ -37,11 +37,11 @@ final class Groups {
      */
     Decision[] decide(CompiledPolicy c, String key, long permits, int size, long deadlineNanos);
 
-    /** The decision of a request whose timeout ended while it waited for its turn. */
+    /**
+     * The decision of a request that Redis did not answer: its timeout ended while it waited for
+     * its turn, or it waited behind a call that Redis did not answer; counted as a failure.
+     */
     Decision timedOut(CompiledPolicy c, String key, long permits);
-
-    /** The decision of a request that waited for a call that Redis did not answer. */
-    Decision unanswered(CompiledPolicy c, String key, long permits);
   }
 
   private record Id(CompiledPolicy c, String key, long permits) {}
@@ -186,7 +186,7 @@ final class Groups {
     }
     for (Member member : drained) {
       try {
-        member.decision = decider.unanswered(id.c(), id.key(), id.permits());
+        member.decision = decider.timedOut(id.c(), id.key(), id.permits());
       } catch (RuntimeException e) {
         member.failure = e;
       }
