@@ -58,9 +58,10 @@ final class CompiledPolicy {
   CompiledPolicy(Policy policy, KeyScheme keys, String node, long holdNanos, String since) {
     this.policy = policy;
     Algorithm algorithm = policy.algorithm();
-    this.decide = Scripts.decide(algorithm);
-    this.adjust = Scripts.adjust(algorithm);
-    this.peek = Scripts.peek(algorithm);
+    boolean hasQuotas = policy.limits().stream().anyMatch(Limit::isQuota);
+    this.decide = Scripts.decide(algorithm, hasQuotas);
+    this.adjust = Scripts.adjust(algorithm, hasQuotas);
+    this.peek = Scripts.peek(algorithm, hasQuotas);
     this.renew = Scripts.renew(algorithm);
     this.head = keys.head(policy.name());
     List<Limit> rates = policy.limits().stream().filter(l -> !l.isQuota()).toList();
@@ -160,9 +161,13 @@ final class CompiledPolicy {
 
   /** ARGV: now ('' for server time), permits, the least TTL in ms, then the limits' parameters. */
   List<String> args(String now, long permits, String ttlFloorMillis) {
+    return args(now, Long.toString(permits), ttlFloorMillis);
+  }
+
+  private List<String> args(String now, String permits, String ttlFloorMillis) {
     List<String> args = new ArrayList<>(3 + params.size());
     args.add(now);
-    args.add(Long.toString(permits));
+    args.add(permits);
     args.add(ttlFloorMillis);
     args.addAll(params);
     return args;
@@ -177,6 +182,12 @@ final class CompiledPolicy {
    */
   List<String> quotaArgs(
       String now, long permits, String ttlFloorMillis, long at, long scriptEpochMicros) {
+    return quotaArgs(now, Long.toString(permits), ttlFloorMillis, at, scriptEpochMicros);
+  }
+
+  /** {@link #quotaArgs} with ARGV[2] as given: decide.lua's group of {@code "permits:size"}. */
+  List<String> quotaArgs(
+      String now, String permits, String ttlFloorMillis, long at, long scriptEpochMicros) {
     List<String> args = args(now, permits, ttlFloorMillis);
     long wallMillis = Math.floorDiv(scriptEpochMicros + at, 1_000L);
     for (Quota quota : quotas) {
@@ -239,12 +250,17 @@ final class CompiledPolicy {
     if (!(reply instanceof List<?> values) || values.size() != 6) {
       throw new IllegalStateException("unexpected reply from " + decide.name() + ": " + reply);
     }
+    return decision(values, number(values.get(5)));
+  }
+
+  /** The decision of {outcome, limit, remaining, resetAfter, retryAfter}, with {@code delay}. */
+  private Decision decision(List<?> values, long delayMicros) {
     long outcome = number(values.get(0));
     Limit limit = ordered[(int) number(values.get(1)) - 1];
     long remaining = number(values.get(2));
     long reset = number(values.get(3)) * NANOS_PER_MICRO;
     long retry = number(values.get(4)) * NANOS_PER_MICRO;
-    long delay = number(values.get(5)) * NANOS_PER_MICRO;
+    long delay = delayMicros * NANOS_PER_MICRO;
     String name = policy.name();
     return switch ((int) outcome) {
       case 1 -> Decision.allowed(name, limit, remaining, reset, delay);
@@ -252,8 +268,85 @@ final class CompiledPolicy {
       case 2 -> Decision.exceedsCapacity(name, limit, remaining, reset);
       default ->
           throw new IllegalStateException(
-              "unexpected outcome from " + decide.name() + ": " + reply);
+              "unexpected outcome from " + decide.name() + ": " + values);
     };
+  }
+
+  /**
+   * The decisions of a group of {@code size} requests of {@code permits} each, in arrival order,
+   * from decide.lua's group reply: {k, outcome, limit, remaining, resetAfter, retryAfter} (the
+   * refusal of requests k + 1 to size), then, if k > 0, {left, reset, reset at k, delay, delay at
+   * k} of each limit after the first admission. The m-th admission leaves each limit's left less (m
+   * - 1) permits (at least 0), and its reset and delay a step further for each admission before it:
+   * the step is the one from the first admission to the k-th, divided evenly. The binding limit of
+   * an admission is, as decide.lua picks it, the first one with the fewest permits left; its delay
+   * the longest.
+   */
+  Decision[] decisions(Object reply, int size, long permits) {
+    if (size == 1) {
+      return new Decision[] {decision(reply)};
+    }
+    if (!(reply instanceof List<?> values) || values.size() < 6) {
+      throw new IllegalStateException("unexpected reply from " + decide.name() + ": " + reply);
+    }
+    int k = (int) number(values.get(0));
+    if (k < 0 || k > size || values.size() != 6 + (k > 0 ? 5 * ordered.length : 0)) {
+      throw new IllegalStateException("unexpected reply from " + decide.name() + ": " + reply);
+    }
+    Decision[] decisions = new Decision[size];
+    if (k < size) {
+      Decision refused = decision(values.subList(1, 6), 0);
+      for (int m = k; m < size; m++) {
+        decisions[m] = refused;
+      }
+    }
+    if (k == 0) {
+      return decisions;
+    }
+    int limits = ordered.length;
+    long[] left = new long[limits];
+    long[] reset = new long[limits];
+    long[] resetStep = new long[limits];
+    long[] delay = new long[limits];
+    long[] delayStep = new long[limits];
+    for (int l = 0; l < limits; l++) {
+      int at = 6 + 5 * l;
+      left[l] = number(values.get(at));
+      reset[l] = number(values.get(at + 1));
+      delay[l] = number(values.get(at + 3));
+      if (k > 1) {
+        resetStep[l] = step(reset[l], number(values.get(at + 2)), k - 1, reply);
+        delayStep[l] = step(delay[l], number(values.get(at + 4)), k - 1, reply);
+      }
+    }
+    String name = policy.name();
+    for (int m = 0; m < k; m++) {
+      int bind = 0;
+      long least = Long.MAX_VALUE;
+      long longest = 0;
+      for (int l = 0; l < limits; l++) {
+        long remaining = Math.max(0, left[l] - m * permits);
+        if (remaining < least) {
+          least = remaining;
+          bind = l;
+        }
+        longest = Math.max(longest, delay[l] + m * delayStep[l]);
+      }
+      long resetAfter = (reset[bind] + m * resetStep[bind]) * NANOS_PER_MICRO;
+      decisions[m] =
+          Decision.allowed(name, ordered[bind], least, resetAfter, longest * NANOS_PER_MICRO);
+    }
+    return decisions;
+  }
+
+  /** The even step from {@code first} to {@code last} over {@code steps} admissions. */
+  private long step(long first, long last, int steps, Object reply) {
+    long d = last - first;
+    if (d % steps != 0) {
+      throw new IllegalStateException(
+          "uneven steps in the reply from " + decide.name() + ": " + reply);
+    }
+    return d / steps;
   }
 
   /**

@@ -59,9 +59,20 @@ final class GuardedCalls {
    */
   Object eval(CircuitBreaker breaker, Scripts.Script script, List<String> keys, List<String> args)
       throws Exception {
+    return eval(breaker, script, keys, args, clock.nanos() + budgetNanos);
+  }
+
+  /** {@link #eval}, within {@code deadlineNanos} on this store's clock rather than the budget. */
+  Object eval(
+      CircuitBreaker breaker,
+      Scripts.Script script,
+      List<String> keys,
+      List<String> args,
+      long deadlineNanos)
+      throws Exception {
     Object reply;
     try {
-      reply = transport.eval(script, keys, args, clock.nanos() + budgetNanos);
+      reply = transport.eval(script, keys, args, deadlineNanos);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       breaker.onFailure(e);

@@ -95,6 +95,11 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
   /** The concurrency permits this node holds, renewed until they are released. */
   private final Holdings holdings;
 
+  /** Same-key groups of decisions, decided in one script call each. */
+  private final Groups groups;
+
+  private final GroupCalls groupCalls;
+
   /** The policies' live versions and the keys' overrides, shared by every node. */
   private final RedisBoard board;
 
@@ -121,6 +126,8 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
     this.node = newNodeId();
     this.holdNanos = b.concurrencyHold.toNanos();
     this.holdings = new Holdings(holdNanos, this::renew);
+    this.groupCalls = new GroupCalls(this, calls);
+    this.groups = new Groups(groupCalls, calls.clock(), calls.budgetNanos());
     this.board = new RedisBoard(calls, keys.prefix(), this::now);
     this.local =
         InMemoryStore.builder()
@@ -179,23 +186,29 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
     return decide(compile(policy), key, permits);
   }
 
-  private Decision decide(CompiledPolicy c, String key, long permits) {
-    Policy policy = c.policy;
-    List<String> redisKeys = c.keys(key);
-    CircuitBreaker breaker = calls.breaker(redisKeys);
-    if (!breaker.tryAcquire()) {
-      return fallback(breaker, policy, key, permits);
+  /**
+   * Decides in a same-key group ({@link Groups}), but for the concurrency limit, whose admissions
+   * are held one by one.
+   */
+  Decision decide(CompiledPolicy c, String key, long permits) {
+    if (c.renew == null) {
+      return groups.decide(c, key, permits);
     }
-    Decision decision;
-    try {
-      decision = c.decision(eval(breaker, c, c.decide, redisKeys, permits));
-    } catch (Exception e) {
-      return fallback(breaker, policy, key, permits);
-    }
-    if (c.renew != null && decision.isAllowed()) {
-      holdings.acquired(c, redisKeys, permits);
+    long deadline = calls.clock().nanos() + calls.budgetNanos();
+    Decision decision = groupCalls.decide(c, key, permits, 1, deadline)[0];
+    if (decision.isAllowed() && decision.isVerified()) {
+      holdings.acquired(c, c.keys(key), permits); // held until given back
     }
     return decision;
+  }
+
+  /**
+   * For tests: decides {@code size} requests of {@code permits} on {@code key} in one group call,
+   * under the version {@code bound} (a handle of {@link #rebind}, or of the policy as it is).
+   */
+  Decision[] decideGroup(PolicyStore bound, String key, long permits, int size) {
+    CompiledPolicy c = bound instanceof PolicyVersion v ? v.c : compile(bound.policy());
+    return groupCalls.decide(c, key, permits, size, calls.clock().nanos() + calls.budgetNanos());
   }
 
   /**
@@ -210,10 +223,10 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
   /** The key's state under the version {@code bound} decides: its own scripts after a rebind. */
   @Override
   public Decision peek(PolicyStore bound, String key) {
-    return peek(bound instanceof Version version ? version.c : compile(bound.policy()), key);
+    return peek(bound instanceof PolicyVersion version ? version.c : compile(bound.policy()), key);
   }
 
-  private Decision peek(CompiledPolicy c, String key) {
+  Decision peek(CompiledPolicy c, String key) {
     List<String> redisKeys = c.keys(key);
     try {
       return c.peeked(eval(calls.breaker(redisKeys), c, c.peek, redisKeys, 0));
@@ -236,7 +249,7 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
     adjust(compile(policy), key, delta);
   }
 
-  private void adjust(CompiledPolicy c, String key, long delta) {
+  void adjust(CompiledPolicy c, String key, long delta) {
     Policy policy = c.policy;
     List<String> redisKeys = c.keys(key);
     long toRedis = delta;
@@ -331,11 +344,32 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
   private Object eval(
       CircuitBreaker breaker, CompiledPolicy c, Scripts.Script script, List<String> keys, long n)
       throws Exception {
+    return eval(
+        breaker, c, script, keys, Long.toString(n), calls.clock().nanos() + calls.budgetNanos());
+  }
+
+  /**
+   * {@link #eval}, with ARGV[2] as given (a number of permits, or a group's "permits:size"), within
+   * {@code deadlineNanos}.
+   */
+  Object eval(
+      CircuitBreaker breaker,
+      CompiledPolicy c,
+      Scripts.Script script,
+      List<String> keys,
+      String n,
+      long deadlineNanos)
+      throws Exception {
     String now = now();
     long at =
         callerClock == null ? wallClock.millis() * 1_000L - scriptEpochMicros : Long.parseLong(now);
     Object reply =
-        calls.eval(breaker, script, keys, c.quotaArgs(now, n, ttlFloor, at, scriptEpochMicros));
+        calls.eval(
+            breaker,
+            script,
+            keys,
+            c.quotaArgs(now, n, ttlFloor, at, scriptEpochMicros),
+            deadlineNanos);
     OptionalLong server = CompiledPolicy.outsidePeriods(reply);
     return server.isEmpty()
         ? reply
@@ -343,7 +377,8 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
             breaker,
             script,
             keys,
-            c.quotaArgs(now, n, ttlFloor, server.getAsLong(), scriptEpochMicros));
+            c.quotaArgs(now, n, ttlFloor, server.getAsLong(), scriptEpochMicros),
+            deadlineNanos);
   }
 
   private static String newNodeId() {
@@ -352,7 +387,8 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  private Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
+  /** The failure mode's decision, counted by {@code breaker} as a fallback. */
+  Decision fallback(CircuitBreaker breaker, Policy policy, String key, long permits) {
     breaker.onFallback();
     return switch (policy.failureMode()) {
       case FAIL_OPEN -> Decision.allowedUnverified(policy.name(), policy.limits().get(0));
@@ -406,7 +442,7 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
         published != null && Limit.parseAll(published.limits()).equals(next.limits())
             ? Long.toString(published.sinceMicros())
             : now();
-    return new Version(new CompiledPolicy(next, keys, node, holdNanos, since));
+    return new PolicyVersion(this, new CompiledPolicy(next, keys, node, holdNanos, since));
   }
 
   /** Its views, and the board where the policies' live versions and overrides are shared. */
@@ -419,38 +455,6 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
 
   /** The handles that {@link #rebind} replaced: each version is replaced once. */
   private final Set<PolicyStore> replaced = ConcurrentHashMap.newKeySet();
-
-  /** One version of a policy after {@link #rebind}: decisions with its own compiled scripts. */
-  private final class Version implements PolicyStore {
-    final CompiledPolicy c;
-
-    Version(CompiledPolicy c) {
-      this.c = c;
-    }
-
-    @Override
-    public Policy policy() {
-      return c.policy;
-    }
-
-    @Override
-    public Decision decide(String key, long permits) {
-      return RedisStore.this.decide(c, key, permits);
-    }
-
-    @Override
-    public long tryAcquire(String key, long permits) {
-      Decision decision = decide(key, permits);
-      return decision.isAllowed() ? 0 : Math.max(1, decision.retryAfterNanos());
-    }
-
-    @Override
-    public void adjust(String key, long delta) {
-      if (delta != 0) {
-        RedisStore.this.adjust(c, key, delta);
-      }
-    }
-  }
 
   /** The scripts' ARGV[1]: '' for server time, else caller time in microseconds. */
   private String now() {

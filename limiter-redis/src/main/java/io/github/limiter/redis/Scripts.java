@@ -28,6 +28,11 @@ import java.util.regex.Pattern;
  * Splicing text, rather than calling hooks, keeps the script Redis runs as tight as one written out
  * by hand: no per-call closures or tables.
  *
+ * <p>A script follows the shape of its policy: a template's blocks {@code --[ feature} ... {@code
+ * --]} are kept only in the scripts of policies with that feature. The decide, adjust and peek
+ * scripts come in two shapes, with the calendar quotas' code and without it, so that a policy of
+ * rates alone runs no quota code (not even the loops that find no quota).
+ *
  * <p>Lease mode's templates, {@code lease.lua} (grant a slice) and {@code release.lua} (give back
  * what is left of it), are spliced from the same sources, for the algorithms whose source defines
  * the lease sections {@code lent} and {@code horizon}: the token bucket and the fixed window. The
@@ -50,9 +55,30 @@ final class Scripts {
   private static final Pattern SPLICE =
       Pattern.compile("^([ \\t]*)--[@+] ([a-z]+)[ \\t]*$", Pattern.MULTILINE);
 
+  /**
+   * A block of a template that only some policies need, {@code --[ feature} to {@code --]}: kept
+   * (without those two lines) in the script of a policy that has the feature, left out of the
+   * others, so that a policy runs only the code it uses.
+   */
+  private static final Pattern BLOCK_OF =
+      Pattern.compile(
+          "^[ \\t]*--\\[ ([a-z]+)[ \\t]*\n(.*?)^[ \\t]*--\\][ \\t]*\n",
+          Pattern.MULTILINE | Pattern.DOTALL);
+
+  /** The feature of policies with calendar quotas. */
+  static final String QUOTAS = "quotas";
+
+  /** The decide, adjust and peek scripts of a policy with calendar quotas. */
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
+
   private static final Map<Algorithm, Script> ADJUST = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> PEEK = new EnumMap<>(Algorithm.class);
+
+  /** The decide, adjust and peek scripts of a policy without calendar quotas. */
+  private static final Map<Algorithm, Script> DECIDE_PLAIN = new EnumMap<>(Algorithm.class);
+
+  private static final Map<Algorithm, Script> ADJUST_PLAIN = new EnumMap<>(Algorithm.class);
+  private static final Map<Algorithm, Script> PEEK_PLAIN = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> LEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RELEASE = new EnumMap<>(Algorithm.class);
   private static final Map<Algorithm, Script> RENEW = new EnumMap<>(Algorithm.class);
@@ -113,9 +139,22 @@ final class Scripts {
             }
           });
       Set<String> used = new HashSet<>();
-      DECIDE.put(algorithm, script(name + "/decide", opening + splice(decide, parts, name, used)));
-      ADJUST.put(algorithm, script(name + "/adjust", opening + splice(adjust, parts, name, used)));
-      PEEK.put(algorithm, script(name + "/peek", opening + splice(peek, parts, name, used)));
+      String[][] templates = {{"decide", decide}, {"adjust", adjust}, {"peek", peek}};
+      List<Map<Algorithm, Script>> full = List.of(DECIDE, ADJUST, PEEK);
+      List<Map<Algorithm, Script>> plain = List.of(DECIDE_PLAIN, ADJUST_PLAIN, PEEK_PLAIN);
+      for (int t = 0; t < templates.length; t++) {
+        String label = name + "/" + templates[t][0];
+        String template = templates[t][1];
+        full.get(t)
+            .put(
+                algorithm,
+                script(label, opening + splice(shaped(template, QUOTAS), parts, name, used)));
+        plain
+            .get(t)
+            .put(
+                algorithm,
+                script(label + "-plain", opening + splice(shaped(template), parts, name, used)));
+      }
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));
         RELEASE.put(
@@ -154,17 +193,56 @@ final class Scripts {
     return OVERRIDES;
   }
 
+  /** The decide script of {@code algorithm} for a policy that may have calendar quotas. */
   static Script decide(Algorithm algorithm) {
     return DECIDE.get(algorithm);
   }
 
+  /**
+   * The decide script of a policy of {@code algorithm}: one that runs the quotas' code only if
+   * {@code quotas}.
+   */
+  static Script decide(Algorithm algorithm, boolean quotas) {
+    return quotas ? DECIDE.get(algorithm) : DECIDE_PLAIN.get(algorithm);
+  }
+
+  /**
+   * {@code template} with the blocks of the given features kept, their {@code --[}/{@code --]}
+   * lines dropped, and the blocks of any other feature left out.
+   */
+  static String shaped(String template, String... features) {
+    Set<String> kept = Set.of(features);
+    Matcher m = BLOCK_OF.matcher(template);
+    StringBuilder out = new StringBuilder(template.length());
+    while (m.find()) {
+      m.appendReplacement(
+          out, Matcher.quoteReplacement(kept.contains(m.group(1)) ? m.group(2) : ""));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+
+  /** The adjust script of {@code algorithm} for a policy that may have calendar quotas. */
   static Script adjust(Algorithm algorithm) {
     return ADJUST.get(algorithm);
+  }
+
+  /**
+   * The adjust script of a policy of {@code algorithm}, with the quotas' code only if {@code
+   * quotas}.
+   */
+  static Script adjust(Algorithm algorithm, boolean quotas) {
+    return quotas ? ADJUST.get(algorithm) : ADJUST_PLAIN.get(algorithm);
   }
 
   /** Reads a key's state without writing: see peek.lua. */
   static Script peek(Algorithm algorithm) {
     return PEEK.get(algorithm);
+  }
+
+  /** {@link #peek(Algorithm)}, with the quotas' code only if {@code quotas}. */
+  static Script peek(Algorithm algorithm, boolean quotas) {
+    return quotas ? PEEK.get(algorithm) : PEEK_PLAIN.get(algorithm);
   }
 
   static Script block() {

@@ -59,7 +59,7 @@ class ClusterFailoverTest {
       RedisServer master = cluster.masterOf(store.redisKey(open, "k", 0));
       List<RedisServer> replicas = cluster.replicasOf(master);
       assertThat(replicas).isNotEmpty();
-      String sha = Scripts.decide(Algorithm.TOKEN_BUCKET).sha();
+      String sha = Scripts.decide(Algorithm.TOKEN_BUCKET, false).sha();
       for (RedisServer replica : replicas) {
         assertThat(replica.call("SCRIPT", "EXISTS", sha))
             .as("SCRIPT LOAD is not replicated")

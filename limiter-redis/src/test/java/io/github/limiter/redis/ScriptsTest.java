@@ -96,6 +96,34 @@ class ScriptsTest {
   }
 
   @Test
+  void aPolicyOfRatesAloneRunsNoQuotaCode() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      String name = algorithm.configName();
+      String[] plain = {
+        Scripts.decide(algorithm, false).source(),
+        Scripts.adjust(algorithm, false).source(),
+        Scripts.peek(algorithm, false).source()
+      };
+      String[] withQuotas = {
+        Scripts.decide(algorithm, true).source(),
+        Scripts.adjust(algorithm, true).source(),
+        Scripts.peek(algorithm, true).source()
+      };
+      for (int t = 0; t < plain.length; t++) {
+        // the quotas' key, their count and the ARGV that counts them
+        assertThat(plain[t])
+            .as(name + " plain " + t)
+            .doesNotContain("KEYS[n + j]", "qcount", "ARGV[#ARGV]", "--[", "--]");
+        assertThat(withQuotas[t])
+            .as(name + " with quotas " + t)
+            .contains("KEYS[n + j]", "qcount", "ARGV[#ARGV]")
+            .doesNotContain("--[ ", "\n--]");
+      }
+    }
+    assertThat(Scripts.shaped("a\n--[ x\nb\n--]\nc\n--[ y\nd\n--]\n", "x")).isEqualTo("a\nb\nc\n");
+  }
+
+  @Test
   void hotScriptsCreateNoClosures() {
     // Closures are allocated on every call; only the counter's exact large-number helpers need
     // them.

@@ -188,7 +188,7 @@ class ServerTimeAndExpiryTest {
     try (RedisStore store = store();
         Jedis jedis = jedis()) {
       assertThat(store.decide(policy, "k", 1).remaining()).isEqualTo(99);
-      String sha = Scripts.decide(Algorithm.TOKEN_BUCKET).sha();
+      String sha = Scripts.decide(Algorithm.TOKEN_BUCKET, false).sha();
       assertThat(jedis.scriptExists(sha)).isTrue();
       // When the scripts are flushed (as after a restart or a failover)
       jedis.scriptFlush();

@@ -61,7 +61,12 @@ class StaleConnectionTest {
    */
   private static void warmUp(RedisStore store, String mode) throws InterruptedException {
     boolean pipeline = !mode.equals("false");
-    try (Load load = new Load(8, 30_000, () -> store.decide(FAIL_CLOSED, "warm", 1))) {
+    // a key per thread: decisions on one key wait for each other (same-key groups)
+    try (Load load =
+        new Load(
+            8,
+            30_000,
+            () -> store.decide(FAIL_CLOSED, "warm" + Thread.currentThread().getId(), 1))) {
       awaitDecisions(load, 2_000);
     }
     assertThat(((DirectTransport) store.transport()).idleConnections())

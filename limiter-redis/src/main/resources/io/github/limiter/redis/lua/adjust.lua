@@ -6,17 +6,22 @@
 -- changed, or { now } as decide.lua.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
 -- The last ARGV is q, the number of calendar quotas, as in decide.lua.
+local n = #KEYS
+--[ quotas
 local q = tonumber(ARGV[#ARGV])
-local n = #KEYS - q
+n = n - q
+--]
 local format, ceil, fmod = string.format, math.ceil, math.fmod
 --@ head
 local charging = permits > 0
 if not charging then permits = -permits end
 local changed = 0
 -- A quota's period may end the script, before it writes anything.
+--[ quotas
 for j = 1, q do
   --@ period
 end
+--]
 if n > 0 then
   --@ fetch
   for i = 1, n do
@@ -40,6 +45,7 @@ if n > 0 then
     end
   end
 end
+--[ quotas
 for j = 1, q do
   --@ quota
   if charging or qcount > 0 then
@@ -55,4 +61,5 @@ for j = 1, q do
     changed = changed + 1
   end
 end
+--]
 return changed

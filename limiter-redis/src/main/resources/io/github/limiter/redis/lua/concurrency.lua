@@ -45,6 +45,13 @@ if permits <= N then
   if count + permits <= N then wait = 0 else wait = hint end
 end
 
+--@ fit
+-- How many requests of permits (> 0) fit one after the other: while count <= N.
+do
+  local room = N - count
+  if room >= permits then fit = (room - fmod(room, permits)) / permits end
+end
+
 --@ admit
 count = count + permits
 mine = mine + permits

@@ -13,7 +13,7 @@ local PARAMS = 3
 -- Decoded once, into the reply's free slots: raw[n + 2i - 1] and raw[n + 2i] hold key i's window
 -- and count under this limit (nil when it is missing or unreadable), so that each pass reads two
 -- numbers. A bare "w count" is a state of this limit.
-local raw = redis.call('MGET', unpack(KEYS, 1, n))
+local raw = n > 0 and redis.call('MGET', unpack(KEYS, 1, n)) or {}
 for i = 1, n do
   if raw[i] then
     local sw, sc, oW, oN = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%d+) (%d+)$')
@@ -55,6 +55,13 @@ if permits <= N then
   else
     wait = W - e + W -- debt carried into the next window keeps the request out of that one too
   end
+end
+
+--@ fit
+-- How many requests of permits (> 0) the window admits one after the other: while count <= N.
+do
+  local room = N - count
+  if room >= permits then fit = (room - fmod(room, permits)) / permits end
 end
 
 --@ admit

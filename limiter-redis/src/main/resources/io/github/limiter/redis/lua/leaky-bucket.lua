@@ -34,6 +34,17 @@ if permits <= b then
   if excess >= 0 then wait = excess + 1 else wait = 0 end
 end
 
+--@ fit
+-- How many requests of permits (> 0) the bucket admits one after the other: the m-th finds the
+-- backlog plus (m - 1) * permits * T, and is admitted while that is below (b - permits + 1) * T,
+-- that is while m * permits * T <= (b + 1) * T - backlog - 1.
+do
+  local backlog = tat - now
+  if backlog < 0 then backlog = 0 end
+  local x, need = (b + 1) * T - backlog - 1, permits * T
+  if x >= need then fit = (x - fmod(x, need)) / need end
+end
+
 --@ admit
 do
   local backlog = tat - now

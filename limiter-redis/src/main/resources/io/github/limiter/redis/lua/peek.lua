@@ -5,8 +5,11 @@
 -- key reads as fresh. The caller picks the binding limit, in the policy's order. Or { now }, as
 -- decide.lua.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
+local n = #KEYS
+--[ quotas
 local q = tonumber(ARGV[#ARGV])
-local n = #KEYS - q
+n = n - q
+--]
 local format, ceil, fmod = string.format, math.ceil, math.fmod
 --@ head
 local read = {}
@@ -21,9 +24,11 @@ if n > 0 then
     read[2 * i - 1], read[2 * i] = left, reset
   end
 end
+--[ quotas
 for j = 1, q do
   --@ quota
   --@ quotaleft
   read[2 * (n + j) - 1], read[2 * (n + j)] = qleft, qreset
 end
+--]
 return read

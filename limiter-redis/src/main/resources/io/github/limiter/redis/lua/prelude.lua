@@ -38,7 +38,7 @@ if c > now then c = now end
 -- free slots: raw[n + i] holds key i's v under these limits, nil when it is missing or
 -- unreadable. A state of other limits is carried over by the algorithm's own rebase section,
 -- which turns v, written under T = oT and b = ob, into v under T and b as of the instant c.
-local raw = redis.call('MGET', unpack(KEYS, 1, n))
+local raw = n > 0 and redis.call('MGET', unpack(KEYS, 1, n)) or {}
 for i = 1, n do
   if raw[i] then
     local a, k = 4 + (i - 1) * PARAMS, 3
@@ -120,10 +120,18 @@ if qstate then
   local se, sc = string.match(qstate, '^(%-?%d+) (%d+)$')
   if se and tonumber(se) == pe then qcount = tonumber(sc) end
 end
+--+ quotawait
+--@ quotawait
+-- How long until quota j, counting qcount, admits permits more: qwait (NEVER if it never does).
 local qwait = NEVER
 if permits <= QN then
   if qcount + permits <= QN then qwait = 0 else qwait = pe - now end
 end
+--@ quotafit
+-- How many requests of permits (> 0) each quota j, counting qcount, admits one after the other:
+-- qfit, as CalendarWindow admits while count + permits <= N.
+local qfit = QN - qcount
+if qfit < permits then qfit = 0 else qfit = (qfit - fmod(qfit, permits)) / permits end
 --@ quotaleft
 -- What quota j has left after its quota section, as CalendarWindow's remaining and resetAfter:
 -- qleft permits (never below 0), and qreset, the time until its count is gone (the period's end),

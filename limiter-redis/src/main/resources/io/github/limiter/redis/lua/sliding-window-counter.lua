@@ -57,7 +57,7 @@ end
 -- Decoded once, into the reply's free slots: raw[n + 3i - 2 .. n + 3i] hold key i's w, c and q
 -- under this limit (nil when it is missing or unreadable), so that each pass reads three numbers.
 -- A bare "w c q" is a state of this limit.
-local raw = redis.call('MGET', unpack(KEYS, 1, n))
+local raw = n > 0 and redis.call('MGET', unpack(KEYS, 1, n)) or {}
 for i = 1, n do
   if raw[i] then
     local sw, sc, sq, oW, oN = string.match(raw[i], '^(%-?%d+) (%-?%d+) (%-?%d+) (%d+) (%d+)$')
@@ -112,6 +112,24 @@ if permits <= N then
   else
     wait = W - e + first_elapsed(curr, allowance, W, small)
   end
+end
+
+--@ fit
+-- How many requests of permits (> 0) the window admits one after the other: the m-th finds
+-- curr + (m - 1) * permits, and is admitted while prev * (W - e) < (N + 1 - curr - m * permits) * W.
+-- In exact doubles that is m * permits * W <= x, below; otherwise the largest such m is searched
+-- with the exact comparison, at most g (the group) being asked for.
+if small then
+  local x, need = (N + 1 - curr) * W - prev * (W - e) - 1, permits * W
+  if x >= need then fit = (x - fmod(x, need)) / need end
+else
+  local lo, hi = 0, g + 1
+  while hi - lo > 1 do
+    local mid = floordiv(lo + hi, 2)
+    local room = N + 1 - curr - mid * permits
+    if room > 0 and lt(prev, W - e, room, W, small) then lo = mid else hi = mid end
+  end
+  fit = lo
 end
 
 --@ admit

@@ -54,6 +54,14 @@ if permits <= N then
   end
 end
 
+--@ fit
+-- How many requests of permits (> 0) the log admits one after the other: while its live entries
+-- and theirs are at most N.
+do
+  local room = N - (size - expired)
+  if room >= permits then fit = (room - fmod(room, permits)) / permits end
+end
+
 --@ admit
 do
   if expired > 0 then redis.call('LTRIM', KEYS[i], expired, -1) end

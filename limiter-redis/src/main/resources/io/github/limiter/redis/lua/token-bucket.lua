@@ -35,6 +35,16 @@ if permits <= b then
   if wait < 0 then wait = 0 end
 end
 
+--@ fit
+-- How many requests of permits (> 0) the bucket admits one after the other at now: each takes
+-- permits * T of the saved time, which must cover it.
+do
+  local saved = now - z
+  if saved > full then saved = full end
+  local need = permits * T
+  if saved >= need then fit = (saved - fmod(saved, need)) / need end
+end
+
 --@ admit
 do
   local saved = now - z
