@@ -11,6 +11,7 @@ import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.tck.ManualClock;
+import io.github.limiter.tck.Views;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Clock;
@@ -83,7 +84,7 @@ class GroupDecisionTest {
           if (versioned && step == history / 2) {
             Policy next = policy(name, algorithm, random);
             why += " then " + next;
-            mem = memory.rebind(mem, next);
+            mem = Views.versions(memory).rebind(mem, next);
             red = redis.rebind(red, next);
           }
           clock.advance(micros(random.nextInt(4) == 0 ? 0 : random.nextInt(400_000)));
@@ -129,12 +130,14 @@ class GroupDecisionTest {
                 .toList();
         String group = why + ", group of " + size + " x " + permits;
         assertThat(actual).as(group).isEqualTo(oneByOne);
-        assertThat(seen(red.peek(key))).as(group + ", state after").isEqualTo(seen(red.peek(twin)));
+        assertThat(seen(redis.peek(red, key)))
+            .as(group + ", state after")
+            .isEqualTo(seen(redis.peek(red, twin)));
         if (!versioned) {
           assertThat(actual).as(group).isEqualTo(expected);
-          assertThat(seen(red.peek(key)))
+          assertThat(seen(redis.peek(red, key)))
               .as(group + ", state after")
-              .isEqualTo(seen(mem.peek(key)));
+              .isEqualTo(seen(Views.peek(memory).peek(mem, key)));
         }
         clock.advance(micros(random.nextInt(100_000)));
         String next = seen(red.decide(key, 1));
