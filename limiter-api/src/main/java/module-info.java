@@ -62,6 +62,7 @@ module io.github.limiter {
 
   uses io.github.limiter.spi.StoreFactory;
   uses io.github.limiter.internal.metrics.RecorderFactory;
+  uses io.github.limiter.internal.config.SettingsSection;
 
   provides io.github.limiter.spi.StoreFactory with
       io.github.limiter.internal.store.InMemoryStoreFactory;

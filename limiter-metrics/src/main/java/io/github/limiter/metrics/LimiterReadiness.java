@@ -64,9 +64,10 @@ public class LimiterReadiness implements HealthCheck {
       if (needed) {
         data.put(prefix + "fail-closed", String.join(",", entry.failClosed()));
       }
-      if (!entry.outbound().isEmpty()) {
-        data.put(prefix + "outbound", String.join(",", entry.outbound()));
-      }
+      // The policies of the modules' sections, by section: outbound=partner,...
+      entry
+          .sections()
+          .forEach((section, names) -> data.put(prefix + section, String.join(",", names)));
     }
     return new HealthCheckResponse(
         NAME,

@@ -35,7 +35,7 @@ class LimiterReadinessTest {
 
   private static HealthCheckResponse check(String name, RateLimitStore store, String failure) {
     return LimiterReadiness.check(
-        List.of(LimiterRuntime.Readiness.of(name, store, config(failure), List.of())));
+        List.of(LimiterRuntime.Readiness.of(name, store, config(failure), Map.of())));
   }
 
   @Test

@@ -7,7 +7,6 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.admission.KeyResolvers;
 import io.github.limiter.internal.config.KeySource;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.RecorderFactory;
 import io.github.limiter.internal.runtime.LimiterRuntime;
@@ -114,9 +113,10 @@ public final class Outbound implements AutoCloseable {
    * limiter.config.refresh} refreshes them, and the readiness check names them.
    */
   static Outbound over(LimiterRuntime runtime) {
-    Map<String, OutboundConfig> configs = new LinkedHashMap<>();
-    for (OutboundConfig config : runtime.outbound()) {
-      configs.put(config.policy().name(), config);
+    // The runtime read and checked them whole (OutboundSection); their settings are re-read here
+    Map<String, OutboundConfig> configs =
+        runtime.lookup() == null ? Map.of() : OutboundConfig.readAll(runtime.lookup());
+    for (OutboundConfig config : configs.values()) {
       // Live from the start: listed and changeable through the admin API before the first call
       runtime.live().store().bind(config.policy());
     }

@@ -8,7 +8,6 @@ import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
 import io.github.limiter.UpstreamBlocks;
 import io.github.limiter.internal.config.KeySource;
-import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.log.RateLimitedLog;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.internal.metrics.Recorder.OutboundEvent;

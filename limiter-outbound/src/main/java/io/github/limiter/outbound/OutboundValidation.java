@@ -1,6 +1,5 @@
 package io.github.limiter.outbound;
 
-import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.runtime.LimiterRuntime;
 import io.github.limiter.microprofile.MicroProfileConfigLookup;
 import io.github.limiter.spi.ConfigLookup;

@@ -1,6 +1,6 @@
 package io.github.limiter.outbound;
 
-import io.github.limiter.internal.config.OutboundConfig.Retry;
+import io.github.limiter.outbound.OutboundConfig.Retry;
 import java.util.Locale;
 import java.util.Set;
 import java.util.random.RandomGenerator;

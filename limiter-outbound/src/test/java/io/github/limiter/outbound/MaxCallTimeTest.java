@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.github.limiter.Policy;
 import io.github.limiter.RateLimitStore;
-import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.redis.RedisStore;
 import io.github.limiter.tck.ManualClock;

@@ -10,14 +10,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/outbound.md shows the table of an outbound policy's keys made from their declarations
- * ({@link DeclaredSettings#outbound()}), between two marker lines; {@code
+ * ({@link OutboundSection}, through {@link DeclaredSettings#of}), between two marker lines; {@code
  * -Dlimiter.docs.update=true} rewrites it.
  */
 class OutboundDocsTest {
 
   @Test
   void everyOutboundSettingHasItsLineOfDocumentation() {
-    assertThat(DeclaredSettings.outbound().settings())
+    assertThat(DeclaredSettings.of(new OutboundSection()).settings())
         .isNotEmpty()
         .allSatisfy(ReferenceTable::documented);
   }
@@ -25,7 +25,7 @@ class OutboundDocsTest {
   @Test
   void theDocsShowTheTableOfTheOutboundKeys() throws IOException {
     Path page = ReferenceTable.page("outbound.md");
-    String table = ReferenceTable.markdown(DeclaredSettings.outbound());
+    String table = ReferenceTable.markdown(DeclaredSettings.of(new OutboundSection()));
     assertThat(
             ReferenceTable.shown(
                 page, "outbound-table", table, Boolean.getBoolean("limiter.docs.update")))

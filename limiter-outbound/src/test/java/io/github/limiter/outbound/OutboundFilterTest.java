@@ -12,7 +12,6 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.tck.ManualClock;
 import jakarta.ws.rs.ProcessingException;

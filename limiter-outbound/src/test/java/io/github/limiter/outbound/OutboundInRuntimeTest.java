@@ -13,6 +13,7 @@ import io.github.limiter.spi.ConfigLookup;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,7 +64,7 @@ class OutboundInRuntimeTest {
       assertThatThrownBy(() -> partner.begin(PARTNER, null))
           .isInstanceOf(OutboundLimitException.class);
       // And the readiness check names the outbound policy with the store that decides it
-      assertThat(runtime.readiness().outbound()).containsExactly("partner");
+      assertThat(runtime.readiness().sections()).containsEntry("outbound", Set.of("partner"));
       assertThat(runtime.part(Outbound.class, Outbound::over)).isSameAs(outbound);
     }
   }

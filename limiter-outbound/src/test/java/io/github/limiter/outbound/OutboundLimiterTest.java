@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
-import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.metrics.Recorder;
 import io.github.limiter.memory.InMemoryStore;
 import io.github.limiter.tck.ManualClock;

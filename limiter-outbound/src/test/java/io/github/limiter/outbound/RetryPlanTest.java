@@ -2,7 +2,7 @@ package io.github.limiter.outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.limiter.internal.config.OutboundConfig.Retry;
+import io.github.limiter.outbound.OutboundConfig.Retry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -51,7 +51,7 @@ final class CoreSettings {
               "routes whose settings are set only in environment variables, likewise");
 
   static final Setting<String> OUTBOUNDS =
-      Setting.of(OutboundConfig.LISTED_KEY, Function.identity(), null)
+      Setting.of(LimiterConfig.OUTBOUNDS_KEY, Function.identity(), null)
           .doc(
               "list of names",
               "none",

@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * The core's tables of settings, as their declarations group them: what the reference documentation
  * shows, one table per section of docs/configuration.md (the Markdown is made outside the shipped
- * jar, by limiter-tck's {@code ReferenceTable}). A store's table is its {@link
- * DeclaredStoreFactory#settings()}.
+ * jar, by limiter-tck's {@code ReferenceTable}). Another module's table, a store's included, is its
+ * {@link SettingsSection#table()}.
  */
 public final class DeclaredSettings {
 
@@ -67,13 +67,8 @@ public final class DeclaredSettings {
     return new Table("", settings);
   }
 
-  /** An outbound policy's keys, {@code limiter.outbound.NAME.*}: docs/outbound.md. */
-  public static Table outbound() {
-    return new Table(OutboundConfig.PREFIX + "NAME.", OutboundSettings.TABLE);
-  }
-
-  /** A store's keys, each named whole. */
-  public static Table of(DeclaredStoreFactory store) {
-    return new Table("", store.settings());
+  /** A module's section, a store's included. */
+  public static Table of(SettingsSection section) {
+    return section.table();
   }
 }

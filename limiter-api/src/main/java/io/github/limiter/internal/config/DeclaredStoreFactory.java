@@ -11,10 +11,15 @@ import java.util.Set;
  * checks their names, parses their values (every problem at once, each naming the key and the
  * value) and hands them over with its own parsed configuration, so that the store re-reads nothing.
  */
-public interface DeclaredStoreFactory extends StoreFactory {
+public interface DeclaredStoreFactory extends StoreFactory, SettingsSection {
 
   /** The store's settings, each named whole ({@code limiter.redis.url}). */
+  @Override
   List<Setting<?>> settings();
+
+  /** The store's name, which is also its section's: {@code limiter.redis.*}. */
+  @Override
+  String name();
 
   /**
    * Creates the store from its settings' values and the core's configuration.

@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  * <p>Each key is declared once, with its parser, default and documentation: a policy's in {@link
  * PolicySettings} (docs/configuration.md shows its table), the others in {@link CoreSettings}.
  * Store-specific keys (such as {@code limiter.redis.*}) are declared by their {@link
- * io.github.limiter.spi.StoreFactory}. An unknown key under {@code limiter.policy.NAME.}, {@code
+ * io.github.limiter.spi.StoreFactory}, another module's (such as {@code limiter.outbound.*}) by its
+ * {@link SettingsSection}. An unknown key under {@code limiter.policy.NAME.}, {@code
  * limiter.route.NAME.} or another of the core's sections ({@link #CORE_SECTIONS}: {@code
  * limiter.http.}, {@code limiter.metrics.}, ...) is an error, so that a typo fails the deployment;
  * so is an unknown key directly under {@code limiter.} ({@code limiter.stor}), and an environment
@@ -63,18 +64,12 @@ public record LimiterConfig(
   public static final String CONFIG_PREFIX = "limiter.config.";
   public static final String ADMIN_PREFIX = "limiter.admin.";
 
-  /** The sections of {@code limiter.<section>.*} that are the core's; any other is a store's. */
+  /**
+   * The sections of {@code limiter.<section>.*} that are the core's; any other is a module's own
+   * ({@link SettingsSection}) or a store's.
+   */
   public static final List<String> CORE_SECTIONS =
-      List.of(
-          "policy",
-          "route",
-          "http",
-          "events",
-          "metrics",
-          "top-keys",
-          "config",
-          "admin",
-          "outbound");
+      List.of("policy", "route", "http", "events", "metrics", "top-keys", "config", "admin");
 
   public static final String STORE_KEY = "limiter.store";
 
@@ -86,6 +81,13 @@ public record LimiterConfig(
 
   /** Names routes likewise. */
   public static final String ROUTES_KEY = "limiter.routes";
+
+  /**
+   * Names the policies of limiter-outbound's section, {@code limiter.outbound.NAME.*}, whose keys
+   * are found only by looking them up, as in environment variables: a top-level key, like {@link
+   * #POLICIES_KEY}.
+   */
+  public static final String OUTBOUNDS_KEY = "limiter.outbounds";
 
   private static final Set<String> ROUTE_KEYS = Setting.names(CoreSettings.ROUTE);
 

@@ -15,8 +15,8 @@ import io.github.limiter.internal.admission.PolicySet;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.config.Criticality;
 import io.github.limiter.internal.config.LimiterConfig;
-import io.github.limiter.internal.config.OutboundConfig;
 import io.github.limiter.internal.config.PolicyConfig;
+import io.github.limiter.internal.config.SettingsSection;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.insight.Insight;
 import io.github.limiter.internal.live.ConfigRefresh;
@@ -27,13 +27,13 @@ import io.github.limiter.internal.metrics.StoreGauges;
 import io.github.limiter.internal.store.Stores;
 import io.github.limiter.spi.ConfigLookup;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -44,11 +44,11 @@ import java.util.logging.Logger;
  * What one application decides with, built once from its configuration: the store, the metrics
  * recorder, the policies' live limits (versions, overrides, and their sync through the store), the
  * insight (top keys, shadow trials), one adaptive gate per policy, the config refresh, the
- * readiness of the store, and the parts that other modules add (the outbound policies). Every
- * adapter receives it, none builds its own: the filter, {@code @Limited}, outbound and the admin
- * API. With CDI it is a bean of the application; without, the filter keeps it in the {@code
- * ServletContext} under {@link #ATTRIBUTE}. So a policy is one budget per key, whichever adapter
- * counts it.
+ * readiness of the store, the policies of other modules' sections ({@link SettingsSection}: the
+ * outbound ones), and the parts that other modules add. Every adapter receives it, none builds its
+ * own: the filter, {@code @Limited}, outbound and the admin API. With CDI it is a bean of the
+ * application; without, the filter keeps it in the {@code ServletContext} under {@link #ATTRIBUTE}.
+ * So a policy is one budget per key, whichever adapter counts it.
  */
 public final class LimiterRuntime implements AutoCloseable {
 
@@ -64,38 +64,53 @@ public final class LimiterRuntime implements AutoCloseable {
    * @param store the store
    * @param failClosed the policies that reject while the store cannot decide ({@code
    *     failure=fail-closed}): while it is down, the application is not ready for them
+   * @param sections the names of the policies of each module's section that has any ({@code
+   *     outbound}), by section
    */
   public record Readiness(
-      String name, RateLimitStore store, Set<String> failClosed, Set<String> outbound) {
+      String name,
+      RateLimitStore store,
+      Set<String> failClosed,
+      Map<String, Set<String>> sections) {
     public Readiness {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(store, "store");
       failClosed = Collections.unmodifiableSortedSet(new TreeSet<>(failClosed));
-      outbound = Collections.unmodifiableSortedSet(new TreeSet<>(outbound));
+      Map<String, Set<String>> copy = new TreeMap<>();
+      sections.forEach(
+          (section, names) -> {
+            if (!names.isEmpty()) {
+              copy.put(section, Collections.unmodifiableSortedSet(new TreeSet<>(names)));
+            }
+          });
+      sections = Collections.unmodifiableMap(copy);
     }
 
     /**
      * The readiness of {@code store}, named {@code name}, for the policies of {@code config} and
-     * the {@code outbound} ones.
+     * those of the modules' {@code sections}.
      */
     public static Readiness of(
         String name,
         RateLimitStore store,
         LimiterConfig config,
-        Collection<OutboundConfig> outbound) {
+        Map<String, List<Policy>> sections) {
       Set<String> failClosed = new TreeSet<>();
       for (PolicyConfig policy : config.policies().values()) {
         if (policy.policy().failureMode() == FailureMode.FAIL_CLOSED) {
           failClosed.add(policy.name());
         }
       }
-      Set<String> names = new TreeSet<>();
-      for (OutboundConfig policy : outbound) {
-        names.add(policy.policy().name());
-        if (policy.policy().failureMode() == FailureMode.FAIL_CLOSED) {
-          failClosed.add(policy.policy().name());
-        }
-      }
+      Map<String, Set<String>> names = new TreeMap<>();
+      sections.forEach(
+          (section, policies) -> {
+            for (Policy policy : policies) {
+              names.computeIfAbsent(section, s -> new TreeSet<>()).add(policy.name());
+              if (policy.failureMode() == FailureMode.FAIL_CLOSED) {
+                failClosed.add(policy.name());
+              }
+            }
+          });
       return new Readiness(name, store, failClosed, names);
     }
   }
@@ -114,8 +129,11 @@ public final class LimiterRuntime implements AutoCloseable {
   private final ConfigRefresh refresh;
   private final Map<Class<?>, AutoCloseable> parts = new ConcurrentHashMap<>();
 
-  /** The outbound policies of the configuration, which decide in this store too. */
-  private final Collection<OutboundConfig> outbound;
+  /**
+   * The policies of the modules' sections (the outbound ones), by section, which decide in this
+   * store too.
+   */
+  private final Map<String, List<Policy>> sections;
 
   private LimiterRuntime(
       LimiterConfig config,
@@ -125,13 +143,14 @@ public final class LimiterRuntime implements AutoCloseable {
       boolean ownsStore,
       Recorder recorder,
       NanoClock clock,
-      Collection<OutboundConfig> outbound) {
+      List<SettingsSection> found,
+      Map<String, List<Policy>> sections) {
     this.config = Objects.requireNonNull(config, "config");
     this.lookup = lookup;
     this.loader = loader;
     this.store = Objects.requireNonNull(store, "store");
     this.ownsStore = ownsStore;
-    this.outbound = List.copyOf(outbound);
+    this.sections = Map.copyOf(sections);
     this.recorder = Objects.requireNonNull(recorder, "recorder");
     this.metrics =
         AdmissionMetrics.of(recorder, config.store(), new NearLimit(config.events().nearLimit()));
@@ -148,43 +167,58 @@ public final class LimiterRuntime implements AutoCloseable {
                     period ->
                         ConfigRefresh.start(
                             live.policies(),
-                            configured(config, lookup),
-                            () -> configured(LimiterConfig.from(lookup), lookup),
+                            configured(config, sections),
+                            () -> {
+                              LimiterConfig read = LimiterConfig.from(lookup);
+                              return configured(read, sections(read, lookup, found));
+                            },
                             period))
                 .orElse(null);
   }
 
   /**
-   * The configured policies by name, inbound and outbound: what {@code limiter.config.refresh}
+   * The configured policies by name, inbound and the sections': what {@code limiter.config.refresh}
    * compares with the live ones.
    */
-  static Map<String, Policy> configured(LimiterConfig config, ConfigLookup lookup) {
+  static Map<String, Policy> configured(LimiterConfig config, Map<String, List<Policy>> sections) {
     Map<String, Policy> policies = new HashMap<>(ConfigRefresh.policies(config));
-    outbound(config, lookup).forEach(o -> policies.put(o.policy().name(), o.policy()));
+    sections.values().forEach(each -> each.forEach(p -> policies.put(p.name(), p)));
     return policies;
   }
 
   /**
-   * The outbound policies that {@code lookup} configures; none for a preset configuration (null).
+   * The policies that {@code lookup} configures in each of the {@code found} sections that has any,
+   * by section; none for a preset configuration (null).
    *
-   * @throws ConfigException naming a bad value, or an outbound policy named like an inbound one
+   * @throws ConfigException naming a bad value, or a section's policy named like an inbound one
    */
-  private static Collection<OutboundConfig> outbound(LimiterConfig config, ConfigLookup lookup) {
-    Collection<OutboundConfig> outbound =
-        lookup == null ? List.of() : OutboundConfig.readAll(lookup).values();
-    for (OutboundConfig policy : outbound) {
-      if (config.policies().containsKey(policy.policy().name())) {
-        throw new ConfigException(
-            OutboundConfig.PREFIX + policy.policy().name() + ".limits",
-            "an outbound policy is named like the inbound policy "
-                + LimiterConfig.POLICY_PREFIX
-                + policy.policy().name()
-                + ", and one application's policies have one name each, was '"
-                + policy.policy().name()
-                + "'");
+  static Map<String, List<Policy>> sections(
+      LimiterConfig config, ConfigLookup lookup, List<SettingsSection> found) {
+    Map<String, List<Policy>> sections = new TreeMap<>();
+    if (lookup == null) {
+      return sections;
+    }
+    for (SettingsSection section : found) {
+      List<Policy> policies = List.copyOf(section.policies(lookup));
+      for (Policy policy : policies) {
+        if (config.policies().containsKey(policy.name())) {
+          throw new ConfigException(
+              LimiterConfig.PREFIX + section.name() + "." + policy.name() + ".limits",
+              "an "
+                  + section.name()
+                  + " policy is named like the inbound policy "
+                  + LimiterConfig.POLICY_PREFIX
+                  + policy.name()
+                  + ", and one application's policies have one name each, was '"
+                  + policy.name()
+                  + "'");
+        }
+      }
+      if (!policies.isEmpty()) {
+        sections.put(section.name(), policies);
       }
     }
-    return outbound;
+    return sections;
   }
 
   /**
@@ -193,7 +227,8 @@ public final class LimiterRuntime implements AutoCloseable {
    * and is read again by {@code limiter.config.refresh}.
    */
   public static LimiterRuntime open(LimiterConfig config, ConfigLookup lookup, ClassLoader loader) {
-    Collection<OutboundConfig> outbound = outbound(config, lookup);
+    List<SettingsSection> found = SettingsSection.load(loader);
+    Map<String, List<Policy>> sections = sections(config, lookup, found);
     Recorder recorder = RecorderFactory.load(config.metrics(), loader);
     return new LimiterRuntime(
         config,
@@ -203,7 +238,8 @@ public final class LimiterRuntime implements AutoCloseable {
         true,
         recorder,
         NanoClock.system(),
-        outbound);
+        found,
+        sections);
   }
 
   /**
@@ -225,6 +261,17 @@ public final class LimiterRuntime implements AutoCloseable {
       ConfigLookup lookup,
       ClassLoader loader,
       Recorder recorder) {
+    return over(store, config, lookup, loader, recorder, SettingsSection.load(loader));
+  }
+
+  /** As {@link #over}, with the modules' sections {@code found}. */
+  static LimiterRuntime over(
+      RateLimitStore store,
+      LimiterConfig config,
+      ConfigLookup lookup,
+      ClassLoader loader,
+      Recorder recorder,
+      List<SettingsSection> found) {
     return new LimiterRuntime(
         config,
         lookup,
@@ -233,7 +280,8 @@ public final class LimiterRuntime implements AutoCloseable {
         false,
         recorder,
         NanoClock.system(),
-        outbound(config, lookup));
+        found,
+        sections(config, lookup, found));
   }
 
   /**
@@ -288,9 +336,12 @@ public final class LimiterRuntime implements AutoCloseable {
     return recorder;
   }
 
-  /** The outbound policies of the configuration, read and checked once. */
-  public Collection<OutboundConfig> outbound() {
-    return outbound;
+  /**
+   * The policies of the modules' sections, by section ({@code outbound}), read and checked once; a
+   * section re-reads its own settings of them from {@link #lookup()}.
+   */
+  public Map<String, List<Policy>> sections() {
+    return sections;
   }
 
   public LiveLimits live() {
@@ -303,7 +354,7 @@ public final class LimiterRuntime implements AutoCloseable {
 
   /** The store as the readiness check sees it. */
   public Readiness readiness() {
-    return Readiness.of(config.store(), store, config, outbound);
+    return Readiness.of(config.store(), store, config, sections);
   }
 
   /**

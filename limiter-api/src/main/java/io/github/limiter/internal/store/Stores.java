@@ -6,6 +6,7 @@ import io.github.limiter.internal.config.ConfigReader;
 import io.github.limiter.internal.config.DeclaredStoreFactory;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.SettingValues;
+import io.github.limiter.internal.config.SettingsSection;
 import io.github.limiter.internal.config.Suggestion;
 import io.github.limiter.spi.ConfigLookup;
 import io.github.limiter.spi.StoreFactory;
@@ -23,6 +24,10 @@ public final class Stores {
   /** The artifact of each of the project's stores that is not in the core. */
   private static final Map<String, String> ARTIFACTS =
       Map.of("redis", "io.github.limiter:limiter-redis");
+
+  /** The artifact of each of the project's modules that declares a section of its own. */
+  private static final Map<String, String> SECTION_ARTIFACTS =
+      Map.of("outbound", "io.github.limiter:limiter-outbound");
 
   private Stores() {}
 
@@ -56,10 +61,12 @@ public final class Stores {
 
   /**
    * Checks the store keys without creating a store: that a factory named {@code name} is on the
-   * class path, and that every key under {@code limiter.<x>.}, where x is not the core's own
-   * ({@code policy}, {@code route}, {@code http}, {@code events}), is a key of the factory named x,
-   * as written or in its environment form ({@code LIMITER_REDIS_URL}). So a misspelt store key, or
-   * one of a store that is not on the class path, fails at start-up instead of being ignored.
+   * class path, and that every key under {@code limiter.<x>.}, where x is neither the core's own
+   * ({@code policy}, {@code route}, {@code http}, {@code events}, ...) nor a module's {@link
+   * SettingsSection} found with {@code loader} (which checks its keys as it reads them), is a key
+   * of the factory named x, as written or in its environment form ({@code LIMITER_REDIS_URL}). So a
+   * misspelt store key, or one of a store that is not on the class path, fails at start-up instead
+   * of being ignored.
    *
    * @return the factory named {@code name}
    * @throws ConfigException naming the bad key and its value
@@ -69,6 +76,8 @@ public final class Stores {
     for (StoreFactory factory : ServiceLoader.load(StoreFactory.class, loader)) {
       factories.putIfAbsent(factory.name(), factory);
     }
+    Set<String> sections = new TreeSet<>(LimiterConfig.CORE_SECTIONS);
+    SettingsSection.load(loader).forEach(section -> sections.add(section.name()));
     List<ConfigException> problems = new ArrayList<>();
     StoreFactory factory = factories.get(name);
     if (factory == null) {
@@ -80,7 +89,7 @@ public final class Stores {
         factories.values().stream().filter(f -> !f.keys().isEmpty()).map(Variables::of).toList();
     for (String key : config.names()) {
       if (key.startsWith(LimiterConfig.PREFIX)) {
-        checkKey(key, config, name, factories, problems);
+        checkKey(key, config, name, factories, sections, problems);
       }
       for (Variables each : variables) {
         if (key.startsWith(each.prefix) && !each.names.contains(key)) {
@@ -132,22 +141,34 @@ public final class Stores {
       ConfigLookup config,
       String store,
       Map<String, StoreFactory> factories,
+      Set<String> sections,
       List<ConfigException> problems) {
     String rest = key.substring(LimiterConfig.PREFIX.length());
     int dot = rest.indexOf('.');
-    if (dot < 0 || LimiterConfig.CORE_SECTIONS.contains(rest.substring(0, dot))) {
-      return; // the core's own keys, which LimiterConfig checks
+    if (dot < 0 || sections.contains(rest.substring(0, dot))) {
+      return; // the core's own keys, which LimiterConfig checks, or a module's, which it checks
     }
     String section = rest.substring(0, dot);
     StoreFactory factory = factories.get(section);
-    if (factory == null && !section.equals(store)) { // else limiter.store's problem says it all
+    if (factory == null && SECTION_ARTIFACTS.containsKey(section)) {
+      problems.add(
+          new ConfigException(
+              key,
+              "unknown key: limiter."
+                  + section
+                  + ".* is read by "
+                  + SECTION_ARTIFACTS.get(section)
+                  + ", which is not on the class path; add that dependency, was '"
+                  + config.get(key).orElse("")
+                  + "'"));
+    } else if (factory == null && !section.equals(store)) { // else limiter.store's says it all
       problems.add(
           new ConfigException(
               key,
               "unknown key: "
                   + missing(section, factories)
-                  + "; the core's keys are under limiter."
-                  + String.join(".*, limiter.", LimiterConfig.CORE_SECTIONS)
+                  + "; the known sections are limiter."
+                  + String.join(".*, limiter.", sections)
                   + ".*; was '"
                   + config.get(key).orElse("")
                   + "'"));

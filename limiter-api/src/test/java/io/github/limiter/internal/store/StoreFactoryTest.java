@@ -124,15 +124,16 @@ class StoreFactoryTest {
   }
 
   /**
-   * A misspelt store key, or one of a store not on the class path, fails instead of leaving a
-   * default.
+   * A misspelt store key, or one of a store or a module's section not on the class path, fails
+   * instead of leaving a default.
    */
   @ParameterizedTest
   @CsvSource({
     "limiter.memory.max-key, 10, store 'memory' reads [limiter.memory.max-keys, limiter.memory.overflow]",
     "LIMITER_MEMORY_MAXKEYS, 10, (here in their environment form)",
     "limiter.redis.url, redis://127.0.0.1:6379, no store named 'redis' on the class path; stores found: [memory]; add the io.github.limiter:limiter-redis dependency",
-    "limiter.memroy.max-keys, 10, no store named 'memroy'"
+    "limiter.memroy.max-keys, 10, no store named 'memroy'",
+    "limiter.outbound.partner.limits, 5/s, limiter.outbound.* is read by io.github.limiter:limiter-outbound, which is not on the class path; add that dependency"
   })
   void anUnknownStoreKeyNamesTheKeyAndTheValue(String key, String value, String says) {
     ConfigException e =

@@ -1,9 +1,14 @@
-package io.github.limiter.internal.config;
+package io.github.limiter.outbound;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.ConfigException;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.PolicyDeclarations;
+import io.github.limiter.internal.config.Setting;
 import io.github.limiter.spi.ConfigLookup;
 import java.net.URI;
 import java.time.Duration;
@@ -21,7 +26,7 @@ import java.util.TreeSet;
  * by the upstream (scheme, host, port) and optionally a credential, and what to do when the budget
  * is spent or the upstream asks for a pause. Its policy is an ordinary {@link Policy}, decided by
  * the configured store like an inbound one; its keys are declared once ({@link OutboundSettings},
- * reusing {@link PolicySettings}' where the meaning is the same).
+ * reusing {@link PolicyDeclarations}' where the meaning is the same).
  *
  * @param policy the limits, algorithm and failure mode, named NAME
  * @param permits what one call costs
@@ -34,7 +39,7 @@ import java.util.TreeSet;
  * @param maxCallTime under a concurrency policy, how long a call may hold its permit before it is
  *     given back whether the call ended or not
  */
-public record OutboundConfig(
+record OutboundConfig(
     Policy policy,
     long permits,
     List<String> upstreams,
@@ -45,13 +50,13 @@ public record OutboundConfig(
     Retry retry,
     Duration maxCallTime) {
 
-  public static final String PREFIX = "limiter.outbound.";
+  static final String PREFIX = "limiter.outbound.";
 
   /**
    * Names outbound policies whose keys are found only by looking them up, as in environment
    * variables.
    */
-  public static final String LISTED_KEY = "limiter.outbounds";
+  static final String LISTED_KEY = LimiterConfig.OUTBOUNDS_KEY;
 
   /**
    * Retries of idempotent calls refused with 429 or 503: at most {@code attempts} sends in all,
@@ -169,7 +174,7 @@ public record OutboundConfig(
     if (!Policy.isValidName(name)) {
       problems.add(
           new ConfigException(
-              base + PolicySettings.LIMITS.name(),
+              base + PolicyDeclarations.LIMITS.name(),
               "an outbound policy's name is 1-64 letters, digits, '.', '_' or '-', starting with a"
                   + " letter or digit, was '"
                   + name
@@ -178,9 +183,9 @@ public record OutboundConfig(
     }
     int before = problems.size();
     Values values = new Values(reader, base, problems);
-    Algorithm algorithm = values.get(PolicySettings.ALGORITHM);
+    Algorithm algorithm = values.get(PolicyDeclarations.ALGORITHM);
     for (Setting<?> setting : OutboundSettings.TABLE) {
-      if (setting != PolicySettings.ALGORITHM && setting.appliesTo(algorithm)) {
+      if (setting != PolicyDeclarations.ALGORITHM && setting.appliesTo(algorithm)) {
         values.get(setting);
       } else if (algorithm != null && !setting.appliesTo(algorithm)) {
         reader
@@ -199,27 +204,29 @@ public record OutboundConfig(
                                 + "'")));
       }
     }
-    String limitsText = values.get(PolicySettings.LIMITS);
+    String limitsText = values.get(PolicyDeclarations.LIMITS);
     if (problems.size() > before || algorithm == null || limitsText == null) {
       return null;
     }
     try {
-      String limitsKey = base + PolicySettings.LIMITS.name();
+      String limitsKey = base + PolicyDeclarations.LIMITS.name();
       List<Limit> limits =
           reader.parse(
               limitsKey,
               limitsText,
-              t -> Limits.parse(t, algorithm, values.get(PolicySettings.RETRY_AFTER)));
+              t ->
+                  PolicyDeclarations.limits(
+                      t, algorithm, values.get(PolicyDeclarations.RETRY_AFTER)));
       Policy policy =
           reader.parse(
               limitsKey,
               limitsText,
-              t -> new Policy(name, algorithm, limits, values.get(PolicySettings.FAILURE)));
-      long permits = values.get(PolicySettings.PERMITS);
-      long capacity = Limits.capacity(algorithm, limits);
+              t -> new Policy(name, algorithm, limits, values.get(PolicyDeclarations.FAILURE)));
+      long permits = values.get(PolicyDeclarations.PERMITS);
+      long capacity = PolicyDeclarations.capacity(algorithm, limits);
       if (permits > capacity) {
         throw new ConfigException(
-            base + PolicySettings.PERMITS.name(),
+            base + PolicyDeclarations.PERMITS.name(),
             "a call would cost more than the smallest limit can ever admit ("
                 + capacity
                 + "), so every call would be refused, was '"

@@ -1,7 +1,11 @@
-package io.github.limiter.internal.config;
+package io.github.limiter.outbound;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.internal.config.ConfigReader;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.PolicyDeclarations;
+import io.github.limiter.internal.config.Setting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -9,8 +13,8 @@ import java.util.Set;
 
 /**
  * The settings of an outbound policy, {@code limiter.outbound.NAME.*}, each declared once: those
- * whose meaning is a policy's are {@link PolicySettings}' own declarations, the others are declared
- * here. docs/outbound.md shows the table ({@code OutboundDocsTest} keeps the two alike).
+ * whose meaning is a policy's are {@link PolicyDeclarations}' own declarations, the others are
+ * declared here. docs/outbound.md shows the table ({@code OutboundDocsTest} keeps the two alike).
  */
 final class OutboundSettings {
 
@@ -126,11 +130,11 @@ final class OutboundSettings {
   /** The table of docs/outbound.md, in order. */
   static final List<Setting<?>> TABLE =
       List.of(
-          PolicySettings.ALGORITHM,
-          PolicySettings.LIMITS,
-          PolicySettings.RETRY_AFTER,
-          PolicySettings.PERMITS,
-          PolicySettings.FAILURE,
+          PolicyDeclarations.ALGORITHM,
+          PolicyDeclarations.LIMITS,
+          PolicyDeclarations.RETRY_AFTER,
+          PolicyDeclarations.PERMITS,
+          PolicyDeclarations.FAILURE,
           UPSTREAMS,
           CREDENTIAL,
           MAX_WAIT,

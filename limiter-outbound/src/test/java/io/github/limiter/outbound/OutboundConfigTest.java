@@ -1,4 +1,4 @@
-package io.github.limiter.internal.config;
+package io.github.limiter.outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,11 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.ConfigException;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
+import io.github.limiter.Policy;
+import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.LimiterConfig;
+import io.github.limiter.internal.config.SettingsSection;
+import io.github.limiter.internal.store.Stores;
 import io.github.limiter.spi.ConfigLookup;
 import java.net.URI;
 import java.time.Duration;
@@ -197,9 +202,25 @@ class OutboundConfigTest {
         .hasMessageContaining("'/relative'");
   }
 
+  /**
+   * limiter.outbound.* is this module's own section, found through ServiceLoader: not the core's,
+   * not a store's, and the core neither reads it as inbound policies nor takes its keys as unknown.
+   */
   @Test
-  void anOutboundSectionIsNoStoresSection() {
-    assertThat(LimiterConfig.CORE_SECTIONS).contains("outbound");
+  void theOutboundSectionIsThisModulesOwn() {
+    assertThat(LimiterConfig.CORE_SECTIONS).doesNotContain("outbound");
+    ClassLoader loader = getClass().getClassLoader();
+    assertThat(SettingsSection.load(loader))
+        .anySatisfy(section -> assertThat(section).isInstanceOf(OutboundSection.class));
+    ConfigLookup outbound =
+        ConfigLookup.of(
+            Map.of(
+                "limiter.outbound.partner.algorithm", "token-bucket",
+                "limiter.outbound.partner.limits", "10/s"));
+    assertThat(Stores.check("memory", outbound, loader).name()).isEqualTo("memory");
+    assertThat(new OutboundSection().policies(outbound))
+        .extracting(Policy::name)
+        .containsExactly("partner");
     assertThat(
             LimiterConfig.from(
                     ConfigLookup.of(
