@@ -207,7 +207,7 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
    * under the version {@code bound} (a handle of {@link #rebind}, or of the policy as it is).
    */
   Decision[] decideGroup(PolicyStore bound, String key, long permits, int size) {
-    CompiledPolicy c = bound instanceof PolicyVersion v ? v.c : compile(bound.policy());
+    CompiledPolicy c = bound instanceof CompiledVersion v ? v.c : compile(bound.policy());
     return groupCalls.decide(c, key, permits, size, calls.clock().nanos() + calls.budgetNanos());
   }
 
@@ -223,7 +223,8 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
   /** The key's state under the version {@code bound} decides: its own scripts after a rebind. */
   @Override
   public Decision peek(PolicyStore bound, String key) {
-    return peek(bound instanceof PolicyVersion version ? version.c : compile(bound.policy()), key);
+    return peek(
+        bound instanceof CompiledVersion version ? version.c : compile(bound.policy()), key);
   }
 
   Decision peek(CompiledPolicy c, String key) {
@@ -442,7 +443,7 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
         published != null && Limit.parseAll(published.limits()).equals(next.limits())
             ? Long.toString(published.sinceMicros())
             : now();
-    return new PolicyVersion(this, new CompiledPolicy(next, keys, node, holdNanos, since));
+    return new CompiledVersion(this, new CompiledPolicy(next, keys, node, holdNanos, since));
   }
 
   /** Its views, and the board where the policies' live versions and overrides are shared. */

@@ -7,11 +7,11 @@ import io.github.limiter.PolicyStore;
 /**
  * One version of a policy after {@link RedisStore#rebind}: decisions with its own compiled scripts.
  */
-final class PolicyVersion implements PolicyStore {
+final class CompiledVersion implements PolicyStore {
   private final RedisStore store;
   final CompiledPolicy c;
 
-  PolicyVersion(RedisStore store, CompiledPolicy c) {
+  CompiledVersion(RedisStore store, CompiledPolicy c) {
     this.store = store;
     this.c = c;
   }
