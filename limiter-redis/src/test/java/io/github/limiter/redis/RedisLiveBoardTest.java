@@ -7,10 +7,10 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.PolicyStore;
 import io.github.limiter.RateLimitStore;
-import io.github.limiter.internal.live.CompiledVersion;
 import io.github.limiter.internal.live.KeyOverride;
 import io.github.limiter.internal.live.LiveBoard;
 import io.github.limiter.internal.live.LiveLimits;
+import io.github.limiter.internal.live.PolicyVersion;
 import io.github.limiter.tck.ManualClock;
 import io.github.limiter.tck.redis.RedisExtension;
 import io.github.limiter.tck.redis.RedisServer;
@@ -120,7 +120,7 @@ class RedisLiveBoardTest {
     b.policies().refresh();
     assertThat(b.policies().version("api").orElseThrow())
         .isEqualTo(
-            new CompiledVersion(1, Policy.fixedWindow("api", Limit.of(8, Duration.ofHours(1)))));
+            new PolicyVersion(1, Policy.fixedWindow("api", Limit.of(8, Duration.ofHours(1)))));
     assertThat(admitted(onB, 10)).isEqualTo(2);
     assertThat(admitted(onA, 10)).isZero();
 
