@@ -396,7 +396,14 @@ public final class RedisStoreBuilder {
     }
     Transport transport =
         new DirectTransport(
-            at, config, 4, (int) globalTimeout.toMillis(), idleCheckInterval, 0, clock);
+            at,
+            config,
+            4,
+            (int) globalTimeout.toMillis(),
+            idleCheckInterval,
+            DispatchMode.DIRECT,
+            0,
+            clock);
     GuardedCalls calls =
         new GuardedCalls(
             transport,
