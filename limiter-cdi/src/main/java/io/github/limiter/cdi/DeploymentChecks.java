@@ -6,6 +6,7 @@ import io.github.limiter.internal.admission.AdaptiveGates;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
 import io.github.limiter.internal.admission.AdmissionObserver;
+import io.github.limiter.internal.admission.KeyResolvers;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.Suggestion;
 import io.github.limiter.internal.http.ClientAddress;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import io.github.limiter.internal.admission.KeyResolvers;
 import java.util.function.Function;
 import java.util.logging.Logger;
 

@@ -56,7 +56,8 @@ public final class HttpRoutes {
     LimiterConfig config = runtime.config();
     Admission outer = runtime.admission(true, false, observer, null);
     this.admission = behindAnother ? outer.skippingCharged() : outer;
-    RuleCompiler compiler = new RuleCompiler(admission, KeyResolvers.of(beans, loader), runtime.gates());
+    RuleCompiler compiler =
+        new RuleCompiler(admission, KeyResolvers.of(beans, loader), runtime.gates());
     Map<String, Rule> rules = routedRules(config, compiler);
     runtime.insight().describe(PolicyScope.ofRoutes(config));
     this.renderer = new ResponseRenderer(config.http());
