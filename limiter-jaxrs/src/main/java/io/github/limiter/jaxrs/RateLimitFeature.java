@@ -114,6 +114,15 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
         LOG.warning(RouteFilter.whyUnheld(NAME));
       }
       StartLog.started(LOG, NAME, config, null, config.store(), runtime.recorder());
+      // Quarkus REST first: it may have the servlet API beside (quarkus-undertow), but no servlet
+      // request behind its own.
+      RouteFilter vertx =
+          hasClass(VertxRouteFilter.CONTEXT_CLASS, loader)
+              ? VertxRouteFilter.over(routes, NAME, LOG, loader)
+              : null;
+      if (vertx != null) {
+        return vertx;
+      }
       return hasClass(SERVLET_CLASS, loader)
           ? new ServletRouteFilter(routes, NAME, LOG)
           : new RouteFilter(routes, NAME, LOG);

@@ -48,10 +48,11 @@ class RouteFilter implements ContainerRequestFilter, ContainerResponseFilter {
   }
 
   /**
-   * The direct peer's address, which Jakarta REST does not offer: null here; the servlet
-   * container's when there is one (see {@link ServletRouteFilter}).
+   * The direct peer's address of {@code request}, which Jakarta REST does not offer: null here; the
+   * servlet container's when there is one (see {@link ServletRouteFilter}), or Vert.x's under
+   * Quarkus REST (see {@link VertxRouteFilter}).
    */
-  String remoteAddress() {
+  String remoteAddress(ContainerRequestContext request) {
     return null;
   }
 
@@ -62,7 +63,7 @@ class RouteFilter implements ContainerRequestFilter, ContainerResponseFilter {
     if (set.size() == 0) {
       return;
     }
-    RequestFrame frame = routes.admit(set, new JaxrsRequestView(request, remoteAddress()));
+    RequestFrame frame = routes.admit(set, new JaxrsRequestView(request, remoteAddress(request)));
     if (!frame.allowed()) {
       request.abortWith(rejection(frame));
       return;

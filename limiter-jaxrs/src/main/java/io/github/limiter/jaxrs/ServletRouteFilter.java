@@ -2,6 +2,7 @@ package io.github.limiter.jaxrs;
 
 import io.github.limiter.internal.runtime.HttpRoutes;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.Context;
 import java.util.logging.Logger;
@@ -21,7 +22,7 @@ class ServletRouteFilter extends RouteFilter {
   }
 
   @Override
-  String remoteAddress() {
+  String remoteAddress(ContainerRequestContext request) {
     try {
       return servletRequest == null ? null : servletRequest.getRemoteAddr();
     } catch (RuntimeException e) {

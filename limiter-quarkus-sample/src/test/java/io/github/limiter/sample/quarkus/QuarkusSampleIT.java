@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The sample on real Quarkus (JVM mode), started from its {@code quarkus-run.jar} as a process: the
- * servlet filter's route and {@code @Limited} each answer 429 with {@code Retry-After} and {@code
- * Cache-Control: no-store} past their limit, {@code /q/metrics} counts each 429, two nodes on one
- * Redis share one budget, {@code /q/health/ready} goes down when that Redis stops, and a bad
+ * route filters of limiter-jaxrs and {@code @Limited} each answer 429 with {@code Retry-After} and
+ * {@code Cache-Control: no-store} past their limit, {@code /q/metrics} counts each 429, two nodes
+ * on one Redis share one budget, {@code /q/health/ready} goes down when that Redis stops, and a bad
  * setting fails the start naming the key and the value.
  */
 class QuarkusSampleIT {
