@@ -371,25 +371,15 @@ public final class RedisStoreBuilder {
     if (globalUrl != null) {
       RedisUrl url = RedisUrl.parse(globalUrl);
       at = url.node();
-      DefaultJedisClientConfig.Builder c =
-          DefaultJedisClientConfig.builder()
-              .protocol(RedisProtocol.RESP2)
-              .connectionTimeoutMillis((int) globalTimeout.toMillis())
-              .socketTimeoutMillis((int) globalTimeout.toMillis())
-              .clientName("limiter-global");
-      if (url.user() != null) {
-        c.user(url.user());
-      }
-      if (url.password() != null) {
-        c.password(url.password());
-      }
-      if (url.database() != 0) {
-        c.database(url.database());
-      }
-      if (url.tls()) {
-        c.sslOptions(sslOptions != null ? sslOptions : SslOptions.defaults());
-      }
-      config = c.build();
+      config =
+          clientConfig(
+              globalTimeout,
+              globalTimeout,
+              "limiter-global",
+              url.user(),
+              url.password(),
+              url.database(),
+              url.tls());
     }
     if (at == null) {
       throw new IllegalStateException("a region on Redis Cluster needs a global URL");
@@ -480,19 +470,36 @@ public final class RedisStoreBuilder {
   }
 
   private JedisClientConfig clientConfig() {
+    return clientConfig(
+        connectTimeout,
+        socketTimeout,
+        "limiter",
+        user != null ? user : urlUser,
+        password != null ? password : urlPassword,
+        database,
+        tls);
+  }
+
+  /** One client configuration: the store's own, or its region's connection to the global Redis. */
+  private JedisClientConfig clientConfig(
+      Duration connect,
+      Duration socket,
+      String clientName,
+      String user,
+      String password,
+      int database,
+      boolean tls) {
     DefaultJedisClientConfig.Builder config =
         DefaultJedisClientConfig.builder()
             .protocol(RedisProtocol.RESP2)
-            .connectionTimeoutMillis((int) connectTimeout.toMillis())
-            .socketTimeoutMillis((int) socketTimeout.toMillis())
-            .clientName("limiter");
-    String u = user != null ? user : urlUser;
-    String p = password != null ? password : urlPassword;
-    if (u != null) {
-      config.user(u);
+            .connectionTimeoutMillis((int) connect.toMillis())
+            .socketTimeoutMillis((int) socket.toMillis())
+            .clientName(clientName);
+    if (user != null) {
+      config.user(user);
     }
-    if (p != null) {
-      config.password(p);
+    if (password != null) {
+      config.password(password);
     }
     if (database != 0) {
       config.database(database);
