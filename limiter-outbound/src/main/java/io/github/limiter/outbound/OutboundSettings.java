@@ -4,6 +4,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
 import io.github.limiter.internal.config.ConfigReader;
 import io.github.limiter.internal.config.KeySource;
+import io.github.limiter.internal.config.PolicyConfig;
 import io.github.limiter.internal.config.PolicyDeclarations;
 import io.github.limiter.internal.config.Setting;
 import java.time.Duration;
@@ -32,7 +33,7 @@ final class OutboundSettings {
                   + " budget");
 
   static final Setting<KeySource> CREDENTIAL =
-      Setting.of("credential", OutboundSettings::credential, null)
+      Setting.of("credential", PolicyConfig.Cost::parseSource, null)
           .doc(
               "`header:NAME`, `resolver:NAME`",
               "none: one budget per upstream",
@@ -175,21 +176,6 @@ final class OutboundSettings {
               + "'");
     }
     return OutboundConfig.origin(uri);
-  }
-
-  private static KeySource credential(String text) {
-    KeySource source;
-    try {
-      source = KeySource.parse(text);
-    } catch (IllegalArgumentException e) {
-      source = null;
-    }
-    if (source == null
-        || source.kind() != KeySource.Kind.HEADER && source.kind() != KeySource.Kind.RESOLVER) {
-      throw new IllegalArgumentException(
-          "expected header:<name> or resolver:<name>, was '" + text.trim() + "'");
-    }
-    return source;
   }
 
   private static boolean proceed(String text) {
