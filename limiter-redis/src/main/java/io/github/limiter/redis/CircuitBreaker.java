@@ -80,6 +80,11 @@ final class CircuitBreaker {
     this.openings = new RateLimitedLog(LOG, CircuitBreaker.class, logInterval, clock);
   }
 
+  /** Whether every caller may call Redis now (no failure has opened the breaker). */
+  boolean closed() {
+    return state.get() == State.CLOSED;
+  }
+
   /** Whether this caller may call Redis now; while half-open only the one probe may. */
   boolean tryAcquire() {
     State s = state.get();

@@ -187,11 +187,13 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
   }
 
   /**
-   * Decides in a same-key group ({@link Groups}), but for the concurrency limit, whose admissions
-   * are held one by one.
+   * Decides in a same-key group ({@link Groups}) while the key's node is healthy, but for the
+   * concurrency limit, whose admissions are held one by one. Once the node's breaker has opened a
+   * caller decides alone: behind the one probe a half-open breaker lets through, the key's other
+   * callers follow the failure mode at once instead of waiting for the probe in its group.
    */
   Decision decide(CompiledPolicy c, String key, long permits) {
-    if (c.renew == null) {
+    if (c.renew == null && calls.breaker(c.keys(key)).closed()) {
       return groups.decide(c, key, permits);
     }
     long deadline = calls.clock().nanos() + calls.budgetNanos();
