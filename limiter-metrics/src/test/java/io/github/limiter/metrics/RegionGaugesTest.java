@@ -17,7 +17,7 @@ import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
-import io.smallrye.metrics.SharedMetricRegistries;
+import io.smallrye.metrics.legacyapi.LegacyMetricRegistryAdapter;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -104,24 +104,24 @@ class RegionGaugesTest {
 
   @Test
   void microProfileGaugesTheRegionsBudgetByPolicyAndRegion() {
-    MetricRegistry registry = SharedMetricRegistries.getOrCreate(MetricRegistry.APPLICATION_SCOPE);
-    try {
-      new MicroProfileRecorder(registry).watch(StoreGauges.of("redis", store));
-      Map<String, Long> expected =
-          Map.of(
-              "limiter.region.held", share.held(),
-              "limiter.region.leased", share.leased(),
-              "limiter.region.returned", share.returned(),
-              "limiter.region.stranded", share.stranded());
-      expected.forEach(
-          (name, value) -> {
-            MetricID id =
-                new MetricID(name, new Tag("policy", POLICY.name()), new Tag("region", "east"));
-            assertThat(registry.getGauge(id).getValue().longValue()).as(name).isEqualTo(value);
-          });
-    } finally {
-      SharedMetricRegistries.dropAll();
-    }
+    // A registry of its own: SharedMetricRegistries would add one to Micrometer's global registry,
+    // for good, which BackendRecorderFactoryTest expects empty.
+    MetricRegistry registry =
+        new LegacyMetricRegistryAdapter(
+            MetricRegistry.APPLICATION_SCOPE, new SimpleMeterRegistry());
+    new MicroProfileRecorder(registry).watch(StoreGauges.of("redis", store));
+    Map<String, Long> expected =
+        Map.of(
+            "limiter.region.held", share.held(),
+            "limiter.region.leased", share.leased(),
+            "limiter.region.returned", share.returned(),
+            "limiter.region.stranded", share.stranded());
+    expected.forEach(
+        (name, value) -> {
+          MetricID id =
+              new MetricID(name, new Tag("policy", POLICY.name()), new Tag("region", "east"));
+          assertThat(registry.getGauge(id).getValue().longValue()).as(name).isEqualTo(value);
+        });
   }
 
   @Test
