@@ -6,11 +6,14 @@ import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.metrics.RegionBudgets;
 import io.github.limiter.tck.ManualClock;
+import io.github.limiter.tck.redis.Await;
 import io.github.limiter.tck.redis.RedisServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -232,5 +235,80 @@ class RegionBudgetsTest {
     } finally {
       d.close();
     }
+  }
+
+  @Test
+  void aRollingRestartOfARegionStrandsNothing() {
+    // Given two east nodes, in server time, whose pool and slices outlive the test (30 s)
+    Policy policy = Policy.tokenBucket("rolling", Limit.bucket(10, Duration.ofSeconds(1), 1000));
+    String prefix = "budgets:" + UUID.randomUUID() + ":";
+    List<RedisStore> all = new ArrayList<>();
+    Supplier<RedisStore> node =
+        () -> {
+          RedisStore store =
+              RedisStore.builder()
+                  .url(eastRedis.url())
+                  .keyPrefix(prefix)
+                  .lease(policy.name(), Duration.ofMillis(100), Duration.ofSeconds(30), 50, 0.25)
+                  .leaseInline()
+                  .region("east", global.url(), Set.of(policy.name()))
+                  .build();
+          all.add(store);
+          return store;
+        };
+    long admitted = 0;
+    try {
+      RedisStore a = node.get();
+      RedisStore b = node.get();
+      admitted += admit(policy, 20, a, b);
+
+      // When the nodes restart one after the other, each new one taking requests, and then the
+      // region stops
+      a.close();
+      RedisStore a2 = node.get();
+      admitted += admit(policy, 20, a2, b);
+      b.close();
+      RedisStore b2 = node.get();
+      admitted += admit(policy, 20, a2, b2);
+      a2.close();
+      b2.close();
+
+      // Then every permit the global budget granted the region was admitted or given back
+      long granted = 0;
+      long returned = 0;
+      long stranded = 0;
+      for (RedisStore store : all) {
+        granted += store.leases().regions.counts.granted.get();
+        returned += share(store, policy).returned();
+        stranded += share(store, policy).stranded();
+      }
+      assertThat(stranded).isZero();
+      assertThat(returned).isPositive();
+      assertThat(admitted + returned).isEqualTo(granted);
+      // by the last node to stop only: the others left the pool to the nodes still running
+      assertThat(all.subList(0, 3))
+          .allSatisfy(s -> assertThat(share(s, policy).returned()).isZero());
+    } finally {
+      all.forEach(RedisStore::close);
+    }
+  }
+
+  /** Decides on {@code stores} in turn until each admitted {@code each} requests. */
+  static long admit(Policy policy, int each, RedisStore... stores) {
+    long admitted = 0;
+    for (RedisStore store : stores) {
+      int[] got = {0};
+      Await.until(
+          "requests admitted on a node",
+          Duration.ofSeconds(10),
+          () -> {
+            if (store.decide(policy, "k", 1).isAllowed()) {
+              got[0]++;
+            }
+            return got[0] >= each;
+          });
+      admitted += got[0];
+    }
+    return admitted;
   }
 }
