@@ -48,7 +48,9 @@ module io.github.limiter {
       io.github.limiter.outbound;
   exports io.github.limiter.internal.metrics to
       io.github.limiter.metrics,
-      io.github.limiter.outbound;
+      io.github.limiter.outbound,
+      io.github.limiter.redis,
+      io.github.limiter.servlet;
   exports io.github.limiter.internal.runtime to
       io.github.limiter.servlet,
       io.github.limiter.jaxrs,

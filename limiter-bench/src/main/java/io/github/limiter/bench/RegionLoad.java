@@ -4,6 +4,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.FailureMode;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
+import io.github.limiter.internal.metrics.RegionBudgets;
 import io.github.limiter.redis.RedisStore;
 import io.github.limiter.redis.RedisStoreBuilder;
 import io.github.limiter.tck.redis.LatencyProxy;
@@ -100,6 +101,28 @@ public final class RegionLoad {
         traffic.close();
         close(stores);
       }
+      // What each region's nodes show of the budget once all closed: the last gave the pool back.
+      StringBuilder budgets = new StringBuilder();
+      for (int r = 0; r < REGIONS; r++) {
+        long[] sum = new long[3];
+        for (RedisStore store : stores[r]) {
+          RegionBudgets.Share share =
+              store.view(RegionBudgets.class).orElseThrow().share(policy.name()).orElseThrow();
+          sum[0] += share.leased();
+          sum[1] += share.returned();
+          sum[2] += share.stranded();
+        }
+        budgets.append(
+            String.format(
+                Locale.ROOT,
+                "%s{\"region\":\"r%d\",\"leased\":%d,\"returned\":%d,\"stranded\":%d}",
+                r == 0 ? "" : ",",
+                r,
+                sum[0],
+                sum[1],
+                sum[2]));
+      }
+      print("budget", "\"regions\":[%s]", budgets);
       long bucket = RegionTraffic.BUCKET_NANOS;
       long most = traffic.mostAdmittedIn(SECOND, 0, end);
       long exactMost = rate + rate * (SECOND + bucket) / SECOND;

@@ -1,5 +1,8 @@
 package io.github.limiter.metrics;
 
+import io.github.limiter.internal.metrics.RegionBudgets;
+import java.util.function.ToLongFunction;
+
 /** The names, tags and descriptions every backend uses, so that they are the same on each. */
 final class MetricNames {
 
@@ -23,6 +26,7 @@ final class MetricNames {
   static final String STORE = "store";
   static final String EVENT = "event";
   static final String ACTION = "action";
+  static final String REGION = "region";
 
   static final String DECISIONS_HELP =
       "Decisions per policy and outcome; verified=false when a failure mode"
@@ -50,6 +54,47 @@ final class MetricNames {
       "The latency without queueing an adaptive limit measured, in seconds";
   static final String ADMIN_CHANGES_HELP =
       "Changes operators made through the admin API, per policy and action";
+
+  /**
+   * The gauges of a global policy in the node's region (docs/multi-region.md), each {@code
+   * {policy,region}}, read from the store's {@link RegionBudgets} when scraped.
+   */
+  enum RegionGauge {
+    HELD(
+        "limiter.region.held",
+        "Permits the region's pool of a global policy holds and has not leased to a node, as this"
+            + " node last saw it",
+        RegionBudgets.Share::held),
+    LEASED(
+        "limiter.region.leased",
+        "Permits this node leased from its region's pool, less what it gave back unspent, since"
+            + " start",
+        RegionBudgets.Share::leased),
+    RETURNED(
+        "limiter.region.returned",
+        "Permits this node gave back from its region's pool to the global budget, since start",
+        RegionBudgets.Share::returned),
+    STRANDED(
+        "limiter.region.stranded",
+        "Permits the global budget charged to the region that no node will spend, as this node"
+            + " found them, since start",
+        RegionBudgets.Share::stranded);
+
+    final String metric;
+    final String help;
+    private final ToLongFunction<RegionBudgets.Share> value;
+
+    RegionGauge(String metric, String help, ToLongFunction<RegionBudgets.Share> value) {
+      this.metric = metric;
+      this.help = help;
+      this.value = value;
+    }
+
+    /** The gauge's value for {@code policy} now; 0 if the store no longer knows it. */
+    long read(RegionBudgets budgets, String policy) {
+      return budgets.share(policy).map(value::applyAsLong).orElse(0L);
+    }
+  }
 
   private MetricNames() {}
 }

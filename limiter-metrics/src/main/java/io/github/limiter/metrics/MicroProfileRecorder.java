@@ -26,6 +26,7 @@ import static io.github.limiter.metrics.MetricNames.OUTBOUND;
 import static io.github.limiter.metrics.MetricNames.OUTBOUND_HELP;
 import static io.github.limiter.metrics.MetricNames.OUTCOME;
 import static io.github.limiter.metrics.MetricNames.POLICY;
+import static io.github.limiter.metrics.MetricNames.REGION;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY_HELP;
 import static io.github.limiter.metrics.MetricNames.STORE;
@@ -136,6 +137,21 @@ final class MicroProfileRecorder implements Recorder {
     gauges
         .evictions()
         .ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
+    gauges
+        .regions()
+        .ifPresent(
+            budgets -> {
+              Tag region = new Tag(REGION, budgets.region());
+              for (String policy : budgets.policies()) {
+                for (MetricNames.RegionGauge g : MetricNames.RegionGauge.values()) {
+                  registry.gauge(
+                      meta(g.metric, g.help),
+                      () -> g.read(budgets, policy),
+                      new Tag(POLICY, policy),
+                      region);
+                }
+              }
+            });
   }
 
   @Override

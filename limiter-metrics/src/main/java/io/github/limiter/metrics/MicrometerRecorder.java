@@ -26,6 +26,7 @@ import static io.github.limiter.metrics.MetricNames.OUTBOUND;
 import static io.github.limiter.metrics.MetricNames.OUTBOUND_HELP;
 import static io.github.limiter.metrics.MetricNames.OUTCOME;
 import static io.github.limiter.metrics.MetricNames.POLICY;
+import static io.github.limiter.metrics.MetricNames.REGION;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY_HELP;
 import static io.github.limiter.metrics.MetricNames.STORE;
@@ -221,6 +222,17 @@ final class MicrometerRecorder implements Recorder {
                     Tags.empty(),
                     evictions,
                     LongSupplier::getAsLong));
+    gauges
+        .regions()
+        .ifPresent(
+            budgets -> {
+              for (String policy : budgets.policies()) {
+                Tags tags = Tags.of(POLICY, policy, REGION, budgets.region());
+                for (MetricNames.RegionGauge g : MetricNames.RegionGauge.values()) {
+                  gauge(g.metric, g.help, tags, budgets, b -> g.read(b, policy));
+                }
+              }
+            });
   }
 
   @Override

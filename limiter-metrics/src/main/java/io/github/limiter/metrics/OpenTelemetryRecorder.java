@@ -26,6 +26,7 @@ import static io.github.limiter.metrics.MetricNames.OUTBOUND;
 import static io.github.limiter.metrics.MetricNames.OUTBOUND_HELP;
 import static io.github.limiter.metrics.MetricNames.OUTCOME;
 import static io.github.limiter.metrics.MetricNames.POLICY;
+import static io.github.limiter.metrics.MetricNames.REGION;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY;
 import static io.github.limiter.metrics.MetricNames.SHAPING_DELAY_HELP;
 import static io.github.limiter.metrics.MetricNames.STORE;
@@ -173,6 +174,30 @@ final class OpenTelemetryRecorder implements Recorder {
     gauges
         .evictions()
         .ifPresent(evictions -> gauge(MEMORY_EVICTIONS, MEMORY_EVICTIONS_HELP, evictions));
+    gauges
+        .regions()
+        .ifPresent(
+            budgets -> {
+              for (MetricNames.RegionGauge g : MetricNames.RegionGauge.values()) {
+                // One callback per gauge, recording every global policy.
+                meter
+                    .gaugeBuilder(g.metric)
+                    .setDescription(g.help)
+                    .ofLongs()
+                    .buildWithCallback(
+                        m -> {
+                          for (String policy : budgets.policies()) {
+                            m.record(
+                                g.read(budgets, policy),
+                                Attributes.of(
+                                    POLICY_KEY,
+                                    policy,
+                                    AttributeKey.stringKey(REGION),
+                                    budgets.region()));
+                          }
+                        });
+              }
+            });
   }
 
   @Override

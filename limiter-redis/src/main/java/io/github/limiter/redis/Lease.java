@@ -70,6 +70,9 @@ final class Lease {
   /** Set by a decision, cleared by each sweep: a lease no decision used between sweeps retires. */
   volatile boolean used = true;
 
+  /** A global policy's: what the region's pool held after this node's last call to it. */
+  volatile long poolSeen;
+
   /** Whether Redis may hold a record of this lease (a grant was sent). */
   volatile boolean recorded;
 

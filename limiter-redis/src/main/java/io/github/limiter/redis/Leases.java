@@ -191,6 +191,9 @@ final class Leases implements AutoCloseable {
       return EXACT;
     }
     Leased leased = new Leased(policy, lease);
+    if (leased.tally != null) {
+      leased.tally.leases = leased;
+    }
     if (sweeper != null && !closed) {
       // Often enough that an idle lease goes back (within two sweeps) well before it ends.
       long every = Math.min(lease.refresh().toNanos(), lease.ttl().toNanos() / 4);
@@ -234,7 +237,10 @@ final class Leases implements AutoCloseable {
     }
   }
 
-  /** Gives back every slice this node holds, and ends its leases; before the transport closes. */
+  /**
+   * Gives back every slice this node holds, and ends its leases; then the region's pools that no
+   * other node leases from, to the global budget; before the transport closes.
+   */
   @Override
   public void close() {
     closed = true;
@@ -242,7 +248,7 @@ final class Leases implements AutoCloseable {
       sweeper.shutdownNow();
     }
     if (regions != null) {
-      regions.close();
+      regions.stopRefills();
     }
     if (fetcher != null) {
       fetcher.shutdown();
@@ -256,8 +262,14 @@ final class Leases implements AutoCloseable {
       if (leased instanceof Leased l) {
         for (Lease lease : l.keys.values()) {
           l.retireWhenIdle(lease);
+          if (l.global && lease.recorded) {
+            regions.giveBack(l, lease);
+          }
         }
       }
+    }
+    if (regions != null) {
+      regions.close();
     }
   }
 
@@ -270,6 +282,9 @@ final class Leases implements AutoCloseable {
 
     /** Whether the policy is global: its slices come from the region's pool. */
     final boolean global;
+
+    /** A global policy's figures in its region; null if it is not global. */
+    final RegionPools.Tally tally;
 
     private final Scripts.Script grant;
     private final Scripts.Script release;
@@ -284,6 +299,7 @@ final class Leases implements AutoCloseable {
       this.compiled = new CompiledPolicy(policy, keyScheme);
       this.settings = settings;
       this.global = regions != null && regions.isGlobal(policy.name());
+      this.tally = global ? regions.tally(policy.name()) : null;
       this.grant = global ? RegionPools.LEASE : Scripts.lease(policy.algorithm());
       this.release = global ? RegionPools.RELEASE : Scripts.release(policy.algorithm());
       // Limit#burst is the window's count for the window algorithms.
@@ -429,7 +445,7 @@ final class Leases implements AutoCloseable {
     }
 
     private void install(Lease lease, Object reply, long sent, long need) {
-      if (!(reply instanceof List<?> values) || values.size() != (global ? 7 : 6)) {
+      if (!(reply instanceof List<?> values) || values.size() != 7) {
         throw new IllegalStateException("unexpected reply from " + grant.name() + ": " + reply);
       }
       long granted = number(values.get(0));
@@ -461,8 +477,12 @@ final class Leases implements AutoCloseable {
               resetNanos,
               received + retryNanos,
               denied && retryNanos > 0));
-      if (global && number(values.get(6)) == 1) {
-        regions.refill(this, lease, denied);
+      if (global) {
+        tally.leased.addAndGet(granted);
+        lease.poolSeen = left;
+        if (number(values.get(6)) == 1) {
+          regions.refill(this, lease, denied);
+        }
       }
     }
 
@@ -540,7 +560,10 @@ final class Leases implements AutoCloseable {
       List<String> args = new ArrayList<>(compiled.args(host.now(), unspent, host.ttlFloor()));
       args.add(node);
       try {
-        calls.eval(breaker, release, lease.redisKeys, args);
+        Object back = calls.eval(breaker, release, lease.redisKeys, args);
+        if (global && back instanceof Long n) {
+          tally.leased.addAndGet(-n);
+        }
       } catch (Exception e) {
         // counted by the breaker; the record ends at its TTL
       }

@@ -13,6 +13,7 @@ import io.github.limiter.RateLimitStore;
 import io.github.limiter.StoreHealth;
 import io.github.limiter.UpstreamBlocks;
 import io.github.limiter.internal.live.LiveBoard;
+import io.github.limiter.internal.metrics.RegionBudgets;
 import io.github.limiter.memory.InMemoryStore;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -448,9 +449,12 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
     return new CompiledVersion(this, new CompiledPolicy(next, keys, node, holdNanos, since));
   }
 
-  /** Its views, and the board where the policies' live versions and overrides are shared. */
+  /** Its views, the board of live versions and overrides, and in a region {@link RegionBudgets}. */
   @Override
   public <T> Optional<T> view(Class<T> capability) {
+    if (capability == RegionBudgets.class && leases != null && leases.regions != null) {
+      return Optional.of(capability.cast(leases.regions));
+    }
     return capability == LiveBoard.class
         ? Optional.of(capability.cast(board))
         : RateLimitStore.super.view(capability);

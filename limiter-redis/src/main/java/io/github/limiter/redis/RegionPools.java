@@ -4,10 +4,13 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
 import io.github.limiter.Policy;
 import io.github.limiter.internal.log.LogText;
+import io.github.limiter.internal.metrics.RegionBudgets;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -29,8 +32,12 @@ import java.util.logging.Level;
  * region being the lessee), {@code region-credit.lua} (regional: the pool holds the grant until t0
  * + the global lease's span − margin). The lock, a Redis key with a TTL, keeps one refill in flight
  * per region and key across the region's nodes; this node also keeps one in flight per key.
+ *
+ * <p>At close, once this node's slices went back to the pools, a pool that no other node of the
+ * region leases from goes back to the global budget ({@code region-return.lua}, then {@code
+ * release.lua} keeping the region's lease), so that a region whose last node stops strands nothing.
  */
-final class RegionPools implements AutoCloseable {
+final class RegionPools implements AutoCloseable, RegionBudgets {
 
   /** The names of a region: what a Redis key and a log line can carry as is. */
   static final String REGION_NAME = "[A-Za-z0-9_.-]{1,64}";
@@ -63,17 +70,31 @@ final class RegionPools implements AutoCloseable {
     }
   }
 
-  /** Counts of this node's refills, for metrics and tests. */
+  /** Counts of this node's refills, for tests. */
   static final class Counts {
     final AtomicLong refills = new AtomicLong();
     final AtomicLong granted = new AtomicLong();
-    final AtomicLong stranded = new AtomicLong();
     final AtomicLong failures = new AtomicLong();
     final AtomicLong local = new AtomicLong();
   }
 
+  /** What this node's last refill of a policy's pool learnt from the global Redis. */
+  record Refill(double ratePerSecond, long granted, long fairShare, long remaining, long atNanos) {}
+
+  /** One global policy's budget as this node knows it: {@link RegionBudgets.Share}'s figures. */
+  static final class Tally {
+    final AtomicLong leased = new AtomicLong();
+    final AtomicLong returned = new AtomicLong();
+    final AtomicLong stranded = new AtomicLong();
+    volatile Refill refill;
+
+    /** The policy's leases on this node, whose pools' counts are what the region holds. */
+    volatile Leases.Leased leases;
+  }
+
   private static final Scripts.Script BEGIN = Scripts.region("region-begin");
   private static final Scripts.Script CREDIT = Scripts.region("region-credit");
+  private static final Scripts.Script RETURN = Scripts.region("region-return");
   static final Scripts.Script LEASE = Scripts.region("region-lease");
   static final Scripts.Script RELEASE = Scripts.region("region-release");
 
@@ -88,6 +109,7 @@ final class RegionPools implements AutoCloseable {
   private final String token;
   private final AtomicLong sequence = new AtomicLong();
   final Counts counts = new Counts();
+  private final ConcurrentHashMap<String, Tally> tallies = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean cut;
 
@@ -114,6 +136,9 @@ final class RegionPools implements AutoCloseable {
     byte[] id = new byte[6];
     new SecureRandom().nextBytes(id);
     this.token = HexFormat.of().formatHex(id);
+    for (String policy : this.policies) {
+      tallies.put(policy, new Tally());
+    }
     if (background) {
       AtomicInteger count = new AtomicInteger();
       this.refiller =
@@ -133,6 +158,51 @@ final class RegionPools implements AutoCloseable {
   /** Whether the policy (or plan) named {@code name} is global. */
   boolean isGlobal(String name) {
     return policies.contains(name);
+  }
+
+  /** The figures of a global policy, {@code name}; null if it is not global. */
+  Tally tally(String name) {
+    return tallies.get(name);
+  }
+
+  @Override
+  public String region() {
+    return region;
+  }
+
+  @Override
+  public List<String> policies() {
+    return policies.stream().sorted().toList();
+  }
+
+  @Override
+  public Optional<Share> share(String policy) {
+    Tally tally = tallies.get(policy);
+    if (tally == null) {
+      return Optional.empty();
+    }
+    long held = 0;
+    Leases.Leased leased = tally.leases;
+    if (leased != null) {
+      for (Lease lease : leased.keys.values()) {
+        held += lease.poolSeen;
+      }
+    }
+    Refill refill = tally.refill;
+    return Optional.of(
+        new Share(
+            policy,
+            held,
+            tally.leased.get(),
+            tally.returned.get(),
+            tally.stranded.get(),
+            refill == null ? 0 : refill.ratePerSecond(),
+            refill == null ? 0 : refill.granted(),
+            refill == null ? 0 : refill.fairShare(),
+            refill == null ? 0 : refill.remaining(),
+            refill == null
+                ? Optional.empty()
+                : Optional.of(Duration.ofNanos(global.clock().nanos() - refill.atNanos()))));
   }
 
   /**
@@ -252,6 +322,8 @@ final class RegionPools implements AutoCloseable {
     long lastGrant = number(begun.get(6));
     boolean dry = number(begun.get(7)) == 1;
     Policy policy = leased.policy;
+    Tally tally = tallies.get(policy.name());
+    tally.stranded.addAndGet(number(begun.get(8)));
     long capacity = policy.limits().stream().mapToLong(Limit::burst).min().orElseThrow();
     long cap = Math.min(leased.settings.maxSlice(), capacity);
     long refreshMicros = leased.settings.refresh().toNanos() / 1000;
@@ -296,6 +368,14 @@ final class RegionPools implements AutoCloseable {
       granted = number(reply.get(0));
       spend = number(reply.get(1));
       retry = number(reply.get(2));
+      long active = Math.max(1, number(reply.get(6)));
+      tally.refill =
+          new Refill(
+              rate * 1_000_000,
+              granted,
+              Math.max(1, capacity / active),
+              number(reply.get(3)),
+              global.clock().nanos());
       counts.refills.incrementAndGet();
       counts.granted.addAndGet(granted);
     } catch (Exception e) {
@@ -324,15 +404,66 @@ final class RegionPools implements AutoCloseable {
     try {
       long count = number(regional.eval(breaker, CREDIT, keys, credit));
       if (count < 0 && !local) {
-        counts.stranded.addAndGet(granted);
-      } else if (local && granted > 0) {
-        counts.local.addAndGet(granted);
+        tally.stranded.addAndGet(granted);
+      } else {
+        lease.poolSeen = count;
+        if (local && granted > 0) {
+          counts.local.addAndGet(granted);
+        }
       }
     } catch (Exception e) {
       if (!local) {
-        counts.stranded.addAndGet(granted); // charged in the global Redis, spent by nobody
+        tally.stranded.addAndGet(granted); // charged in the global Redis, spent by nobody
       }
     }
+  }
+
+  /**
+   * At close, after this node gave its slice of {@code lease}'s key back to the pool: gives what
+   * the pool holds back to the global budget, unless another node of the region leases from it. The
+   * pool is emptied first, then the global Redis refunds it and lowers the region's lease by as
+   * much: a step that fails loses permits (stranded), never doubles them.
+   */
+  void giveBack(Leases.Leased leased, Lease lease) {
+    Leases.Host host = leased.leases().host();
+    GuardedCalls regional = host.calls();
+    CircuitBreaker breaker = regional.breaker(lease.redisKeys);
+    if (breaker.state() != CircuitBreaker.State.CLOSED) {
+      return; // the pool ends at its expiry
+    }
+    long taken;
+    try {
+      taken =
+          number(
+              regional.eval(
+                  breaker, RETURN, lease.redisKeys, List.of(host.now(), "0", host.ttlFloor())));
+    } catch (Exception e) {
+      return;
+    }
+    if (taken <= 0) {
+      return;
+    }
+    lease.poolSeen = 0;
+    Policy policy = leased.policy;
+    Tally tally = tallies.get(policy.name());
+    CompiledPolicy globalPolicy =
+        compiled.computeIfAbsent(policy.name(), n -> new CompiledPolicy(policy, globalKeys));
+    List<String> keys = globalPolicy.leaseKeys(lease.key);
+    List<String> args = new ArrayList<>(globalPolicy.args(host.now(), taken, host.ttlFloor()));
+    args.add(region);
+    args.add("keep");
+    long returned = 0;
+    try {
+      CircuitBreaker globalBreaker = global.breaker(keys);
+      if (!cut && globalBreaker.tryAcquire()) {
+        returned =
+            number(global.eval(globalBreaker, Scripts.release(policy.algorithm()), keys, args));
+      }
+    } catch (Exception e) {
+      // the global Redis keeps them charged to the region until its lease there ends
+    }
+    tally.returned.addAndGet(returned);
+    tally.stranded.addAndGet(taken - returned);
   }
 
   /**
@@ -365,8 +496,8 @@ final class RegionPools implements AutoCloseable {
     cut = true;
   }
 
-  @Override
-  public void close() {
+  /** Starts no refill from now on, and waits for those in flight. */
+  void stopRefills() {
     closed = true;
     if (refiller != null) {
       refiller.shutdown();
@@ -376,6 +507,11 @@ final class RegionPools implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  @Override
+  public void close() {
+    stopRefills();
     global.transport().close();
   }
 }

@@ -94,7 +94,8 @@ final class Scripts {
 
   /**
    * A global policy's scripts, of no algorithm (docs/multi-region.md): {@code region-lease.lua},
-   * {@code region-release.lua}, {@code region-begin.lua} and {@code region-credit.lua}, by name.
+   * {@code region-release.lua}, {@code region-begin.lua}, {@code region-credit.lua} and {@code
+   * region-return.lua}, by name.
    */
   private static final Map<String, Script> REGION = new LinkedHashMap<>();
 
@@ -123,7 +124,9 @@ final class Scripts {
     OVERRIDE = script("override", opening + resource("override"));
     OVERRIDES = script("overrides", opening + resource("overrides"));
     BLOCK = script("block", opening + splice(resource("block"), common, "block", new HashSet<>()));
-    for (String name : List.of("region-lease", "region-release", "region-begin", "region-credit")) {
+    for (String name :
+        List.of(
+            "region-lease", "region-release", "region-begin", "region-credit", "region-return")) {
       REGION.put(
           name, script(name, opening + splice(resource(name), common, name, new HashSet<>())));
     }

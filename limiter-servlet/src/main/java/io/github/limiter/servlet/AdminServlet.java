@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -46,6 +47,8 @@ import java.util.logging.Logger;
  * PUT    /policies/NAME/trial               {"limits": "5/s", "period": "10m"}: starts one
  * POST   /policies/NAME/trial/apply         puts its limits in force: the policy's next version
  * DELETE /policies/NAME/trial               discards it
+ * GET    /regions                           the store's region and each global policy's share
+ *                                           of the budget there (docs/multi-region.md)
  * </pre>
  *
  * The operator console, a page over these routes, is at the admin path itself (see {@link
@@ -96,6 +99,8 @@ final class AdminServlet extends HttpServlet {
     try {
       if (path.equals(List.of("policies")) && method.equals("GET")) {
         send(response, 200, Map.of("policies", policies()));
+      } else if (path.equals(List.of("regions")) && method.equals("GET")) {
+        regions(response);
       } else if (path.size() == 3
           && path.get(0).equals("policies")
           && path.get(2).equals("limits")
@@ -265,6 +270,21 @@ final class AdminServlet extends HttpServlet {
       policies.add(policy);
     }
     return policies;
+  }
+
+  private void regions(HttpServletResponse response) throws IOException {
+    LimiterRuntime current = runtime.get();
+    Optional<Map<String, Object>> regions =
+        current == null ? Optional.empty() : AdminRegions.json(current);
+    if (regions.isPresent()) {
+      send(response, 200, regions.get());
+    } else {
+      send(
+          response,
+          404,
+          Map.of(
+              "error", "no global policies: the store runs in no region (limiter.redis.region)"));
+    }
   }
 
   private void changeLimits(

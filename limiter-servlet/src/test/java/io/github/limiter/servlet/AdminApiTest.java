@@ -93,6 +93,14 @@ class AdminApiTest {
   }
 
   @Test
+  void aStoreInNoRegionHasNoRegionsToShow() throws Exception {
+    HttpResponse<String> regions = admin("GET", "/regions", null, TOKEN);
+
+    assertThat(regions.statusCode()).isEqualTo(404);
+    assertThat(regions.body()).contains("limiter.redis.region");
+  }
+
+  @Test
   void everyRouteNeedsTheTokenAndABadTokenIsNeverEchoed() throws Exception {
     List<String[]> routes =
         List.of(
@@ -107,7 +115,8 @@ class AdminApiTest {
             new String[] {"GET", "/policies/api/trial", null},
             new String[] {"PUT", "/policies/api/trial", "{\"limits\":\"1/s\",\"period\":\"1m\"}"},
             new String[] {"POST", "/policies/api/trial/apply", null},
-            new String[] {"DELETE", "/policies/api/trial", null});
+            new String[] {"DELETE", "/policies/api/trial", null},
+            new String[] {"GET", "/regions", null});
     for (String[] route : routes) {
       HttpResponse<String> none = admin(route[0], route[1], route[2], null);
       assertThat(none.statusCode()).as(route[0] + " " + route[1]).isEqualTo(401);

@@ -15,12 +15,15 @@ import java.util.function.LongSupplier;
  * @param keys the number of keys a store holds in memory ({@code limiter.memory.keys}), if it does
  * @param evictions how many keys it has evicted since start ({@code limiter.memory.evictions}), if
  *     it keeps keys in memory
+ * @param regions its global policies' budgets in its region ({@code limiter.region.*}), if it runs
+ *     in one
  */
 public record StoreGauges(
     String store,
     RateLimitStore source,
     Optional<LongSupplier> keys,
-    Optional<LongSupplier> evictions) {
+    Optional<LongSupplier> evictions,
+    Optional<RegionBudgets> regions) {
 
   /** {@code limiter.store.circuit.state} values: a breaker that lets calls through is 0. */
   public static final int CLOSED = 0;
@@ -33,10 +36,12 @@ public record StoreGauges(
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(evictions, "evictions");
+    Objects.requireNonNull(regions, "regions");
   }
 
   /**
-   * The gauges of {@code source}; an {@link InMemoryStore} also shows its key count and evictions.
+   * The gauges of {@code source}; an {@link InMemoryStore} also shows its key count and evictions,
+   * a store in a region its global policies' budgets.
    */
   public static StoreGauges of(String store, RateLimitStore source) {
     // A view, not a type test: the source may be a CDI client proxy of the in-memory store.
@@ -45,7 +50,8 @@ public record StoreGauges(
         store,
         source,
         memory.map(m -> (LongSupplier) m::size),
-        memory.map(m -> (LongSupplier) m::evictions));
+        memory.map(m -> (LongSupplier) m::evictions),
+        source.view(RegionBudgets.class));
   }
 
   /** The breaker's state now: {@link #CLOSED}, {@link #HALF_OPEN} or {@link #OPEN}. */

@@ -8,7 +8,7 @@
 -- parameters: node id, wanted, unspent (what the node says it still holds), lease ttl (µs), cap
 -- (the most one slice may be), capacity (the smallest limit's burst or window count).
 -- Returns {granted, spendable for (µs), retryAfter (µs, for what is still lacking), left, bind,
--- resetAfter of bind}.
+-- resetAfter of bind, active (the live leases, this one included)}.
 -- A template, like decide.lua: Scripts splices the algorithm's sections in at the "--@ name" lines.
 local n = #KEYS - 1
 local format, ceil, fmod = string.format, math.ceil, math.fmod
@@ -92,4 +92,4 @@ if expiry > last then last = expiry end
 keep = ceil((last - now + keep) / 1000) + 1
 if keep < ttl_floor then keep = ttl_floor end
 redis.call('PEXPIRE', leases, format('%d', keep))
-return { grant, spend, retry, avail - grant, bind, least_reset }
+return { grant, spend, retry, avail - grant, bind, least_reset, active }

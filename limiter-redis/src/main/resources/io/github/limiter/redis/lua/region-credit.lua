@@ -23,7 +23,7 @@ if is_local then
   -- keeps its own expiry, and the allowance is what the bound adds for a cut-off region.
   if count == 0 and permits > 0 and (not localat or now >= localat + spend) then
     count, expiry = permits, now + spend
-    redis.call('HSET', pool, 'localat', format('%d', now))
+    redis.call('HSET', pool, 'localat', format('%d', now), 'allowance', '1')
   else
     permits = 0
   end
@@ -39,7 +39,7 @@ redis.call('HSET', pool, 'count', format('%d', count), 'expiry', format('%d', ex
 if not is_local then
   redis.call('HSET', pool, 'took', format('%d', now - t0))
   redis.call('HSET', pool, 'takenat', format('%d', taken0), 'at', format('%d', t0),
-    'grant', format('%d', permits), 'dry', '0')
+    'grant', format('%d', permits), 'dry', '0', 'allowance', '0')
 end
 local keep = ceil((expiry - now) / 1000) + 600000
 if keep < ttl_floor then keep = ttl_floor end
