@@ -9,20 +9,28 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Paced traffic on one key of one policy, from the nodes of several regions ({@code
- * stores[region][node]}), one thread per node: each region's rate is split over its nodes, and can
- * change while it runs. Every decision is tallied by region into 10 ms buckets of real time
- * (admitted and asked), and its latency kept, so that a test or a benchmark reads what was admitted
- * in any interval and the latency percentiles of a phase.
+ * Paced traffic from the clients of several regions, one thread per client: each region's rate is
+ * split over its clients, and can change while it runs. A client decides on one key of one policy
+ * through a store ({@code stores[region][node]}), or through whatever {@link Client} it is given,
+ * such as an HTTP request to a server of its region. Every decision is tallied by region into 10 ms
+ * buckets of real time, by when its answer came (admitted and asked), and its latency kept, so that
+ * a test or a benchmark reads what was admitted in any interval and the latency percentiles of a
+ * phase.
  */
 public final class RegionTraffic implements AutoCloseable {
 
   /** The tally's resolution. */
   public static final long BUCKET_NANOS = 10_000_000;
 
-  private final RateLimitStore[][] stores;
-  private final Policy policy;
-  private final String key;
+  /** One decision by client {@code client} of region {@code region}. */
+  @FunctionalInterface
+  public interface Client {
+    /** Whether the request was admitted. */
+    boolean decide(int region, int client);
+  }
+
+  private final int[] clients;
+  private final Client client;
   private final long origin = System.nanoTime();
   private final int buckets;
   private final AtomicLongArray[] admitted;
@@ -37,34 +45,45 @@ public final class RegionTraffic implements AutoCloseable {
    * @param maxSeconds how long the tally lasts; decisions after that are not tallied
    */
   public RegionTraffic(RateLimitStore[][] stores, Policy policy, String key, int maxSeconds) {
-    this.stores = stores;
-    this.policy = policy;
-    this.key = key;
+    this(
+        Arrays.stream(stores).mapToInt(region -> region.length).toArray(),
+        (region, node) -> stores[region][node].decide(policy, key, 1).isAllowed(),
+        maxSeconds);
+  }
+
+  /**
+   * @param clients how many clients each region has
+   * @param client makes one decision
+   * @param maxSeconds how long the tally lasts; decisions after that are not tallied
+   */
+  public RegionTraffic(int[] clients, Client client, int maxSeconds) {
+    this.clients = clients.clone();
+    this.client = client;
     this.buckets = (int) (maxSeconds * 1_000_000_000L / BUCKET_NANOS);
-    this.admitted = new AtomicLongArray[stores.length];
-    this.asked = new AtomicLongArray[stores.length];
-    for (int r = 0; r < stores.length; r++) {
+    this.admitted = new AtomicLongArray[clients.length];
+    this.asked = new AtomicLongArray[clients.length];
+    for (int r = 0; r < clients.length; r++) {
       admitted[r] = new AtomicLongArray(buckets);
       asked[r] = new AtomicLongArray(buckets);
     }
-    this.perSecond = new double[stores.length];
-    int nodes = Arrays.stream(stores).mapToInt(s -> s.length).sum();
-    this.latencies = new long[nodes][1 << 18];
-    this.latencyCount = new int[nodes];
+    this.perSecond = new double[clients.length];
+    int all = Arrays.stream(clients).sum();
+    this.latencies = new long[all][1 << 18];
+    this.latencyCount = new int[all];
   }
 
-  /** Sets each region's rate, in decisions per second, split evenly over its nodes. */
+  /** Sets each region's rate, in decisions per second, split evenly over its clients. */
   public void rates(double... perRegion) {
     synchronized (perSecond) {
       System.arraycopy(perRegion, 0, perSecond, 0, perSecond.length);
     }
   }
 
-  /** Starts one thread per node. */
+  /** Starts one thread per client. */
   public void start() {
     int index = 0;
-    for (int r = 0; r < stores.length; r++) {
-      for (int n = 0; n < stores[r].length; n++) {
+    for (int r = 0; r < clients.length; r++) {
+      for (int n = 0; n < clients[r]; n++) {
         int region = r;
         int node = n;
         int slot = index++;
@@ -84,12 +103,11 @@ public final class RegionTraffic implements AutoCloseable {
 
   private double rate(int region) {
     synchronized (perSecond) {
-      return perSecond[region] / stores[region].length;
+      return perSecond[region] / clients[region];
     }
   }
 
   private void run(int region, int node, int slot) {
-    RateLimitStore store = stores[region][node];
     long next = System.nanoTime();
     while (!stopped) {
       double rate = rate(region);
@@ -106,7 +124,7 @@ public final class RegionTraffic implements AutoCloseable {
         next = System.nanoTime(); // more than 10 ms behind: no burst to catch up
       }
       long start = System.nanoTime();
-      boolean allowed = store.decide(policy, key, 1).isAllowed();
+      boolean allowed = client.decide(region, node);
       long end = System.nanoTime();
       int bucket = (int) ((end - origin) / BUCKET_NANOS);
       if (bucket < buckets) {
@@ -131,7 +149,7 @@ public final class RegionTraffic implements AutoCloseable {
   /** What every region admitted in [from, to). */
   public long admitted(long fromNanos, long toNanos) {
     long total = 0;
-    for (int r = 0; r < stores.length; r++) {
+    for (int r = 0; r < clients.length; r++) {
       total += admitted(r, fromNanos, toNanos);
     }
     return total;
