@@ -105,8 +105,9 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
       if (config.routes().isEmpty()) {
         LOG.warning(NAME + " has no limiter.route.* to apply: it limits nothing");
       }
-      Supplier<List<KeyResolver>> beans =
-          hasClass(CDI_CLASS, loader) ? CdiRuntime::resolvers : List::of;
+      boolean cdi = hasClass(CDI_CLASS, loader);
+      Supplier<List<KeyResolver>> beans = cdi ? CdiRuntime::resolvers : List::of;
+      FilteredRequest recorder = cdi ? CdiRuntime.recorder() : null;
       HttpRoutes routes =
           new HttpRoutes(
               runtime, new DryRunLog(LOG, RateLimitFeature.class, "filter"), beans, loader, true);
@@ -118,14 +119,14 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
       // request behind its own.
       RouteFilter vertx =
           hasClass(VertxRouteFilter.CONTEXT_CLASS, loader)
-              ? VertxRouteFilter.over(routes, NAME, LOG, loader)
+              ? VertxRouteFilter.over(routes, recorder, NAME, LOG, loader)
               : null;
       if (vertx != null) {
         return vertx;
       }
       return hasClass(SERVLET_CLASS, loader)
-          ? new ServletRouteFilter(routes, NAME, LOG)
-          : new RouteFilter(routes, NAME, LOG);
+          ? new ServletRouteFilter(routes, recorder, NAME, LOG)
+          : new RouteFilter(routes, recorder, NAME, LOG);
     } catch (ConfigException e) {
       close();
       List<String> problems = e.problems().stream().map(ConfigException::getMessage).toList();
