@@ -102,12 +102,12 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
         }
       }
       LimiterConfig config = runtime.config();
-      if (config.routes().isEmpty()) {
-        LOG.warning(NAME + " has no limiter.route.* to apply: it limits nothing");
-      }
       boolean cdi = hasClass(CDI_CLASS, loader);
       Supplier<List<KeyResolver>> beans = cdi ? CdiRuntime::resolvers : List::of;
       FilteredRequest recorder = cdi ? CdiRuntime.recorder() : null;
+      if (config.routes().isEmpty() && recorder == null) {
+        LOG.warning(NAME + " has no limiter.route.* to apply: it limits nothing");
+      }
       HttpRoutes routes =
           new HttpRoutes(
               runtime, new DryRunLog(LOG, RateLimitFeature.class, "filter"), beans, loader, true);
