@@ -28,7 +28,7 @@ final class CdiRuntime {
   /**
    * Where the filter records each request for {@code @Limited}: the client proxy of the
    * request-scoped {@link FilteredRequest}; null without a running container or that bean (Quarkus
-   * removes it when no {@code @Limited} reads it).
+   * removes it as unused without limiter-cdi, which reads it).
    */
   static FilteredRequest recorder() {
     try {
