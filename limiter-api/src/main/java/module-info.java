@@ -29,6 +29,7 @@ module io.github.limiter {
       io.github.limiter.outbound,
       io.github.limiter.tck;
   exports io.github.limiter.internal.http to
+      io.github.limiter.jaxrs,
       io.github.limiter.cdi;
   exports io.github.limiter.internal.render to
       io.github.limiter.servlet,

@@ -15,12 +15,7 @@ class CallView implements RequestView {
   /** The HTTP request the call is made in; null outside one. */
   private final RequestView web;
 
-  /** A call made outside an HTTP request. */
-  CallView(InvocationContext call) {
-    this(call, null);
-  }
-
-  /** A call made while serving {@code web}. */
+  /** A call made while serving {@code web}; outside an HTTP request if it is null. */
   CallView(InvocationContext call, RequestView web) {
     this.call = call;
     this.web = web;

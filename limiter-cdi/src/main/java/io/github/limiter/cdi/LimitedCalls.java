@@ -10,6 +10,7 @@ import io.github.limiter.internal.admission.RequestFrame;
 import io.github.limiter.internal.admission.Rule;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.http.ClientKeys;
+import io.github.limiter.internal.http.RecordedRequest;
 import io.github.limiter.internal.insight.PolicyScope;
 import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.render.ResponseRenderer;
@@ -75,13 +76,14 @@ class LimitedCalls {
       LimiterDeployment extension,
       BeanManager beans,
       LimiterRuntime runtime,
-      Instance<ShapingPause> pauses) {
+      Instance<ShapingPause> pauses,
+      Instance<RecordedRequest> recorded) {
     LimiterSetup setup = extension.setup();
     this.runtime = runtime;
     this.renderer = setup.renderer();
     this.events = new Events(beans);
     this.nearLimit = setup.nearLimit();
-    this.web = WebRequests.create(beans);
+    this.web = WebRequests.create(beans, recorded);
     this.admission = runtime.admission(false, true, this::fireEvents, renderer::headers);
     this.siteRules =
         new SiteRules(
@@ -154,7 +156,7 @@ class LimitedCalls {
     if (set.size() == 0) {
       return call.proceed();
     }
-    RequestFrame frame = admission.admit(set, web.view(call));
+    RequestFrame frame = admission.admit(set, new CallView(call, web.current()));
     if (!frame.allowed()) {
       throw new RateLimitExceededException(
           frame.policy(frame.rejectedAt()), frame.rejection(), renderer);

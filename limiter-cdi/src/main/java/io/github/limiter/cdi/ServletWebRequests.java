@@ -1,10 +1,10 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.RequestView;
 import io.github.limiter.microprofile.ServletRequestView;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
-import jakarta.interceptor.InvocationContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Set;
 
@@ -43,16 +43,14 @@ final class ServletWebRequests implements WebRequests {
   }
 
   @Override
-  public CallView view(InvocationContext call) {
+  public RequestView current() {
     String remote;
     try {
       remote = request.getRemoteAddr();
     } catch (RuntimeException notInAWebRequest) {
       // ContextNotActiveException, or the container's "not in a servlet request"
-      return new CallView(call);
+      return null;
     }
-    return remote == null
-        ? new CallView(call)
-        : new CallView(call, new ServletRequestView(request));
+    return remote == null ? null : new ServletRequestView(request);
   }
 }

@@ -1,23 +1,43 @@
 package io.github.limiter.cdi;
 
+import io.github.limiter.RequestView;
+import io.github.limiter.internal.http.RecordedRequest;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
-import jakarta.interceptor.InvocationContext;
 
-/** Views a call together with the HTTP request the current thread serves, if there is one. */
+/** The HTTP request the current call serves, if there is one. */
 @FunctionalInterface
 interface WebRequests {
 
-  /** Never a web request: for applications without the servlet API. */
-  WebRequests NONE = CallView::new;
+  /** Never a web request. */
+  WebRequests NONE = () -> null;
 
-  CallView view(InvocationContext call);
+  /** The HTTP request the current call serves; null outside one. */
+  RequestView current();
 
   /**
-   * The current {@code HttpServletRequest} through the container's built-in bean when the servlet
-   * API is present; {@link #NONE} otherwise. The servlet-bound class is loaded only when the API is
-   * there, so this never throws {@link NoClassDefFoundError}.
+   * The current {@code HttpServletRequest} when the container has one, else the request an HTTP
+   * adapter recorded (limiter-jaxrs's filter on Quarkus REST, where no servlet request stands
+   * behind a Jakarta REST request).
    */
-  static WebRequests create(BeanManager beans) {
+  static WebRequests create(BeanManager beans, Instance<RecordedRequest> recorded) {
+    WebRequests servlet = servlet(beans);
+    WebRequests adapter = recorded(beans, recorded);
+    if (servlet == NONE || adapter == NONE) {
+      return servlet == NONE ? adapter : servlet;
+    }
+    return () -> {
+      RequestView web = servlet.current();
+      return web != null ? web : adapter.current();
+    };
+  }
+
+  /**
+   * The servlet request through the container's built-in bean when the servlet API is present;
+   * {@link #NONE} otherwise. The servlet-bound class is loaded only when the API is there, so this
+   * never throws {@link NoClassDefFoundError}.
+   */
+  private static WebRequests servlet(BeanManager beans) {
     try {
       Class.forName(
           "jakarta.servlet.http.HttpServletRequest", false, WebRequests.class.getClassLoader());
@@ -25,5 +45,22 @@ interface WebRequests {
       return NONE;
     }
     return ServletWebRequests.create(beans);
+  }
+
+  /** The request recorded in the one normal-scoped {@link RecordedRequest} bean, if any. */
+  private static WebRequests recorded(BeanManager beans, Instance<RecordedRequest> recorded) {
+    // A bean that is not normal-scoped would pin one request forever.
+    if (!recorded.isResolvable()
+        || !beans.isNormalScope(recorded.getHandle().getBean().getScope())) {
+      return NONE;
+    }
+    RecordedRequest proxy = recorded.get();
+    return () -> {
+      try {
+        return proxy.get();
+      } catch (RuntimeException notInARequest) {
+        return null; // ContextNotActiveException: a timer, a message, a batch job
+      }
+    };
   }
 }

@@ -25,6 +25,20 @@ final class CdiRuntime {
     }
   }
 
+  /**
+   * Where the filter records each request for {@code @Limited}: the client proxy of the
+   * request-scoped {@link FilteredRequest}; null without a running container or that bean (Quarkus
+   * removes it as unused without limiter-cdi, which reads it).
+   */
+  static FilteredRequest recorder() {
+    try {
+      Instance<FilteredRequest> bean = CDI.current().select(FilteredRequest.class);
+      return bean.isResolvable() ? bean.get() : null;
+    } catch (RuntimeException e) {
+      return null; // the API is present but no container runs for this application
+    }
+  }
+
   /** The resolver beans; none if no container runs. */
   static List<KeyResolver> resolvers() {
     List<KeyResolver> found = new ArrayList<>();

@@ -102,11 +102,12 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
         }
       }
       LimiterConfig config = runtime.config();
-      if (config.routes().isEmpty()) {
+      boolean cdi = hasClass(CDI_CLASS, loader);
+      Supplier<List<KeyResolver>> beans = cdi ? CdiRuntime::resolvers : List::of;
+      FilteredRequest recorder = cdi ? CdiRuntime.recorder() : null;
+      if (config.routes().isEmpty() && recorder == null) {
         LOG.warning(NAME + " has no limiter.route.* to apply: it limits nothing");
       }
-      Supplier<List<KeyResolver>> beans =
-          hasClass(CDI_CLASS, loader) ? CdiRuntime::resolvers : List::of;
       HttpRoutes routes =
           new HttpRoutes(
               runtime, new DryRunLog(LOG, RateLimitFeature.class, "filter"), beans, loader, true);
@@ -118,14 +119,14 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
       // request behind its own.
       RouteFilter vertx =
           hasClass(VertxRouteFilter.CONTEXT_CLASS, loader)
-              ? VertxRouteFilter.over(routes, NAME, LOG, loader)
+              ? VertxRouteFilter.over(routes, recorder, NAME, LOG, loader)
               : null;
       if (vertx != null) {
         return vertx;
       }
       return hasClass(SERVLET_CLASS, loader)
-          ? new ServletRouteFilter(routes, NAME, LOG)
-          : new RouteFilter(routes, NAME, LOG);
+          ? new ServletRouteFilter(routes, recorder, NAME, LOG)
+          : new RouteFilter(routes, recorder, NAME, LOG);
     } catch (ConfigException e) {
       close();
       List<String> problems = e.problems().stream().map(ConfigException::getMessage).toList();

@@ -38,11 +38,16 @@ class RouteFilter implements ContainerRequestFilter, ContainerResponseFilter {
   private static final ThreadLocal<RequestFrame> ENTERED = new ThreadLocal<>();
 
   private final HttpRoutes routes;
+
+  /** Where each request is recorded for {@code @Limited} keys; null without CDI or limiter-cdi. */
+  private final FilteredRequest recorder;
+
   private final String name;
   private final RateLimitedLog shapingLog;
 
-  RouteFilter(HttpRoutes routes, String name, Logger logger) {
+  RouteFilter(HttpRoutes routes, FilteredRequest recorder, String name, Logger logger) {
     this.routes = routes;
+    this.recorder = recorder;
     this.name = name;
     this.shapingLog = new RateLimitedLog(logger, RateLimitFeature.class, Duration.ofSeconds(60));
   }
@@ -60,10 +65,15 @@ class RouteFilter implements ContainerRequestFilter, ContainerResponseFilter {
   public void filter(ContainerRequestContext request) {
     exitLeftOver();
     PolicySet set = routes.match(path(request), request.getMethod());
+    if (set.size() == 0 && recorder == null) {
+      return;
+    }
+    JaxrsRequestView view = new JaxrsRequestView(request, remoteAddress(request));
+    record(view);
     if (set.size() == 0) {
       return;
     }
-    RequestFrame frame = routes.admit(set, new JaxrsRequestView(request, remoteAddress(request)));
+    RequestFrame frame = routes.admit(set, view);
     if (!frame.allowed()) {
       request.abortWith(rejection(frame));
       return;
@@ -92,6 +102,19 @@ class RouteFilter implements ContainerRequestFilter, ContainerResponseFilter {
       if (frame.settles()) {
         frame.end(response.getStatus(), null);
       }
+    }
+  }
+
+  /** Records {@code view} as the request of the current request scope, for {@code @Limited}. */
+  private void record(JaxrsRequestView view) {
+    if (recorder == null) {
+      return;
+    }
+    try {
+      recorder.record(view);
+    } catch (RuntimeException noRequestScope) {
+      // ContextNotActiveException: a Jakarta REST runtime that filters outside the request scope;
+      // @Limited then sees no HTTP request, as without this filter.
     }
   }
 

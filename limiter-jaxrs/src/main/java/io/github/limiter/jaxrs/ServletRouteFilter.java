@@ -17,8 +17,8 @@ class ServletRouteFilter extends RouteFilter {
 
   @Context private HttpServletRequest servletRequest;
 
-  ServletRouteFilter(HttpRoutes routes, String name, Logger logger) {
-    super(routes, name, logger);
+  ServletRouteFilter(HttpRoutes routes, FilteredRequest recorder, String name, Logger logger) {
+    super(routes, recorder, name, logger);
   }
 
   @Override

@@ -31,9 +31,10 @@ final class VertxRouteFilter extends RouteFilter {
   private final Method remoteAddress;
   private final Method hostAddress;
 
-  private VertxRouteFilter(HttpRoutes routes, String name, Logger logger, ClassLoader loader)
+  private VertxRouteFilter(
+      HttpRoutes routes, FilteredRequest recorder, String name, Logger logger, ClassLoader loader)
       throws ReflectiveOperationException {
-    super(routes, name, logger);
+    super(routes, recorder, name, logger);
     context = Class.forName(CONTEXT_CLASS, false, loader);
     serverContext = context.getMethod("getServerRequestContext");
     unwrap = Class.forName(REQUEST_CONTEXT_CLASS, false, loader).getMethod("unwrap", Class.class);
@@ -43,9 +44,10 @@ final class VertxRouteFilter extends RouteFilter {
   }
 
   /** The filter over Quarkus REST's classes in {@code loader}; null if they are not all there. */
-  static VertxRouteFilter over(HttpRoutes routes, String name, Logger logger, ClassLoader loader) {
+  static VertxRouteFilter over(
+      HttpRoutes routes, FilteredRequest recorder, String name, Logger logger, ClassLoader loader) {
     try {
-      return new VertxRouteFilter(routes, name, logger, loader);
+      return new VertxRouteFilter(routes, recorder, name, logger, loader);
     } catch (ReflectiveOperationException | LinkageError e) {
       return null;
     }

@@ -2,6 +2,7 @@ package io.github.limiter.jaxrs;
 
 import io.github.limiter.servlet.RateLimitFilter;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -55,8 +56,11 @@ final class TestApp implements AutoCloseable {
     return jersey(app, null);
   }
 
-  /** As {@link #jersey(ResourceConfig)}, behind the servlet filter {@code filter} if not null. */
-  static TestApp jersey(ResourceConfig app, RateLimitFilter filter) throws Exception {
+  /**
+   * As {@link #jersey(ResourceConfig)}, behind the servlet filter {@code filter} (the limiter's, or
+   * another) if not null.
+   */
+  static TestApp jersey(ResourceConfig app, Filter filter) throws Exception {
     ServletContextHandler context = new ServletContextHandler("/app");
     if (filter != null) {
       FilterHolder holder = new FilterHolder(filter);

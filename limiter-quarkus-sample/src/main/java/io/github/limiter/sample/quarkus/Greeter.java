@@ -3,17 +3,22 @@ package io.github.limiter.sample.quarkus;
 import io.github.limiter.cdi.Limited;
 import jakarta.enterprise.context.ApplicationScoped;
 
-/** The CDI bean under {@code @Limited}: 2 calls a minute per client. */
+/**
+ * The CDI bean under {@code @Limited}. Its keys come from the Quarkus REST request the call serves,
+ * as the policies say: {@code header:X-Client} and {@code remote-address}.
+ */
 @ApplicationScoped
 public class Greeter {
 
-  /**
-   * Limited by policy {@code conformance-limited}, keyed by the client's {@code X-Client} header,
-   * which the resource passes: Quarkus REST requests are no servlet requests, so the key comes from
-   * the parameter.
-   */
-  @Limited(value = "conformance-limited", key = "param:client")
-  public String limited(String client) {
+  /** Limited by policy {@code conformance-limited}: 2 calls a minute per {@code X-Client}. */
+  @Limited("conformance-limited")
+  public String limited() {
     return "limited";
+  }
+
+  /** Limited by policy {@code sample-address}: 2 calls a minute per client address. */
+  @Limited("sample-address")
+  public String byAddress() {
+    return "by-address";
   }
 }

@@ -1,24 +1,43 @@
 package io.github.limiter.sample.quarkus;
 
+import io.smallrye.common.annotation.NonBlocking;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * {@code GET /api/limited}: a Quarkus REST resource whose bean method is {@code @Limited}; a
- * rejected call becomes a 429 through limiter-cdi's exception mapper.
+ * Quarkus REST resources whose bean methods are {@code @Limited}; a rejected call becomes a 429
+ * through limiter-cdi's exception mapper. They pass no key: the bean's policies read it from the
+ * request.
  */
-@Path("/api/limited")
+@Path("/api")
 public class LimitedResource {
 
   @Inject Greeter greeter;
 
+  /** On a worker thread, as Quarkus REST runs a method that returns a plain value. */
   @GET
+  @Path("limited")
   @Produces(MediaType.TEXT_PLAIN)
-  public String limited(@HeaderParam("X-Client") String client) {
-    return greeter.limited(client);
+  public String limited() {
+    return greeter.limited();
+  }
+
+  /** The same call on the event loop, where the request filters ran too. */
+  @GET
+  @Path("limited-event-loop")
+  @Produces(MediaType.TEXT_PLAIN)
+  @NonBlocking
+  public String limitedOnTheEventLoop() {
+    return greeter.limited();
+  }
+
+  @GET
+  @Path("by-address")
+  @Produces(MediaType.TEXT_PLAIN)
+  public String byAddress() {
+    return greeter.byAddress();
   }
 }

@@ -1,12 +1,18 @@
 package io.github.limiter.sample.quarkus;
 
 import io.github.limiter.tck.redis.RedisServer;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -162,6 +168,37 @@ final class QuarkusApp implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);
+    }
+  }
+
+  /**
+   * The status of {@code GET path} sent over a socket bound to {@code localAddress} (a loopback
+   * address such as {@code 127.0.0.2}, so that the application sees another peer), with {@code
+   * headerLines} written as they are, which lets a test send what a well-behaved client would not.
+   */
+  int statusFrom(String localAddress, String path, String... headerLines) {
+    StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\n");
+    request.append("Host: 127.0.0.1:").append(port).append("\r\n");
+    for (String line : headerLines) {
+      request.append(line).append("\r\n");
+    }
+    request.append("Connection: close\r\n\r\n");
+    try (Socket socket = new Socket()) {
+      socket.setSoTimeout(10_000);
+      socket.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
+      socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      BufferedReader response =
+          new BufferedReader(
+              new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+      String status = response.readLine(); // HTTP/1.1 200 OK
+      if (status == null || !status.startsWith("HTTP/1.1 ")) {
+        throw new AssertionError("GET " + path + " from " + localAddress + ": " + status);
+      }
+      return Integer.parseInt(status.substring(9, 12));
+    } catch (IOException e) {
+      throw new UncheckedIOException("GET " + path + " from " + localAddress, e);
     }
   }
 
