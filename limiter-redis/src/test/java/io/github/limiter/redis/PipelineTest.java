@@ -375,8 +375,9 @@ class PipelineTest {
             .build();
     stores.add(store);
     PipelineDispatcher dispatcher = dispatcher(store);
-    // A bucket of 100 that refills 1 per hour on each thread's key: exactly 800 of 1 600 pass. A key
-    // per thread, because decisions on one key wait for each other (same-key groups, GroupsTest).
+    // A bucket of 100 that refills 1 per hour on each thread's key: exactly 800 of 1 600 pass.
+    // A key per thread, because decisions on one key wait for each other (same-key groups,
+    // GroupsTest).
     Policy policy =
         Policy.tokenBucket("lane", Limit.bucket(1, Duration.ofHours(1), 100))
             .withFailureMode(FailureMode.FAIL_CLOSED);
