@@ -94,7 +94,7 @@ public final class RedisLoad {
      * Redis CPU per decision by {@code INFO commandstats}, in µs: the time inside the commands the
      * client sent. A script's time includes the commands it calls, which commandstats counts again
      * under their own names; the subjects' scripts call each command at most once (Limiter: {@code
-     * TIME}, {@code MGET}, {@code SET}; Bucket4j's compare-and-swap: {@code GET}, {@code PSETEX}),
+     * TIME}, {@code GET}, {@code SET}; Bucket4j's compare-and-swap: {@code GET}, {@code PSETEX}),
      * so a command's calls beyond the scripts' count are the client's own (Bucket4j's read, {@code
      * GET}), at that command's mean time.
      */

@@ -174,11 +174,12 @@ final class CompiledPolicy {
   }
 
   /**
-   * The ARGV of decide.lua, adjust.lua and peek.lua: {@link #args}, then each quota's N and the
-   * boundaries of three periods, then the number of quotas. The periods are the one around {@code
-   * at} (the caller's wall clock, or the server's time a script answered) and its neighbours, in
-   * the scripts' microseconds: epoch microseconds less {@code scriptEpochMicros}. The script picks
-   * the one of its own time.
+   * The ARGV of decide.lua, adjust.lua and peek.lua: {@link #args}, then, for a policy with
+   * calendar quotas, each quota's N and the boundaries of three periods, then the number of quotas
+   * (a policy without quotas runs their scripts' plain shape, which reads none of this). The
+   * periods are the one around {@code at} (the caller's wall clock, or the server's time a script
+   * answered) and its neighbours, in the scripts' microseconds: epoch microseconds less {@code
+   * scriptEpochMicros}. The script picks the one of its own time.
    */
   List<String> quotaArgs(
       String now, long permits, String ttlFloorMillis, long at, long scriptEpochMicros) {
@@ -189,6 +190,9 @@ final class CompiledPolicy {
   List<String> quotaArgs(
       String now, String permits, String ttlFloorMillis, long at, long scriptEpochMicros) {
     List<String> args = args(now, permits, ttlFloorMillis);
+    if (quotas.length == 0) {
+      return args;
+    }
     long wallMillis = Math.floorDiv(scriptEpochMicros + at, 1_000L);
     for (Quota quota : quotas) {
       args.add(Long.toString(quota.limit.permits()));
@@ -244,9 +248,22 @@ final class CompiledPolicy {
 
   /**
    * The decision a decide script returned: {outcome, limit, remaining, resetAfter, retryAfter,
-   * delay}.
+   * delay}; or, by the first limit, "remaining resetAfter" for an admission without delay and
+   * "-retryAfter resetAfter" for a refusal.
    */
   Decision decision(Object reply) {
+    if (reply instanceof String text) {
+      int space = text.indexOf(' ');
+      try {
+        long first = Long.parseLong(text, 0, space, 10);
+        long reset = Long.parseLong(text, space + 1, text.length(), 10) * NANOS_PER_MICRO;
+        return first >= 0
+            ? Decision.allowed(policy.name(), ordered[0], first, reset, 0)
+            : Decision.limited(policy.name(), ordered[0], reset, -first * NANOS_PER_MICRO);
+      } catch (IndexOutOfBoundsException | NumberFormatException e) {
+        throw new IllegalStateException("unexpected reply from " + decide.name() + ": " + reply, e);
+      }
+    }
     if (!(reply instanceof List<?> values) || values.size() != 6) {
       throw new IllegalStateException("unexpected reply from " + decide.name() + ": " + reply);
     }

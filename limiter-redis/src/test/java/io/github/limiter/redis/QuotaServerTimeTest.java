@@ -83,7 +83,8 @@ class QuotaServerTimeTest {
   }
 
   /**
-   * The decide script of {@code c} at the script's time {@code now}, from a caller at {@code wall}.
+   * The decide script's reply for {@code c} at the script's time {@code now}, from a caller at
+   * {@code wall}, as {outcome, limit, remaining, resetAfter, retryAfter, delay}.
    */
   private static List<?> decide(Jedis jedis, CompiledPolicy c, Instant now, Instant wall) {
     List<String> args =
@@ -93,7 +94,17 @@ class QuotaServerTimeTest {
             "60000",
             micros(wall),
             RedisStore.EPOCH_SECONDS * 1_000_000L);
-    return (List<?>) jedis.eval(c.decide.source(), c.keys("k"), args);
+    Object reply = jedis.eval(c.decide.source(), c.keys("k"), args);
+    if (reply instanceof String text) {
+      // by the first limit, "remaining resetAfter" (admitted) or "-retryAfter resetAfter", in full
+      String[] fields = text.split(" ");
+      long first = Long.parseLong(fields[0]);
+      long reset = Long.parseLong(fields[1]);
+      return first >= 0
+          ? List.of(1L, 1L, first, reset, 0L, 0L)
+          : List.of(0L, 1L, 0L, reset, -first, 0L);
+    }
+    return (List<?>) reply;
   }
 
   @Test

@@ -6,7 +6,9 @@
 -- the state is written once, as of all k admissions, so the work does not grow with g (but for the
 -- sliding log, which stores an entry per admitted permit).
 -- g = 1 returns {outcome, limit (1-based), remaining, resetAfter, retryAfter, delay}, times in
--- microseconds; outcome 1 = allowed, 0 = limited, 2 = exceeds capacity. g > 1 returns
+-- microseconds; outcome 1 = allowed, 0 = limited, 2 = exceeds capacity. Two cases cost Redis less
+-- as text of two numbers than as a table: an admission under limit 1 without delay returns
+-- "remaining resetAfter", and a refusal by limit 1 "-retryAfter resetAfter". g > 1 returns
 -- {k, outcome, limit, remaining, resetAfter, retryAfter} (the decision of each refused request,
 -- all alike; zeros when k = g) followed, when k > 0, by {left, reset, reset at k, delay, delay at
 -- k} of each limit in turn after the first admission: the caller derives the decision of the m-th
@@ -98,7 +100,11 @@ if k == 0 then
 --]
   end
   if retry == NEVER then outcome, retry = 2, 0 else rleft = 0 end
-  if g == 1 then return { outcome, bind, rleft, rreset, retry, 0 } end
+  if g == 1 then
+    -- The usual refusal, by the first limit, as the text "-retryAfter resetAfter" (retryAfter > 0).
+    if outcome == 0 and bind == 1 then return format('-%d %d', retry, rreset) end
+    return { outcome, bind, rleft, rreset, retry, 0 }
+  end
   return { 0, outcome, bind, rleft, rreset, retry }
 end
 
@@ -177,7 +183,12 @@ for j = 1, q do
   o = o + 5
 end
 --]
-if g == 1 then return { 1, bind, least, least_reset, 0, longest } end
+if g == 1 then
+  -- The usual admission, bound by the first limit and not delayed, as the text "remaining reset":
+  -- two numbers to format cost Redis less than a table to convert.
+  if bind == 1 and longest == 0 then return format('%d %d', least, least_reset) end
+  return { 1, bind, least, least_reset, 0, longest }
+end
 if rest then
 --[ quotas
   if qretry > 0 and qretry >= lretry then lretry, lbind, lleft, lreset = qretry, qbind, qleft_, qreset_ end

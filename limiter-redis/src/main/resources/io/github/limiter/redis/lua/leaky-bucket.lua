@@ -20,9 +20,9 @@ if backlog > 2 * b * T then backlog = 2 * b * T end
 v = c + backlog
 
 --@ load
-local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+local T, b = ARGV[a] + 0, ARGV[a + 1] + 0
 local fresh = not raw[i]
-local tat = raw[n + i] or (now + tonumber(ARGV[a + 2]) * T)
+local tat = raw[n + i] or (now + ARGV[a + 2] * T)
 
 --@ wait
 local wait = NEVER
@@ -80,4 +80,5 @@ if reset < 0 then reset = 0 end
 local delay = reset
 
 --@ write
-redis.call('SET', KEYS[i], format('%d %d %d', tat, T, b), 'PX', px)
+-- T and b as the caller sent them, the digits %d would print: fewer numbers to format.
+redis.call('SET', KEYS[i], format('%d %s %s', tat, ARGV[a], ARGV[a + 1]), 'PX', px)

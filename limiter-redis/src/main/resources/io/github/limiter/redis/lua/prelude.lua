@@ -13,12 +13,13 @@ if ARGV[1] == '' then
   -- since 7 (which is the first to define REDIS_VERSION_NUM): only older servers need the call.
   if not redis.REDIS_VERSION_NUM and redis.replicate_commands then redis.replicate_commands() end
   local t = redis.call('TIME')
-  now = (tonumber(t[1]) - 1735689600) * 1000000 + tonumber(t[2])
+  -- Arithmetic on a numeric string parses it once; tonumber parses it twice.
+  now = (t[1] - 1735689600) * 1000000 + t[2]
 else
   now = tonumber(ARGV[1])
 end
 local permits = tonumber(ARGV[2])
-local ttl_floor = tonumber(ARGV[3])
+local ttl_floor = ARGV[3] + 0
 local NEVER = math.huge
 --@ ttl
 -- The TTL that keeps a key at least until it is fresh again (reset microseconds from now), in
@@ -36,19 +37,35 @@ if c > now then c = now end
 -- The fetch of the bucket algorithms, whose state is one instant v stored as "v T b", the limits
 -- it was written under (a bare "v" is a state of these limits). Decoded once, into the reply's
 -- free slots: raw[n + i] holds key i's v under these limits, nil when it is missing or
--- unreadable. A state of other limits is carried over by the algorithm's own rebase section,
--- which turns v, written under T = oT and b = ob, into v under T and b as of the instant c.
-local raw = n > 0 and redis.call('MGET', unpack(KEYS, 1, n)) or {}
+-- unreadable. A state of these limits, the usual case, costs one match and one number; one of
+-- other limits is carried over by the algorithm's own rebase section, which turns v, written under
+-- T = oT and b = ob, into v under T and b as of the instant c. One key is read with GET, which
+-- costs Redis less than MGET.
+local raw
+if n == 1 then
+  raw = { redis.call('GET', KEYS[1]), false }
+else
+  raw = n > 0 and redis.call('MGET', unpack(KEYS, 1, n)) or {}
+end
 for i = 1, n do
   if raw[i] then
     local a, k = 4 + (i - 1) * PARAMS, 3
-    local v, oT, ob = string.match(raw[i], '^(%-?%d+) (%d+) (%d+)$')
-    if not v then v = string.match(raw[i], '^(%-?%d+)$') end
-    v, oT, ob = tonumber(v), tonumber(oT), tonumber(ob)
-    local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-    if v and oT and (oT ~= T or ob ~= b) then
-      --+ carry
-      --+ rebase
+    local v, limits = string.match(raw[i], '^(%-?%d+) (%d+ %d+)$')
+    if limits == ARGV[a] .. ' ' .. ARGV[a + 1] then
+      v = v + 0
+    else
+      local oT, ob
+      if limits then
+        oT, ob = string.match(limits, '^(%d+) (%d+)$')
+      else
+        v = string.match(raw[i], '^(%-?%d+)$')
+      end
+      v, oT, ob = tonumber(v), tonumber(oT), tonumber(ob)
+      local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+      if v and oT and (oT ~= T or ob ~= b) then
+        --+ carry
+        --+ rebase
+      end
     end
     raw[n + i] = v
   end

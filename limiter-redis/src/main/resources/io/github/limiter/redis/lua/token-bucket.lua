@@ -21,10 +21,10 @@ if saved > b * T then saved = b * T elseif saved < -b * T then saved = -b * T en
 v = c - saved
 
 --@ load
-local T, b = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+local T, b = ARGV[a] + 0, ARGV[a + 1] + 0
 local full = b * T
 local fresh = not raw[i]
-local z = raw[n + i] or (now - tonumber(ARGV[a + 2]) * T)
+local z = raw[n + i] or (now - ARGV[a + 2] * T)
 
 --@ wait
 local wait = NEVER
@@ -81,7 +81,8 @@ if reset < 0 then reset = 0 end
 local delay = 0
 
 --@ write
-redis.call('SET', KEYS[i], format('%d %d %d', z, T, b), 'PX', px)
+-- T and b as the caller sent them, the digits %d would print: fewer numbers to format.
+redis.call('SET', KEYS[i], format('%d %s %s', z, ARGV[a], ARGV[a + 1]), 'PX', px)
 
 --@ lent
 -- Lease mode: what the nodes hold (lent) counts against the capacity. The bucket holds at most
