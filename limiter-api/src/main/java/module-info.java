@@ -15,6 +15,8 @@ module io.github.limiter {
       io.github.limiter.jaxrs,
       io.github.limiter.cdi,
       io.github.limiter.outbound;
+  exports io.github.limiter.internal.admin to
+      io.github.limiter.servlet;
   exports io.github.limiter.internal.algorithm to
       io.github.limiter.redis,
       io.github.limiter.tck,
@@ -35,7 +37,6 @@ module io.github.limiter {
       io.github.limiter.jaxrs,
       io.github.limiter.cdi;
   exports io.github.limiter.internal.live to
-      io.github.limiter.servlet,
       io.github.limiter.redis;
   exports io.github.limiter.internal.insight to
       io.github.limiter.servlet,
