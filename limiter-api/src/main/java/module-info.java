@@ -16,7 +16,8 @@ module io.github.limiter {
       io.github.limiter.cdi,
       io.github.limiter.outbound;
   exports io.github.limiter.internal.admin to
-      io.github.limiter.servlet;
+      io.github.limiter.servlet,
+      io.github.limiter.jaxrs;
   exports io.github.limiter.internal.algorithm to
       io.github.limiter.redis,
       io.github.limiter.tck,

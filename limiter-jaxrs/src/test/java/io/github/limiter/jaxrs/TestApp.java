@@ -57,7 +57,14 @@ final class TestApp implements AutoCloseable {
 
   /** As {@link #jersey(ResourceConfig)}, behind the servlet filter {@code filter} if not null. */
   static TestApp jersey(ResourceConfig app, RateLimitFilter filter) throws Exception {
+    return jersey(app, filter, Map.of());
+  }
+
+  /** As {@link #jersey(ResourceConfig, RateLimitFilter)}, with these context attributes. */
+  static TestApp jersey(ResourceConfig app, RateLimitFilter filter, Map<String, Object> attributes)
+      throws Exception {
     ServletContextHandler context = new ServletContextHandler("/app");
+    attributes.forEach(context::setAttribute);
     if (filter != null) {
       FilterHolder holder = new FilterHolder(filter);
       holder.setName("limiter");
@@ -110,8 +117,19 @@ final class TestApp implements AutoCloseable {
 
   /** {@code method} {@code path} with headers from alternating names and values, no body. */
   HttpResponse<String> send(String method, String path, String... headers) throws Exception {
+    return sendBody(method, path, null, headers);
+  }
+
+  /** As {@link #send(String, String, String...)}, with {@code body} if not null. */
+  HttpResponse<String> sendBody(String method, String path, String body, String... headers)
+      throws Exception {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri(path)).method(method, HttpRequest.BodyPublishers.noBody());
+        HttpRequest.newBuilder(uri(path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     for (int i = 0; i < headers.length; i += 2) {
       request.header(headers[i], headers[i + 1]);
     }
