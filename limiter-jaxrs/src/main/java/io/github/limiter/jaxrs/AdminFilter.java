@@ -30,17 +30,33 @@ class AdminFilter implements ContainerRequestFilter {
 
   @Override
   public void filter(ContainerRequestContext request) {
-    String path = request.getUriInfo().getPath(false);
-    path = path.startsWith("/") ? path : "/" + path;
+    // The path below the application's base as it came: Quarkus REST has no getPath(false).
+    String uri = request.getUriInfo().getRequestUri().getRawPath();
+    String app = request.getUriInfo().getBaseUri().getRawPath();
+    if (!app.endsWith("/") || !uri.startsWith(app)) {
+      return;
+    }
+    String path = uri.substring(app.length() - 1);
     String base = api.path();
     if (!(path.equals(base) || path.startsWith(base + "/")) || servedByServlet()) {
       return;
     }
+    answer(request, () -> request.abortWith(reply(request, uri, path.substring(base.length()))));
+  }
+
+  /**
+   * Runs {@code call}, which may read the request's body and use the store: here, on this thread.
+   */
+  void answer(ContainerRequestContext request, Runnable call) {
+    call.run();
+  }
+
+  private Response reply(ContainerRequestContext request, String uri, String rest) {
     AdminReply reply =
         api.handle(
             request.getMethod(),
-            request.getUriInfo().getRequestUri().getRawPath(),
-            path.substring(base.length()),
+            uri,
+            rest,
             new JaxrsRequestView(request, null),
             request.getEntityStream());
     Response.ResponseBuilder response = Response.status(reply.status());
@@ -48,6 +64,6 @@ class AdminFilter implements ContainerRequestFilter {
     if (reply.contentType() != null) {
       response.type(reply.contentType()).entity(reply.body());
     }
-    request.abortWith(response.build());
+    return response.build();
   }
 }

@@ -143,7 +143,11 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
       if (adminSettings.enabled()) {
         LimiterRuntime deciding = runtime;
         AdminApi api = new AdminApi(adminSettings, () -> deciding);
-        admin = servlet ? new ServletAdminFilter(api) : new AdminFilter(api);
+        AdminFilter onVertx = vertx != null ? VertxAdminFilter.over(api, loader) : null;
+        admin =
+            onVertx != null
+                ? onVertx
+                : servlet ? new ServletAdminFilter(api) : new AdminFilter(api);
       }
       if (vertx != null) {
         return vertx;
