@@ -15,6 +15,9 @@ module io.github.limiter {
       io.github.limiter.jaxrs,
       io.github.limiter.cdi,
       io.github.limiter.outbound;
+  exports io.github.limiter.internal.admin to
+      io.github.limiter.servlet,
+      io.github.limiter.jaxrs;
   exports io.github.limiter.internal.algorithm to
       io.github.limiter.redis,
       io.github.limiter.tck,
@@ -36,7 +39,6 @@ module io.github.limiter {
       io.github.limiter.jaxrs,
       io.github.limiter.cdi;
   exports io.github.limiter.internal.live to
-      io.github.limiter.servlet,
       io.github.limiter.redis;
   exports io.github.limiter.internal.insight to
       io.github.limiter.servlet,
@@ -50,8 +52,7 @@ module io.github.limiter {
   exports io.github.limiter.internal.metrics to
       io.github.limiter.metrics,
       io.github.limiter.outbound,
-      io.github.limiter.redis,
-      io.github.limiter.servlet;
+      io.github.limiter.redis;
   exports io.github.limiter.internal.runtime to
       io.github.limiter.servlet,
       io.github.limiter.jaxrs,

@@ -3,7 +3,9 @@ package io.github.limiter.jaxrs;
 import io.github.limiter.ConfigException;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.Limiter;
+import io.github.limiter.internal.admin.AdminApi;
 import io.github.limiter.internal.admission.DryRunLog;
+import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.internal.runtime.HttpRoutes;
@@ -36,6 +38,11 @@ import java.util.logging.Logger;
  * MicroProfile Config, closed by {@link #close}; or the one over a ready configuration and limiter
  * ({@link #RateLimitFeature(ConfigLookup, Limiter)}). An invalid configuration fails the start of
  * the application with a {@link ConfigException} naming the key and the value.
+ *
+ * <p>With {@code limiter.admin.enabled}, it also serves the admin API and the operator console at
+ * {@code limiter.admin.path} below the application's base URI, guarded as limiter-servlet's: the
+ * same {@code AdminApi} answers both. Where limiter-servlet serves them in the same application (on
+ * a servlet container), it serves none.
  */
 @Provider
 public final class RateLimitFeature implements Feature, AutoCloseable {
@@ -45,6 +52,7 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
   private static final String SERVLET_CLASS = "jakarta.servlet.http.HttpServletRequest";
   private static final String NAME = "RateLimitFeature";
 
+  private final ConfigLookup presetLookup;
   private final LimiterConfig presetConfig;
   private final Limiter presetLimiter;
 
@@ -54,11 +62,15 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
   /** The filters over the runtime, built by the first {@link #configure}. */
   private RouteFilter filter;
 
+  /** The admin API's filter; null when {@code limiter.admin.enabled} is off. */
+  private AdminFilter admin;
+
   /**
    * Routes from the application's CDI runtime or its configuration: for scanning and {@code
    * register(RateLimitFeature.class)}.
    */
   public RateLimitFeature() {
+    this.presetLookup = null;
     this.presetConfig = null;
     this.presetLimiter = null;
   }
@@ -70,7 +82,8 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
    * @throws ConfigException naming the key and the value, if the configuration is invalid
    */
   public RateLimitFeature(ConfigLookup config, Limiter limiter) {
-    this.presetConfig = LimiterConfig.from(Objects.requireNonNull(config, "config"));
+    this.presetLookup = Objects.requireNonNull(config, "config");
+    this.presetConfig = LimiterConfig.from(config);
     this.presetLimiter = Objects.requireNonNull(limiter, "limiter");
   }
 
@@ -82,6 +95,9 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
     // Pre-matching, and outermost among the response filters: the response of every other one
     // (an exception mapper's, an authentication filter's refusal) is the one that settles.
     context.register(filter, Priorities.AUTHENTICATION - 100);
+    if (admin != null) {
+      context.register(admin, Priorities.AUTHENTICATION - 90);
+    }
     return true;
   }
 
@@ -89,18 +105,21 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
     ClassLoader loader = loader();
     LimiterRuntime runtime = null;
     try {
+      ConfigLookup lookup;
       if (presetConfig != null) {
+        lookup = presetLookup;
         runtime = built = LimiterRuntime.over(presetLimiter.store(), presetConfig, null, loader);
       } else {
         Map<String, String> params = limiterProperties(properties);
+        lookup = MicroProfileConfigLookup.over(params, loader);
         runtime = params.isEmpty() && hasClass(CDI_CLASS, loader) ? CdiRuntime.runtime() : null;
         if (runtime == null) {
-          ConfigLookup lookup = MicroProfileConfigLookup.over(params, loader);
           // Read first, so that a configuration error leaves nothing to close.
           LimiterConfig config = LimiterConfig.from(lookup);
           runtime = built = LimiterRuntime.open(config, lookup, loader);
         }
       }
+      AdminSettings adminSettings = AdminSettings.from(lookup);
       LimiterConfig config = runtime.config();
       boolean cdi = hasClass(CDI_CLASS, loader);
       Supplier<List<KeyResolver>> beans = cdi ? CdiRuntime::resolvers : List::of;
@@ -121,10 +140,20 @@ public final class RateLimitFeature implements Feature, AutoCloseable {
           hasClass(VertxRouteFilter.CONTEXT_CLASS, loader)
               ? VertxRouteFilter.over(routes, recorder, NAME, LOG, loader)
               : null;
+      boolean servlet = vertx == null && hasClass(SERVLET_CLASS, loader);
+      if (adminSettings.enabled()) {
+        LimiterRuntime deciding = runtime;
+        AdminApi api = new AdminApi(adminSettings, () -> deciding);
+        AdminFilter onVertx = vertx != null ? VertxAdminFilter.over(api, loader) : null;
+        admin =
+            onVertx != null
+                ? onVertx
+                : servlet ? new ServletAdminFilter(api) : new AdminFilter(api);
+      }
       if (vertx != null) {
         return vertx;
       }
-      return hasClass(SERVLET_CLASS, loader)
+      return servlet
           ? new ServletRouteFilter(routes, recorder, NAME, LOG)
           : new RouteFilter(routes, recorder, NAME, LOG);
     } catch (ConfigException e) {

@@ -61,7 +61,14 @@ final class TestApp implements AutoCloseable {
    * another) if not null.
    */
   static TestApp jersey(ResourceConfig app, Filter filter) throws Exception {
+    return jersey(app, filter, Map.of());
+  }
+
+  /** As {@link #jersey(ResourceConfig, Filter)}, with these context attributes. */
+  static TestApp jersey(ResourceConfig app, Filter filter, Map<String, Object> attributes)
+      throws Exception {
     ServletContextHandler context = new ServletContextHandler("/app");
+    attributes.forEach(context::setAttribute);
     if (filter != null) {
       FilterHolder holder = new FilterHolder(filter);
       holder.setName("limiter");
@@ -114,8 +121,19 @@ final class TestApp implements AutoCloseable {
 
   /** {@code method} {@code path} with headers from alternating names and values, no body. */
   HttpResponse<String> send(String method, String path, String... headers) throws Exception {
+    return sendBody(method, path, null, headers);
+  }
+
+  /** As {@link #send(String, String, String...)}, with {@code body} if not null. */
+  HttpResponse<String> sendBody(String method, String path, String body, String... headers)
+      throws Exception {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri(path)).method(method, HttpRequest.BodyPublishers.noBody());
+        HttpRequest.newBuilder(uri(path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     for (int i = 0; i < headers.length; i += 2) {
       request.header(headers[i], headers[i + 1]);
     }

@@ -1,6 +1,7 @@
 package io.github.limiter.servlet;
 
 import io.github.limiter.ConfigException;
+import io.github.limiter.internal.admin.AdminApi;
 import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.config.PolicyConfig;
@@ -92,10 +93,10 @@ public final class RateLimitInitializer implements ServletContainerInitializer {
           e);
     }
     if (settings.enabled()) {
-      ServletRegistration.Dynamic admin =
-          context.addServlet(
-              "limiter-admin", new AdminServlet(settings, () -> ContextRuntime.find(context)));
+      AdminServlet servlet = new AdminServlet(settings, () -> ContextRuntime.find(context));
+      ServletRegistration.Dynamic admin = context.addServlet("limiter-admin", servlet);
       admin.addMapping(settings.path() + "/*");
+      context.setAttribute(AdminApi.ATTRIBUTE, servlet.api());
     }
   }
 

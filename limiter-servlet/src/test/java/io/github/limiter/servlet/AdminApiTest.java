@@ -2,6 +2,7 @@ package io.github.limiter.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.limiter.internal.admin.AdminApi;
 import io.github.limiter.internal.config.AdminSettings;
 import io.github.limiter.internal.config.LimiterConfig;
 import io.github.limiter.internal.runtime.LimiterRuntime;
@@ -530,7 +531,7 @@ class AdminApiTest {
   @Test
   void aKeyWithALineBreakStaysOnTheChangesLogLine() throws Exception {
     List<String> lines = new CopyOnWriteArrayList<>();
-    Logger log = Logger.getLogger(AdminServlet.class.getName());
+    Logger log = Logger.getLogger(AdminApi.class.getName());
     Handler handler =
         new Handler() {
           @Override

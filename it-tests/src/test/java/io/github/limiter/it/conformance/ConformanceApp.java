@@ -23,7 +23,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       conformance-route} (3 a minute, keyed by {@code X-Client});
  *   <li>{@code GET /api/limited}: a CDI bean method under {@code @Limited("conformance-limited")}
  *       (2 a minute, keyed by {@code X-Client}), a 429 through the exception mapper;
- *   <li>{@code GET /}: a page outside every limit, to see that the application is up.
+ *   <li>{@code GET /}: a page outside every limit, to see that the application is up;
+ *   <li>{@code /limiter/admin/}: the admin API and console, off unless a test enables them
+ *       (limiter-servlet's here, limiter-jaxrs's in the Quarkus sample).
  * </ul>
  *
  * Its settings are in {@code META-INF/microprofile-config.properties}; system properties override

@@ -1,4 +1,4 @@
-package io.github.limiter.servlet;
+package io.github.limiter.internal.admin;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;

@@ -1,4 +1,4 @@
-package io.github.limiter.servlet;
+package io.github.limiter.internal.admin;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,5 @@
-package io.github.limiter.servlet;
+package io.github.limiter.internal.admin;
 
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
@@ -18,9 +16,9 @@ final class AdminConsole {
   /** The console's files by the name they are served at; the page is "". */
   private static final Map<String, String[]> FILES =
       Map.of(
-          "", new String[] {"console.html", "text/html"},
-          "console.css", new String[] {"console.css", "text/css"},
-          "console.js", new String[] {"console.js", "text/javascript"});
+          "", new String[] {"console.html", "text/html;charset=UTF-8"},
+          "console.css", new String[] {"console.css", "text/css;charset=UTF-8"},
+          "console.js", new String[] {"console.js", "text/javascript;charset=UTF-8"});
 
   static final String CONTENT_SECURITY_POLICY =
       "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self';"
@@ -28,33 +26,32 @@ final class AdminConsole {
 
   private AdminConsole() {}
 
-  /** Serves a console file if {@code request} asks for one; false for every other route. */
-  static boolean serve(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    String rest = request.getPathInfo() == null ? "" : request.getPathInfo();
+  /**
+   * The console file that {@code rest} (the path below the admin path) names, or the redirect that
+   * the page's relative links need at the admin path itself; null for every other route.
+   *
+   * @param uri the request's path, which the redirect adds a slash to
+   */
+  static AdminReply serve(String uri, String rest) throws IOException {
     if (rest.isEmpty()) {
-      // the page's relative links need the trailing slash
-      response.sendRedirect(request.getRequestURI() + "/");
-      return true;
+      return new AdminReply(302, Map.of("Location", uri + "/"), null, new byte[0]);
     }
     String[] file = FILES.get(rest.substring(1));
     if (file == null) {
-      return false;
+      return null;
     }
     try (InputStream in = AdminConsole.class.getResourceAsStream("console/" + file[0])) {
       if (in == null) {
         throw new IllegalStateException("the console's " + file[0] + " is missing from the jar");
       }
-      byte[] bytes = in.readAllBytes();
-      response.setStatus(200);
-      response.setContentType(file[1]);
-      response.setCharacterEncoding("UTF-8");
-      response.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-      response.setHeader("X-Content-Type-Options", "nosniff");
-      response.setHeader("Referrer-Policy", "no-referrer");
-      response.setContentLength(bytes.length);
-      response.getOutputStream().write(bytes);
+      return new AdminReply(
+          200,
+          Map.of(
+              "Content-Security-Policy", CONTENT_SECURITY_POLICY,
+              "X-Content-Type-Options", "nosniff",
+              "Referrer-Policy", "no-referrer"),
+          file[1],
+          in.readAllBytes());
     }
-    return true;
   }
 }

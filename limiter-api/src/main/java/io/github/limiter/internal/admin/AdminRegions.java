@@ -1,4 +1,4 @@
-package io.github.limiter.servlet;
+package io.github.limiter.internal.admin;
 
 import io.github.limiter.internal.metrics.RegionBudgets;
 import io.github.limiter.internal.runtime.LimiterRuntime;
