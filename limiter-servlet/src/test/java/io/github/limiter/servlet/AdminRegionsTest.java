@@ -94,7 +94,7 @@ class AdminRegionsTest {
 
     // Then it shows the region and the policy's share: granted by the global budget, the whole
     // capacity its fair share (the only region), and what the global budget had left after that
-    assertThat(regions.statusCode()).isEqualTo(200);
+    assertThat(regions.statusCode()).as(regions.body()).isEqualTo(200);
     assertThat(regions.body())
         .startsWith("{\"region\":\"east\",\"policies\":[{\"policy\":\"global-api\",\"held\":")
         .contains("\"fairShare\":1000")
