@@ -104,14 +104,19 @@ final class DeploymentChecks {
    * failure line is logged if there are any.
    */
   static List<DeploymentException> atValidation(LimiterDeployment deployment) {
-    Map<String, Throwable> problems =
-        problems(deployment, loader -> KeyResolvers.unknownUntilStart(), unchecked -> {});
-    if (!problems.isEmpty()) {
-      StartLog.failed(LOG, "@Limited", problems.keySet());
+    return reported(withoutBeans(deployment));
+  }
+
+  /**
+   * The problems that only the application's beans show, at deployment validation, where a portable
+   * extension reaches them; none while {@link #atValidation} has some, which it reports.
+   */
+  static List<DeploymentException> atValidationWithBeans(
+      LimiterDeployment deployment, BeanManager beans) {
+    if (!withoutBeans(deployment).isEmpty()) {
+      return List.of();
     }
-    List<DeploymentException> failures = new ArrayList<>();
-    problems.forEach((message, cause) -> failures.add(problem(message, cause)));
-    return failures;
+    return reported(withBeans(deployment, beans));
   }
 
   /**
@@ -122,11 +127,7 @@ final class DeploymentChecks {
    * @throws DeploymentException whose message is the one failure line, naming every problem
    */
   static void atStart(LimiterDeployment deployment, BeanManager beans) {
-    Map<String, Throwable> problems =
-        problems(
-            deployment,
-            loader -> SiteRules.resolvers(beans, loader),
-            found -> createStore(beans, found));
+    Map<String, Throwable> problems = withBeans(deployment, beans);
     if (problems.isEmpty()) {
       return;
     }
@@ -143,6 +144,28 @@ final class DeploymentChecks {
       }
     }
     throw failure == null ? problem(line, null) : failure;
+  }
+
+  /** The checks a Build Compatible Extension can make: every key resolver passes, no store. */
+  private static Map<String, Throwable> withoutBeans(LimiterDeployment deployment) {
+    return problems(deployment, loader -> KeyResolvers.unknownUntilStart(), unchecked -> {});
+  }
+
+  private static Map<String, Throwable> withBeans(LimiterDeployment deployment, BeanManager beans) {
+    return problems(
+        deployment,
+        loader -> SiteRules.resolvers(beans, loader),
+        found -> createStore(beans, found));
+  }
+
+  /** {@code problems} as deployment problems, after logging their one failure line. */
+  private static List<DeploymentException> reported(Map<String, Throwable> problems) {
+    if (!problems.isEmpty()) {
+      StartLog.failed(LOG, "@Limited", problems.keySet());
+    }
+    List<DeploymentException> failures = new ArrayList<>();
+    problems.forEach((message, cause) -> failures.add(problem(message, cause)));
+    return failures;
   }
 
   private static DeploymentException problem(String message, Throwable cause) {
