@@ -58,7 +58,7 @@ class BadConfigIT {
 
   /**
    * A policy keyed by a resolver that no bean or service provides: only the application's beans can
-   * say, so the start checks it, and fails the deployment all the same.
+   * say, so the portable extension checks it at validation.
    */
   @Deployment(name = "bad-resolver", managed = false)
   static WebArchive badResolver() {

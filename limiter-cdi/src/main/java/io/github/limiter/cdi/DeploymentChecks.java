@@ -32,7 +32,8 @@ import java.util.logging.Logger;
 /**
  * The checks of every {@link Limited} method and of the {@code limiter.*} configuration: at
  * deployment by the {@link LimitedBuildExtension} (on Quarkus, at the build when it has the
- * configuration), and again as the application starts, with what needs its beans: a typo fails the
+ * configuration); with what needs the application's beans, at validation by the portable {@link
+ * LimiterExtension} where the container runs one, and as the application starts. A typo fails the
  * deployment or the start, not the first call.
  */
 final class DeploymentChecks {

@@ -28,8 +28,9 @@ import java.util.logging.Logger;
  *
  * <p>The library jar carries no {@code beans.xml}: this extension adds its beans, so it works the
  * same whether or not the container scans the jar. What needs bean instances, which no Build
- * Compatible Extension has, is checked as the application starts ({@link LimiterBeans#start}): that
- * each key resolver a site names exists, and that the configured store can be created.
+ * Compatible Extension has (that each key resolver a site names exists, and that the configured
+ * store can be created), is checked at validation by the portable {@link LimiterExtension} where
+ * the container runs one, and as the application starts ({@link LimiterBeans#start}) everywhere.
  */
 public class LimitedBuildExtension implements BuildCompatibleExtension {
 

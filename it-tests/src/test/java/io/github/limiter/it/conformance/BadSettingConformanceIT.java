@@ -23,9 +23,9 @@ class BadSettingConformanceIT {
   }
 
   /**
-   * A resolver's name is what its instance says, so only the application's start can check it: the
-   * {@code @Limited} method's policy takes its cost from a resolver that no bean or service
-   * provides.
+   * A resolver's name is what its instance says, so only a check with the application's beans sees
+   * it (the portable extension's at validation, or the start's on Quarkus): the {@code @Limited}
+   * method's policy takes its cost from a resolver that no bean or service provides.
    */
   @Test
   void aKeyResolverThatNoBeanProvidesFailsTheStartNamingTheKeyAndTheValue() {
