@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.limiter.internal.log.StartLog;
 import io.github.limiter.it.app.cdi.GreetServlet;
 import io.github.limiter.it.app.cdi.GreetingService;
+import io.github.limiter.it.app.conformance.LimitedGreeter;
 import io.github.limiter.it.app.servlet.EchoServlet;
 import io.github.limiter.it.harness.Http;
 import io.github.limiter.it.harness.PrintServerLogOnFailure;
@@ -55,6 +56,23 @@ class BadConfigIT {
             "META-INF/microprofile-config.properties");
   }
 
+  /**
+   * A policy keyed by a resolver that no bean or service provides: only the application's beans can
+   * say, so the portable extension checks it at validation.
+   */
+  @Deployment(name = "bad-resolver", managed = false)
+  static WebArchive badResolver() {
+    return ShrinkWrap.create(WebArchive.class, "bad-resolver.war")
+        .addClasses(GreetingService.class, GreetServlet.class, LimitedGreeter.class)
+        .addAsResource(
+            new StringAsset(
+                "limiter.policy.bean.algorithm=token-bucket\nlimiter.policy.bean.limits=2/m\n"
+                    + "limiter.policy.conformance-limited.algorithm=fixed-window\n"
+                    + "limiter.policy.conformance-limited.limits=2/m\n"
+                    + "limiter.policy.conformance-limited.key=resolver:nobody\n"),
+            "META-INF/microprofile-config.properties");
+  }
+
   @Deployment(name = "sync-shaping-filter", managed = false)
   static WebArchive syncShapingFilter() {
     return ShrinkWrap.create(WebArchive.class, "sync-shaping-filter.war")
@@ -87,6 +105,22 @@ class BadConfigIT {
             "LIMITER CONFIGURATION FAILED: 1 problem in @Limited: (1)"
                 + " limiter.policy.bean.algorithm: expected fixed-window, ")
         .endsWith("was 'token-bukket'; did you mean 'token-bucket'?");
+  }
+
+  @Test
+  void aKeyResolverThatNoBeanProvidesFailsTheDeploymentNamingTheKey() {
+    Failure failure = deployExpectingFailure("bad-resolver", "greet?user=x");
+
+    assertThat(failure.all())
+        .contains("limiter.policy.conformance-limited.key=resolver:nobody")
+        .contains("no key resolver named 'nobody'");
+    assertThat(failureLine(failure.log()))
+        .startsWith(
+            "LIMITER CONFIGURATION FAILED: 1 problem in @Limited: (1) @Limited(\"conformance-limited\") on "
+                + LimitedGreeter.class.getName()
+                + ".limited(): policy 'conformance-limited' has"
+                + " limiter.policy.conformance-limited.key=resolver:nobody, but no key resolver named"
+                + " 'nobody'");
   }
 
   /** Issue 17.5: such a filter used to deploy and let every request pass at once, unshaped. */

@@ -2,6 +2,7 @@ package io.github.limiter.cdi;
 
 import io.github.limiter.ConfigException;
 import io.github.limiter.NanoClock;
+import io.github.limiter.RateLimitStore;
 import io.github.limiter.internal.admission.AdaptiveGates;
 import io.github.limiter.internal.admission.Admission;
 import io.github.limiter.internal.admission.AdmissionMetrics;
@@ -12,6 +13,10 @@ import io.github.limiter.internal.config.Suggestion;
 import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.HttpSettings;
 import io.github.limiter.internal.log.StartLog;
+import jakarta.enterprise.inject.AmbiguousResolutionException;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.DeploymentException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -20,13 +25,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
- * The deployment-time checks of every {@link Limited} method and of the {@code limiter.*}
- * configuration, shared by the portable {@link LimiterExtension} and the {@link
- * LimitedBuildExtension}: a typo fails the deployment (or the Quarkus build), not the first call.
+ * The checks of every {@link Limited} method and of the {@code limiter.*} configuration: at
+ * deployment by the {@link LimitedBuildExtension} (on Quarkus, at the build when it has the
+ * configuration); with what needs the application's beans, at validation by the portable {@link
+ * LimiterExtension} where the container runs one, and as the application starts. A typo fails the
+ * deployment or the start, not the first call.
  */
 final class DeploymentChecks {
 
@@ -35,18 +43,18 @@ final class DeploymentChecks {
   private DeploymentChecks() {}
 
   /**
-   * The problems of {@code sites} under the deployment's configuration, by message (a class-level
+   * The problems of the deployment's sites under its configuration, by message (a class-level
    * problem once, not once per method), each with its cause or null; empty when they are valid.
    *
    * @param resolvers the key resolvers, by the class loader of the configuration
    * @param store checks the store once everything else is valid, adding its problems
    */
-  static Map<String, Throwable> problems(
-      List<Site> sites,
+  private static Map<String, Throwable> problems(
       LimiterDeployment deployment,
       Function<ClassLoader, KeyResolvers> resolvers,
-      java.util.function.Consumer<Map<String, Throwable>> store) {
+      Consumer<Map<String, Throwable>> store) {
     Map<String, Throwable> problems = new LinkedHashMap<>();
+    List<Site> sites = deployment.sites();
     if (sites.isEmpty()) {
       return problems;
     }
@@ -89,10 +97,106 @@ final class DeploymentChecks {
     for (String message : messages) {
       problems.putIfAbsent(message, null);
     }
+    return problems;
+  }
+
+  /**
+   * The problems of a Build Compatible Extension's validation, each a deployment problem; the one
+   * failure line is logged if there are any.
+   */
+  static List<DeploymentException> atValidation(LimiterDeployment deployment) {
+    return reported(withoutBeans(deployment));
+  }
+
+  /**
+   * The problems that only the application's beans show, at deployment validation, where a portable
+   * extension reaches them; none while {@link #atValidation} has some, which it reports.
+   */
+  static List<DeploymentException> atValidationWithBeans(
+      LimiterDeployment deployment, BeanManager beans) {
+    if (!withoutBeans(deployment).isEmpty()) {
+      return List.of();
+    }
+    return reported(withBeans(deployment, beans));
+  }
+
+  /**
+   * Every check again as the application starts, now with its beans: that the key resolvers that
+   * sites name exist (a resolver's name is what its instance says), and that the configured store
+   * can be created, so that a bad store key fails the start too.
+   *
+   * @throws DeploymentException whose message is the one failure line, naming every problem
+   */
+  static void atStart(LimiterDeployment deployment, BeanManager beans) {
+    Map<String, Throwable> problems = withBeans(deployment, beans);
+    if (problems.isEmpty()) {
+      return;
+    }
+    String line = StartLog.failed(LOG, "@Limited", problems.keySet());
+    DeploymentException failure = null;
+    for (Throwable cause : problems.values()) {
+      if (cause == null) {
+        continue;
+      }
+      if (failure == null) {
+        failure = new DeploymentException(line, cause);
+      } else {
+        failure.addSuppressed(cause);
+      }
+    }
+    throw failure == null ? problem(line, null) : failure;
+  }
+
+  /** The checks a Build Compatible Extension can make: every key resolver passes, no store. */
+  private static Map<String, Throwable> withoutBeans(LimiterDeployment deployment) {
+    return problems(deployment, loader -> KeyResolvers.unknownUntilStart(), unchecked -> {});
+  }
+
+  private static Map<String, Throwable> withBeans(LimiterDeployment deployment, BeanManager beans) {
+    return problems(
+        deployment,
+        loader -> SiteRules.resolvers(beans, loader),
+        found -> createStore(beans, found));
+  }
+
+  /** {@code problems} as deployment problems, after logging their one failure line. */
+  private static List<DeploymentException> reported(Map<String, Throwable> problems) {
     if (!problems.isEmpty()) {
       StartLog.failed(LOG, "@Limited", problems.keySet());
     }
-    return problems;
+    List<DeploymentException> failures = new ArrayList<>();
+    problems.forEach((message, cause) -> failures.add(problem(message, cause)));
+    return failures;
+  }
+
+  private static DeploymentException problem(String message, Throwable cause) {
+    if (cause != null) {
+      return new DeploymentException(message, cause);
+    }
+    // The message says where the problem is; our own stack would only hide it in the log.
+    DeploymentException problem = new DeploymentException(message);
+    problem.setStackTrace(new StackTraceElement[0]);
+    return problem;
+  }
+
+  /** Creates our store now, so that a bad store key fails the start, not the first call. */
+  private static void createStore(BeanManager beans, Map<String, Throwable> problems) {
+    Bean<?> store;
+    try {
+      store = beans.resolve(beans.getBeans(RateLimitStore.class));
+    } catch (AmbiguousResolutionException e) {
+      return; // the container reports it where the store is injected
+    }
+    if (store == null || store.getBeanClass() != LimiterBeans.class) {
+      return; // the application's own store
+    }
+    try {
+      ((RateLimitStore)
+              beans.getReference(store, RateLimitStore.class, beans.createCreationalContext(store)))
+          .timeSource();
+    } catch (ConfigException e) {
+      problems.put(e.getMessage(), e);
+    }
   }
 
   /**

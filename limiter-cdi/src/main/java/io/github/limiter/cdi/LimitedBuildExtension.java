@@ -1,40 +1,37 @@
 package io.github.limiter.cdi;
 
-import io.github.limiter.internal.admission.KeyResolvers;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
 import jakarta.enterprise.inject.build.compatible.spi.Discovery;
 import jakarta.enterprise.inject.build.compatible.spi.Messages;
 import jakarta.enterprise.inject.build.compatible.spi.Registration;
 import jakarta.enterprise.inject.build.compatible.spi.ScannedClasses;
-import jakarta.enterprise.inject.build.compatible.spi.SkipIfPortableExtensionPresent;
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
 import jakarta.enterprise.inject.build.compatible.spi.Validation;
-import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.lang.model.declarations.ClassInfo;
 import jakarta.enterprise.lang.model.declarations.MethodInfo;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * {@link Limited} on CDI Lite (Quarkus ArC): the Build Compatible Extension that adds the
- * interceptor and its beans, finds the beans with {@link Limited} methods, hands them to the
- * runtime as the synthetic {@link LimiterDeployment} bean, and fails the deployment (on Quarkus,
- * the build) when one names a policy or parameter that does not exist or the configuration is
- * invalid, with the messages of {@link DeploymentChecks}.
+ * {@link Limited} on every CDI container (Weld on Payara and WildFly, Open Liberty, Quarkus ArC):
+ * the Build Compatible Extension that adds the interceptor and its beans, finds the beans with
+ * {@link Limited} methods, hands them to the runtime as the synthetic {@link LimiterDeployment}
+ * bean, and fails the deployment (on Quarkus, the build when it has the configuration) when one
+ * names a policy or parameter that does not exist or the configuration is invalid, with the
+ * messages of {@link DeploymentChecks}.
  *
- * <p>Skipped where the portable {@link LimiterExtension} runs (Weld on Payara and WildFly, Open
- * Liberty): there the portable extension also checks the key resolvers and creates the store at
- * validation, which needs bean instances that a Build Compatible Extension cannot have before the
- * application starts. Here those two are checked as the application starts instead.
+ * <p>The library jar carries no {@code beans.xml}: this extension adds its beans, so it works the
+ * same whether or not the container scans the jar. What needs bean instances, which no Build
+ * Compatible Extension has (that each key resolver a site names exists, and that the configured
+ * store can be created), is checked at validation by the portable {@link LimiterExtension} where
+ * the container runs one, and as the application starts ({@link LimiterBeans#start}) everywhere.
  */
-@SkipIfPortableExtensionPresent(LimiterExtension.class)
 public class LimitedBuildExtension implements BuildCompatibleExtension {
 
   private static final Logger LOG = Logger.getLogger(LimitedBuildExtension.class.getName());
@@ -103,18 +100,6 @@ public class LimitedBuildExtension implements BuildCompatibleExtension {
     } catch (RuntimeException e) {
       // A ConfigException: DeploymentChecks reports each of its problems.
     }
-    Map<String, Throwable> problems =
-        DeploymentChecks.problems(
-            found.sites(), found, loader -> KeyResolvers.unknownUntilStart(), unchecked -> {});
-    problems.forEach(
-        (message, cause) ->
-            messages.error(
-                cause == null ? message(message) : new DeploymentException(message, cause)));
-  }
-
-  private static DeploymentException message(String message) {
-    DeploymentException problem = new DeploymentException(message);
-    problem.setStackTrace(new StackTraceElement[0]);
-    return problem;
+    DeploymentChecks.atValidation(found).forEach(messages::error);
   }
 }

@@ -13,6 +13,7 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Singleton;
 
 /**
@@ -67,12 +68,18 @@ class LimiterBeans {
   }
 
   /**
-   * Builds the {@link Limited} calls as the application starts, when it has such methods: their
-   * policies are live from the start (listed and changeable through the admin API, shared through
-   * the store, refreshed from the configuration), not from the first call.
+   * Checks the {@link Limited} methods with the application's beans ({@link
+   * DeploymentChecks#atStart}), then builds their calls as the application starts: their policies
+   * are live from the start (listed and changeable through the admin API, shared through the store,
+   * refreshed from the configuration), not from the first call.
    */
-  void start(@Observes Startup started, LimiterDeployment extension, Instance<LimitedCalls> calls) {
-    if (!extension.sites().isEmpty()) {
+  void start(
+      @Observes Startup started,
+      LimiterDeployment deployment,
+      BeanManager beans,
+      Instance<LimitedCalls> calls) {
+    if (!deployment.sites().isEmpty()) {
+      DeploymentChecks.atStart(deployment, beans);
       calls.get();
     }
   }

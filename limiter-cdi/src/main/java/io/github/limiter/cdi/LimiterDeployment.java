@@ -4,9 +4,7 @@ import java.util.List;
 
 /**
  * What the deployment found and read once: the {@link Limited} methods and the configuration. A
- * bean: the portable {@link LimiterExtension} on containers that run portable extensions (Weld on
- * Payara and WildFly, Open Liberty), and the synthetic bean of {@link LimitedBuildExtension} on CDI
- * Lite (Quarkus ArC).
+ * bean: the synthetic bean of {@link LimitedBuildExtension}, {@link FoundSites}.
  */
 interface LimiterDeployment {
 

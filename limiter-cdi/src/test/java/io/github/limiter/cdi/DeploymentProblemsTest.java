@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.github.limiter.KeyResolver;
 import io.github.limiter.RequestView;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import java.util.HashMap;
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every kind of mistake fails the deployment with a message that names the place and the bad value.
+ * Every kind of mistake fails the deployment with a message that names the place and the bad value;
+ * what needs the application's beans (a key resolver, the store) fails its start, with the same
+ * message.
  */
 class DeploymentProblemsTest {
 
@@ -333,23 +336,27 @@ class DeploymentProblemsTest {
    */
   private String storeProblem(Map<String, String> config) {
     Throwable failure = deploy(config, false, Valid.class);
-    assertThat(failure).isInstanceOf(beanProblemType());
+    assertThat(failure).isExactlyInstanceOf(beanProblemType());
     return failure.getMessage();
   }
 
   /**
-   * What a problem that needs the application's beans fails with (an unknown key resolver, a bad
-   * store): the portable extension checks them at validation, a DeploymentException.
+   * Starts a container with {@code beans}; returns the text of a problem that needs beans (an
+   * unknown key resolver, a bad store).
+   */
+  private String beanProblem(Map<String, String> config, Class<?>... beans) {
+    Throwable failure = deploy(config, true, beans);
+    assertThat(failure).isExactlyInstanceOf(beanProblemType());
+    return failure.getMessage();
+  }
+
+  /**
+   * What a problem that needs beans fails with here, without the portable extension (as on
+   * Quarkus): the start's DeploymentException, thrown as is, not the validation's, which Weld wraps
+   * in its own.
    */
   Class<? extends Throwable> beanProblemType() {
     return DeploymentException.class;
-  }
-
-  /** Starts a container with {@code beans}; returns the text of a problem that needs beans. */
-  private String beanProblem(Map<String, String> config, Class<?>... beans) {
-    Throwable failure = deploy(config, true, beans);
-    assertThat(failure).isInstanceOf(beanProblemType());
-    return failure.getMessage();
   }
 
   @Test
@@ -390,7 +397,9 @@ class DeploymentProblemsTest {
   }
 
   @Test
-  void theExtensionIsAServiceSoServersLoadIt() {
+  void theExtensionsAreServicesSoServersLoadThem() {
+    assertThat(ServiceLoader.load(BuildCompatibleExtension.class))
+        .anyMatch(LimitedBuildExtension.class::isInstance);
     assertThat(ServiceLoader.load(Extension.class)).anyMatch(LimiterExtension.class::isInstance);
     // With discovery on, Weld loads extensions as a server does: through META-INF/services only.
     TestConfig.use(
@@ -399,6 +408,8 @@ class DeploymentProblemsTest {
             "limiter.policy.api.limits", "1/s"));
     try (WeldContainer container =
         new Weld().beanClasses(Valid.class, TestStore.class).initialize()) {
+      LimiterDeployment deployment = container.select(LimiterDeployment.class).get();
+      assertThat(deployment.sites()).extracting(site -> site.method().getName()).contains("place");
       Valid valid = container.select(Valid.class).get();
       valid.place();
       assertThat(catchThrowable(valid::place)).isInstanceOf(RateLimitExceededException.class);
@@ -417,7 +428,7 @@ class DeploymentProblemsTest {
 
   /** A container with {@link Limited} support and no discovery: the portable extension's here. */
   Weld weld() {
-    return new Weld().disableDiscovery().addExtension(new LimiterExtension());
+    return new Weld().disableDiscovery().addBuildCompatibleExtensions(LimitedBuildExtension.class);
   }
 
   private Throwable deploy(Map<String, String> config, boolean testStore, Class<?>... beans) {

@@ -47,7 +47,7 @@ class EventsTest {
       WeldInitiator.from(
               WeldInitiator.createWeld()
                   .beanClasses(TestStore.class, Service.class, Recorder.class)
-                  .addExtension(new LimiterExtension()))
+                  .addBuildCompatibleExtensions(LimitedBuildExtension.class))
           .build();
 
   @Inject Service service;
@@ -126,7 +126,7 @@ class EventsTest {
     try (WeldContainer container =
         new Weld()
             .disableDiscovery()
-            .addExtension(new LimiterExtension())
+            .addBuildCompatibleExtensions(LimitedBuildExtension.class)
             .beanClasses(TestStore.class, Service.class)
             .initialize()) {
       Service unobserved = container.select(Service.class).get();

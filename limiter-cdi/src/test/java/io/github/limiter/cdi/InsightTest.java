@@ -36,7 +36,7 @@ class InsightTest {
     TestConfig.use(TestConfig.of(all));
     return new Weld()
         .disableDiscovery()
-        .addExtension(new LimiterExtension())
+        .addBuildCompatibleExtensions(LimitedBuildExtension.class)
         .beanClasses(TestStore.class, Api.class)
         .initialize();
   }

@@ -43,7 +43,7 @@ class LayeringTest {
 
   @Test
   void noBeansXmlSoTheExtensionAloneRegistersTheBeans() {
-    InputStream beansXml = LimiterExtension.class.getResourceAsStream("/META-INF/beans.xml");
+    InputStream beansXml = LimitedBuildExtension.class.getResourceAsStream("/META-INF/beans.xml");
     assertThat(beansXml).isNull();
   }
 

@@ -110,7 +110,7 @@ class LimitedInterceptorTest {
                       First.class,
                       Second.class,
                       RecordedPauses.class)
-                  .addExtension(new LimiterExtension()))
+                  .addBuildCompatibleExtensions(LimitedBuildExtension.class))
           .build();
 
   @Inject Orders orders;

@@ -32,7 +32,7 @@ class LiveFromTheStartTest {
             "limiter.policy.fresh-llm.limits", "5/1h"));
     return new Weld()
         .disableDiscovery()
-        .addExtension(new LimiterExtension())
+        .addBuildCompatibleExtensions(LimitedBuildExtension.class)
         .beanClasses(beans)
         .addBeanClass(TestStore.class)
         .initialize();

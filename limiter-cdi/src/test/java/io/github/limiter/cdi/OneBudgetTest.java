@@ -155,7 +155,7 @@ class OneBudgetTest {
       WeldContainer container =
           new Weld()
               .disableDiscovery()
-              .addExtension(new LimiterExtension())
+              .addBuildCompatibleExtensions(LimitedBuildExtension.class)
               .beanClasses(Budgeted.class, WebKeyTest.CurrentRequest.class)
               .initialize();
       Server server = new Server();

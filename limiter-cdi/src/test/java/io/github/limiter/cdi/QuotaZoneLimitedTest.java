@@ -52,7 +52,7 @@ class QuotaZoneLimitedTest {
             "limiter.policy.daily.quota.time-zone", "resolver:customer-zone"));
     return new Weld()
         .disableDiscovery()
-        .addExtension(new LimiterExtension())
+        .addBuildCompatibleExtensions(LimitedBuildExtension.class)
         .beanClasses(NoonStore.class, CustomerZone.class, Api.class)
         .initialize();
   }

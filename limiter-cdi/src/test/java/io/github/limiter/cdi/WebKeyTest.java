@@ -61,7 +61,7 @@ class WebKeyTest {
     container =
         new Weld()
             .disableDiscovery()
-            .addExtension(new LimiterExtension())
+            .addBuildCompatibleExtensions(LimitedBuildExtension.class)
             .beanClasses(TestStore.class, CurrentRequest.class, Api.class, SeenKeys.class)
             .initialize();
     server = new Server();

@@ -3,7 +3,7 @@ package io.github.limiter.jaxrs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.limiter.cdi.Limited;
-import io.github.limiter.cdi.LimiterExtension;
+import io.github.limiter.cdi.LimitedBuildExtension;
 import io.github.limiter.cdi.jaxrs.RateLimitExceededMapper;
 import io.github.limiter.servlet.RateLimitFilter;
 import io.github.limiter.tck.redis.RedisExtension;
@@ -132,7 +132,7 @@ class OneBudgetWithLimitedTest {
     try (WeldContainer container =
             new Weld()
                 .disableDiscovery()
-                .addExtension(new LimiterExtension())
+                .addBuildCompatibleExtensions(LimitedBuildExtension.class)
                 .beanClasses(Budgeted.class)
                 .initialize();
         TestApp app =

@@ -12,12 +12,35 @@ import org.junit.jupiter.api.Test;
  */
 class BadSettingConformanceIT {
 
-  private static final String KEY = "limiter.policy.conformance-route.limits";
-  private static final String VALUE = "3/fortnight";
-
   @Test
   void aBadSettingFailsTheDeploymentNamingTheKeyAndTheValue() {
-    try (ServerNode node = ConformanceRuntime.selected().start("bad-setting", Map.of(KEY, VALUE))) {
+    String key = "limiter.policy.conformance-route.limits";
+    String value = "3/fortnight";
+
+    String log = failedStart("bad-setting", Map.of(key, value));
+
+    assertThat(log).contains(key).contains("'" + value + "'");
+  }
+
+  /**
+   * A resolver's name is what its instance says, so only a check with the application's beans sees
+   * it (the portable extension's at validation, or the start's on Quarkus): the {@code @Limited}
+   * method's policy takes its cost from a resolver that no bean or service provides.
+   */
+  @Test
+  void aKeyResolverThatNoBeanProvidesFailsTheStartNamingTheKeyAndTheValue() {
+    String log =
+        failedStart(
+            "bad-resolver", Map.of("limiter.policy.conformance-limited.cost", "resolver:nobody"));
+
+    assertThat(log)
+        .contains("limiter.policy.conformance-limited.cost=resolver:nobody")
+        .contains("no key resolver named 'nobody'");
+  }
+
+  /** Starts a node with {@code settings}, checks that it serves nothing, and returns its log. */
+  private static String failedStart(String name, Map<String, String> settings) {
+    try (ServerNode node = ConformanceRuntime.selected().start(name, settings)) {
       node.awaitSettled(Duration.ofMinutes(4));
 
       if (node.isAlive()) {
@@ -29,8 +52,7 @@ class BadSettingConformanceIT {
                 node.app("api/route"))
             .isEqualTo(404);
       }
-      String log = node.logText();
-      assertThat(log).as("the log of %s", node).contains(KEY).contains("'" + VALUE + "'");
+      return node.logText();
     }
   }
 }
