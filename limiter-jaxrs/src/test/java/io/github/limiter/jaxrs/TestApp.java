@@ -61,10 +61,19 @@ final class TestApp implements AutoCloseable {
    * another) if not null.
    */
   static TestApp jersey(ResourceConfig app, Filter filter) throws Exception {
+    return jersey(app, filter, null);
+  }
+
+  /** As {@link #jersey(ResourceConfig, Filter)}, behind {@code filter} then {@code next}. */
+  static TestApp jersey(ResourceConfig app, Filter filter, Filter next) throws Exception {
     ServletContextHandler context = new ServletContextHandler("/app");
-    if (filter != null) {
-      FilterHolder holder = new FilterHolder(filter);
-      holder.setName("limiter");
+    Filter[] filters = {filter, next};
+    for (int i = 0; i < filters.length; i++) {
+      if (filters[i] == null) {
+        continue;
+      }
+      FilterHolder holder = new FilterHolder(filters[i]);
+      holder.setName(i == 0 ? "limiter" : "next");
       holder.setAsyncSupported(true);
       context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     }
