@@ -156,7 +156,8 @@ class LimitedCalls {
     if (set.size() == 0) {
       return call.proceed();
     }
-    RequestFrame frame = admission.admit(set, new CallView(call, web.current()));
+    // What a route charged for the request counts once, whichever thread its filter ran on.
+    RequestFrame frame = admission.admit(set, new CallView(call, web.current()), web.charged());
     if (!frame.allowed()) {
       throw new RateLimitExceededException(
           frame.policy(frame.rejectedAt()), frame.rejection(), renderer);

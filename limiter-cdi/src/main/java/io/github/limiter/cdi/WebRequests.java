@@ -4,8 +4,13 @@ import io.github.limiter.RequestView;
 import io.github.limiter.internal.http.RecordedRequest;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
+import java.util.Collection;
+import java.util.List;
 
-/** The HTTP request the current call serves, if there is one. */
+/**
+ * The HTTP request the current call serves, if there is one, and the policies an HTTP adapter
+ * charged for it.
+ */
 @FunctionalInterface
 interface WebRequests {
 
@@ -14,6 +19,14 @@ interface WebRequests {
 
   /** The HTTP request the current call serves; null outside one. */
   RequestView current();
+
+  /**
+   * The policies an HTTP adapter charged for the request the current call serves and recorded with
+   * it (limiter-jaxrs's filter), which the call does not count again; empty if none.
+   */
+  default Collection<String> charged() {
+    return List.of();
+  }
 
   /**
    * The current {@code HttpServletRequest} when the container has one, else the request an HTTP
@@ -26,9 +39,17 @@ interface WebRequests {
     if (servlet == NONE || adapter == NONE) {
       return servlet == NONE ? adapter : servlet;
     }
-    return () -> {
-      RequestView web = servlet.current();
-      return web != null ? web : adapter.current();
+    return new WebRequests() {
+      @Override
+      public RequestView current() {
+        RequestView web = servlet.current();
+        return web != null ? web : adapter.current();
+      }
+
+      @Override
+      public Collection<String> charged() {
+        return adapter.charged();
+      }
     };
   }
 
@@ -55,11 +76,23 @@ interface WebRequests {
       return NONE;
     }
     RecordedRequest proxy = recorded.get();
-    return () -> {
-      try {
-        return proxy.get();
-      } catch (RuntimeException notInARequest) {
-        return null; // ContextNotActiveException: a timer, a message, a batch job
+    return new WebRequests() {
+      @Override
+      public RequestView current() {
+        try {
+          return proxy.get();
+        } catch (RuntimeException notInARequest) {
+          return null; // ContextNotActiveException: a timer, a message, a batch job
+        }
+      }
+
+      @Override
+      public Collection<String> charged() {
+        try {
+          return proxy.charged();
+        } catch (RuntimeException notInARequest) {
+          return List.of();
+        }
       }
     };
   }

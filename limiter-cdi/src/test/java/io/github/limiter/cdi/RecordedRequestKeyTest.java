@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.limiter.RequestView;
 import io.github.limiter.internal.http.RecordedRequest;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.enterprise.context.control.RequestContextController;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
@@ -44,7 +46,10 @@ class RecordedRequestKeyTest {
             "limiter.policy.per-user.limits", "1/m",
             "limiter.policy.per-user.key", "principal",
             "limiter.policy.anywhere.algorithm", "fixed-window",
-            "limiter.policy.anywhere.limits", "1/m"));
+            "limiter.policy.anywhere.limits", "1/m",
+            "limiter.policy.routed.algorithm", "fixed-window",
+            "limiter.policy.routed.limits", "1/m",
+            "limiter.policy.routed.key", "header:X-Client"));
     container =
         new Weld()
             .disableDiscovery()
@@ -54,6 +59,7 @@ class RecordedRequestKeyTest {
                 WebKeyTest.CurrentRequest.class,
                 Recorded.class,
                 WebKeyTest.Api.class,
+                Routed.class,
                 WebKeyTest.SeenKeys.class)
             .initialize();
   }
@@ -108,13 +114,48 @@ class RecordedRequestKeyTest {
     assertThatThrownBy(api::anywhere).isInstanceOf(RateLimitExceededException.class);
   }
 
+  @Test
+  void policiesTheRecordedRequestWasChargedAreNotCountedAgain() {
+    Routed routed = container.select(Routed.class).get();
+    // A route charged "routed" for these requests: the calls in them pass, however many.
+    List<String> charged = List.of("routed");
+    Runnable twice =
+        () -> {
+          routed.call();
+          routed.call();
+        };
+    assertThat(inRequest(request("10.3.1.1", "X-Client", "c1"), charged, twice)).isEqualTo("ok");
+    assertThat(inRequest(request("10.3.1.1", "X-Client", "c1"), charged, routed::call))
+        .isEqualTo("ok");
+    // Nothing charged by a route: the call counts, 1 a minute for c1.
+    assertThat(inRequest(request("10.3.1.1", "X-Client", "c1"), routed::call)).isEqualTo("h:c1");
+    assertThat(inRequest(request("10.3.1.1", "X-Client", "c1"), routed::call))
+        .isEqualTo("rejected");
+    // Another policy charged by a route leaves this one counted.
+    assertThat(inRequest(request("10.3.1.1", "X-Client", "c2"), List.of("per-key"), twice))
+        .isEqualTo("rejected");
+  }
+
   /** Calls {@code call} in a request scope where {@code recorded} is the recorded request. */
   private static String inRequest(RequestView recorded, Runnable call) {
+    return inRequest(recorded, List.of(), call);
+  }
+
+  /**
+   * Calls {@code call} in a request scope where {@code recorded} is the recorded request, for which
+   * a route charged {@code charged}.
+   */
+  private static String inRequest(RequestView recorded, List<String> charged, Runnable call) {
     RequestContextController scope = container.select(RequestContextController.class).get();
     scope.activate();
     try {
-      container.select(Recorded.class).get().record(recorded);
+      Recorded request = container.select(Recorded.class).get();
+      request.record(recorded);
+      request.charge(charged);
       call.run();
+      if (!charged.isEmpty()) {
+        return "ok"; // a call skipped by every policy fires no event to read a key from
+      }
       return container.select(WebKeyTest.SeenKeys.class).get().last();
     } catch (RateLimitExceededException e) {
       return "rejected";
@@ -161,10 +202,32 @@ class RecordedRequestKeyTest {
     };
   }
 
-  /** Plays limiter-jaxrs's filter: the request it recorded for the current request scope. */
+  /** A method under the policy that a route charged in some requests. */
+  @ApplicationScoped
+  static class Routed {
+    @Limited("routed")
+    public String call() {
+      return "ok";
+    }
+  }
+
+  /**
+   * Plays limiter-jaxrs's filter: the request it recorded for the current request scope, and what
+   * its route charged.
+   */
   @RequestScoped
   static class Recorded implements RecordedRequest {
     private RequestView view;
+    private Collection<String> charged = List.of();
+
+    void charge(Collection<String> policies) {
+      this.charged = policies;
+    }
+
+    @Override
+    public Collection<String> charged() {
+      return charged;
+    }
 
     void record(RequestView view) {
       this.view = view;

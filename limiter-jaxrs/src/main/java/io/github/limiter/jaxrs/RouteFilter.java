@@ -69,7 +69,7 @@ class RouteFilter implements ContainerRequestFilter, ContainerResponseFilter {
       return;
     }
     JaxrsRequestView view = new JaxrsRequestView(request, remoteAddress(request));
-    record(view);
+    boolean recorded = record(view);
     if (set.size() == 0) {
       return;
     }
@@ -82,7 +82,12 @@ class RouteFilter implements ContainerRequestFilter, ContainerResponseFilter {
       shapingLog.log(Level.WARNING, "filter", whyUnheld(name));
     }
     request.setProperty(FRAME, frame);
-    frame.enter();
+    if (recorded) {
+      // @Limited reads them from the request on whichever thread runs the resource, which may not
+      // be this one (a blocking resource on Quarkus REST).
+      recorder.charged(frame.charged());
+    }
+    frame.enter(!recorded);
     ENTERED.set(frame);
   }
 
@@ -105,16 +110,21 @@ class RouteFilter implements ContainerRequestFilter, ContainerResponseFilter {
     }
   }
 
-  /** Records {@code view} as the request of the current request scope, for {@code @Limited}. */
-  private void record(JaxrsRequestView view) {
+  /**
+   * Records {@code view} as the request of the current request scope, for {@code @Limited}; false
+   * if there is none to record it in.
+   */
+  private boolean record(JaxrsRequestView view) {
     if (recorder == null) {
-      return;
+      return false;
     }
     try {
       recorder.record(view);
+      return true;
     } catch (RuntimeException noRequestScope) {
       // ContextNotActiveException: a Jakarta REST runtime that filters outside the request scope;
       // @Limited then sees no HTTP request, as without this filter.
+      return false;
     }
   }
 

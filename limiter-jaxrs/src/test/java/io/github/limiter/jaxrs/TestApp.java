@@ -61,17 +61,32 @@ final class TestApp implements AutoCloseable {
    * another) if not null.
    */
   static TestApp jersey(ResourceConfig app, Filter filter) throws Exception {
-    return jersey(app, filter, Map.of());
+    return jersey(app, filter, null, Map.of());
+  }
+
+  /** As {@link #jersey(ResourceConfig, Filter)}, behind {@code filter} then {@code next}. */
+  static TestApp jersey(ResourceConfig app, Filter filter, Filter next) throws Exception {
+    return jersey(app, filter, next, Map.of());
   }
 
   /** As {@link #jersey(ResourceConfig, Filter)}, with these context attributes. */
   static TestApp jersey(ResourceConfig app, Filter filter, Map<String, Object> attributes)
       throws Exception {
+    return jersey(app, filter, null, attributes);
+  }
+
+  private static TestApp jersey(
+      ResourceConfig app, Filter filter, Filter next, Map<String, Object> attributes)
+      throws Exception {
     ServletContextHandler context = new ServletContextHandler("/app");
     attributes.forEach(context::setAttribute);
-    if (filter != null) {
-      FilterHolder holder = new FilterHolder(filter);
-      holder.setName("limiter");
+    Filter[] filters = {filter, next};
+    for (int i = 0; i < filters.length; i++) {
+      if (filters[i] == null) {
+        continue;
+      }
+      FilterHolder holder = new FilterHolder(filters[i]);
+      holder.setName(i == 0 ? "limiter" : "next");
       holder.setAsyncSupported(true);
       context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     }

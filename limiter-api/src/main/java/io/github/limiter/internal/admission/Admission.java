@@ -10,6 +10,7 @@ import io.github.limiter.internal.http.ClientAddress;
 import io.github.limiter.internal.http.ClientKeys;
 import io.github.limiter.internal.insight.Insight;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -143,6 +144,16 @@ public final class Admission {
    * outcome.
    */
   public RequestFrame admit(PolicySet set, RequestView request) {
+    return admit(set, request, List.of());
+  }
+
+  /**
+   * {@link #admit(PolicySet, RequestView)}, also leaving out {@code charged}: the policies an outer
+   * adapter charged for the request and handed over with it ({@link
+   * io.github.limiter.internal.http.RecordedRequest#charged}) rather than on this thread. Only an
+   * admission that skips charged policies reads them.
+   */
+  public RequestFrame admit(PolicySet set, RequestView request, Collection<String> charged) {
     Rule[] rules = set.rules;
     int n = rules.length;
     // Keys first: a missing key under on-missing-key=reject rejects before anything is charged.
@@ -151,7 +162,8 @@ public final class Admission {
     PolicyLimiter[] planned = null; // only for a set with plans
     for (int i = 0; i < n; i++) {
       Rule rule = rules[i];
-      if (skipsChargedPolicies && ChargedPolicies.contains(rule.name())) {
+      if (skipsChargedPolicies
+          && (charged.contains(rule.name()) || ChargedPolicies.contains(rule.name()))) {
         continue;
       }
       String key = key(rule, request);

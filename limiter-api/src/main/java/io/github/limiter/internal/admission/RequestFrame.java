@@ -229,7 +229,17 @@ public final class RequestFrame {
    * outermost one's cost report.
    */
   public void enter() {
-    if (admission.marksCharged()) {
+    enter(true);
+  }
+
+  /**
+   * {@link #enter()}; with {@code chargedOnThread} false, the policies it charged do not count as
+   * charged on this thread: the adapter hands them over with the request ({@link
+   * io.github.limiter.internal.http.RecordedRequest#charged}), which carries them to whichever
+   * thread serves it, and no scope of theirs stays open here if another thread ends the request.
+   */
+  public void enter(boolean chargedOnThread) {
+    if (chargedOnThread && admission.marksCharged()) {
       charged = ChargedPolicies.open(charged());
     }
     CostReport.enter();

@@ -89,6 +89,27 @@ class RequestFrameTest {
   }
 
   @Test
+  void anOuterFrameWhoseRequestCarriesItsChargesMarksNothingOnItsThread() {
+    // Given a filter's frame whose adapter hands what it charged over with the request
+    Admission filter = admission(false);
+    RequestFrame outer = filter.admit(set(filter, "llm"), view("k", "1"));
+    outer.enter(false);
+    assertThat(ChargedPolicies.contains("llm")).isFalse();
+    assertThat(ActualCost.current().isActive()).isTrue();
+
+    // Then an inner admission given those charges leaves the policy out, on any thread, and one
+    // not given them counts it
+    Admission interceptor = admission(true);
+    PolicySet llm = set(interceptor, "llm");
+    RequestFrame skipped = interceptor.admit(llm, view("k", "1"), outer.charged());
+    assertThat(skipped.allowed()).isTrue();
+    assertThat(skipped.decision(0)).isNull();
+    assertThat(interceptor.admit(llm, view("k", "1")).decision(0).remaining()).isEqualTo(98);
+    outer.exit();
+    assertThat(ActualCost.current().isActive()).isFalse();
+  }
+
+  @Test
   void whatTheRequestReportsWhileEnteredIsSettledWhenItEndsOnceOnly() {
     // Given a request that reserved 50 tokens
     Admission filter = admission(false);

@@ -21,4 +21,13 @@ public class Greeter {
   public String byAddress() {
     return "by-address";
   }
+
+  /**
+   * Limited by policy {@code sample-both}, which the route over {@code /api/both/*} applies too: a
+   * request through both counts once.
+   */
+  @Limited("sample-both")
+  public String both() {
+    return "both";
+  }
 }

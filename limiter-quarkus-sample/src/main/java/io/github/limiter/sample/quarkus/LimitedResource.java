@@ -40,4 +40,21 @@ public class LimitedResource {
   public String byAddress() {
     return greeter.byAddress();
   }
+
+  /** Through the route {@code sample-both}, then the method under the same policy: on a worker. */
+  @GET
+  @Path("both/blocking")
+  @Produces(MediaType.TEXT_PLAIN)
+  public String bothOnAWorker() {
+    return greeter.both();
+  }
+
+  /** The same, on the event loop. */
+  @GET
+  @Path("both/event-loop")
+  @Produces(MediaType.TEXT_PLAIN)
+  @NonBlocking
+  public String bothOnTheEventLoop() {
+    return greeter.both();
+  }
 }

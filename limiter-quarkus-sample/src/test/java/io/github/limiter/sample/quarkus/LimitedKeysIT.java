@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * undertow): {@code header:X-Client} on a worker thread and on the event loop, {@code
  * remote-address} with {@code limiter.http.trusted-proxies} naming {@code 127.0.0.1} and {@code
  * 127.0.0.3}. Requests from {@code 127.0.0.2} and {@code 127.0.0.4} come from other peers, which
- * are no trusted proxies. Each test has peers and clients of its own, so that none spends another's
- * budget.
+ * are no trusted proxies. A request through a route and a method under one policy counts once on
+ * either thread. Each test has peers and clients of its own, so that none spends another's budget.
  */
 class LimitedKeysIT {
 
@@ -56,6 +56,22 @@ class LimitedKeysIT {
     assertThat(status("/api/limited-event-loop", "X-Client", "header-bob")).isEqualTo(200);
     assertThat(status("/api/limited", "X-Client", "header-bob")).isEqualTo(200);
     assertThat(status("/api/limited", "X-Client", "header-bob")).isEqualTo(429);
+  }
+
+  @Test
+  void aRouteAndALimitedMethodUnderOnePolicyCountARequestOnceOnAWorkerAndOnTheEventLoop() {
+    // sample-both: 2 a minute per X-Client, applied by the route /api/both/* and by the method
+    for (String path : List.of("/api/both/blocking", "/api/both/event-loop")) {
+      String client = "both" + path.replace('/', '-');
+      assertThat(status(path, "X-Client", client)).as(path).isEqualTo(200);
+      assertThat(status(path, "X-Client", client)).as(path).isEqualTo(200);
+      assertThat(status(path, "X-Client", client)).as(path).isEqualTo(429);
+    }
+    // one budget over both threads
+    assertThat(status("/api/both/blocking", "X-Client", "both-mixed")).isEqualTo(200);
+    assertThat(status("/api/both/event-loop", "X-Client", "both-mixed")).isEqualTo(200);
+    assertThat(status("/api/both/blocking", "X-Client", "both-mixed")).isEqualTo(429);
+    assertThat(status("/api/both/event-loop", "X-Client", "both-mixed")).isEqualTo(429);
   }
 
   @Test
