@@ -177,6 +177,17 @@ final class Groups {
     // Redis did not answer (the failure mode decided): those waiting would most likely wait for
     // nothing too, so the failure mode decides them at once, without a call.
     boolean answered = failure == null && decisions[0].isVerified();
+    for (int m = 1; m < group.size(); m++) {
+      Member member = group.get(m);
+      if (failure != null) {
+        member.failure = failure;
+      } else {
+        member.decision = decisions[m];
+      }
+      LockSupport.unpark(member.caller);
+    }
+    // Only then the next lead: members that come back for the key meanwhile join its group, so
+    // that on a hot key fewer, larger groups share the calls.
     List<Member> drained = List.of();
     Member next;
     synchronized (lane) {
@@ -191,18 +202,8 @@ final class Groups {
       }
     }
     if (next != null) {
-      // First, so that its call goes out while these callers wake up.
       next.lead = true;
       LockSupport.unpark(next.caller);
-    }
-    for (int m = 1; m < group.size(); m++) {
-      Member member = group.get(m);
-      if (failure != null) {
-        member.failure = failure;
-      } else {
-        member.decision = decisions[m];
-      }
-      LockSupport.unpark(member.caller);
     }
     for (Member member : drained) {
       try {
