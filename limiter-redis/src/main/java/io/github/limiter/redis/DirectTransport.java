@@ -139,6 +139,11 @@ final class DirectTransport implements Transport {
   }
 
   @Override
+  public String onlyNode() {
+    return provider.nodeName;
+  }
+
+  @Override
   public Set<String> nodes() {
     return Set.of(provider.nodeName);
   }

@@ -19,10 +19,18 @@ final class GroupCalls implements Groups.Decider {
     this.calls = calls;
   }
 
+  Decision[] decide(CompiledPolicy c, String key, long permits, int size, long deadlineNanos) {
+    return decide(c, key, c.keys(key), permits, size, deadlineNanos);
+  }
+
   @Override
   public Decision[] decide(
-      CompiledPolicy c, String key, long permits, int size, long deadlineNanos) {
-    List<String> redisKeys = c.keys(key);
+      CompiledPolicy c,
+      String key,
+      List<String> redisKeys,
+      long permits,
+      int size,
+      long deadlineNanos) {
     CircuitBreaker breaker = calls.breaker(redisKeys);
     if (breaker.tryAcquire()) {
       try {

@@ -32,10 +32,16 @@ final class Groups {
   /** How a group is decided. */
   interface Decider {
     /**
-     * Decides {@code size} requests of {@code permits} on {@code key} in one call within {@code
-     * deadlineNanos}, in arrival order; never throws.
+     * Decides {@code size} requests of {@code permits} on {@code key}, whose Redis keys are {@code
+     * redisKeys}, in one call within {@code deadlineNanos}, in arrival order; never throws.
      */
-    Decision[] decide(CompiledPolicy c, String key, long permits, int size, long deadlineNanos);
+    Decision[] decide(
+        CompiledPolicy c,
+        String key,
+        List<String> redisKeys,
+        long permits,
+        int size,
+        long deadlineNanos);
 
     /**
      * The decision of a request that Redis did not answer: its timeout ended while it waited for
@@ -46,10 +52,18 @@ final class Groups {
 
   private record Id(CompiledPolicy c, String key, long permits) {}
 
-  /** A key with a call in flight, and the callers waiting for it, in arrival order. */
+  /**
+   * A key with a call in flight, and the callers waiting for it, in arrival order. Its Redis keys
+   * are built once, for all the groups that follow one another while the key stays hot.
+   */
   private static final class Lane {
     final ArrayDeque<Member> waiting = new ArrayDeque<>(4);
+    final List<String> redisKeys;
     boolean ended;
+
+    Lane(List<String> redisKeys) {
+      this.redisKeys = redisKeys;
+    }
   }
 
   private static final class Member {
@@ -86,7 +100,7 @@ final class Groups {
     for (; ; ) {
       lane = lanes.get(id);
       if (lane == null) {
-        Lane mine = new Lane();
+        Lane mine = new Lane(c.keys(key));
         if (lanes.putIfAbsent(id, mine) == null) {
           return lead(id, mine, List.of(me));
         }
@@ -150,13 +164,30 @@ final class Groups {
     RuntimeException failure = null;
     try {
       decisions =
-          decider.decide(id.c(), id.key(), id.permits(), group.size(), group.get(0).deadlineNanos);
+          decider.decide(
+              id.c(),
+              id.key(),
+              lane.redisKeys,
+              id.permits(),
+              group.size(),
+              group.get(0).deadlineNanos);
     } catch (RuntimeException e) {
       failure = e;
     }
     // Redis did not answer (the failure mode decided): those waiting would most likely wait for
     // nothing too, so the failure mode decides them at once, without a call.
     boolean answered = failure == null && decisions[0].isVerified();
+    for (int m = 1; m < group.size(); m++) {
+      Member member = group.get(m);
+      if (failure != null) {
+        member.failure = failure;
+      } else {
+        member.decision = decisions[m];
+      }
+      LockSupport.unpark(member.caller);
+    }
+    // Only then the next lead: members that come back for the key meanwhile join its group, so
+    // that on a hot key fewer, larger groups share the calls.
     List<Member> drained = List.of();
     Member next;
     synchronized (lane) {
@@ -171,18 +202,8 @@ final class Groups {
       }
     }
     if (next != null) {
-      // First, so that its call goes out while these callers wake up.
       next.lead = true;
       LockSupport.unpark(next.caller);
-    }
-    for (int m = 1; m < group.size(); m++) {
-      Member member = group.get(m);
-      if (failure != null) {
-        member.failure = failure;
-      } else {
-        member.decision = decisions[m];
-      }
-      LockSupport.unpark(member.caller);
     }
     for (Member member : drained) {
       try {

@@ -42,7 +42,19 @@ final class GuardedCalls {
 
   /** The breaker of the node that serves these keys now (a decision's keys share one slot). */
   CircuitBreaker breaker(List<String> keys) {
-    String node = transport.nodeOf(keys.get(0));
+    return breakerOf(transport.nodeOf(keys.get(0)));
+  }
+
+  /**
+   * The breaker of the node that serves {@code clientKey}'s keys under {@code c}; on standalone
+   * Redis without building them, as this runs for every decision.
+   */
+  CircuitBreaker breaker(CompiledPolicy c, String clientKey) {
+    String node = transport.onlyNode();
+    return node != null ? breakerOf(node) : breaker(c.keys(clientKey));
+  }
+
+  private CircuitBreaker breakerOf(String node) {
     CircuitBreaker breaker = breakers.get(node);
     return breaker != null
         ? breaker

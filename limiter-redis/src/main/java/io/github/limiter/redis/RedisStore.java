@@ -194,7 +194,7 @@ public final class RedisStore implements RateLimitStore, LiveVersions, Peek, Ups
    * callers follow the failure mode at once instead of waiting for the probe in its group.
    */
   Decision decide(CompiledPolicy c, String key, long permits) {
-    if (c.renew == null && calls.breaker(c.keys(key)).closed()) {
+    if (c.renew == null && calls.breaker(c, key).closed()) {
       return groups.decide(c, key, permits);
     }
     long deadline = calls.clock().nanos() + calls.budgetNanos();

@@ -24,6 +24,11 @@ interface Transport extends AutoCloseable {
    */
   String nodeOf(String key);
 
+  /** The one node that serves every key (standalone), or null when that depends on the key. */
+  default String onlyNode() {
+    return null;
+  }
+
   /** The nodes that serve keys now, as {@link #nodeOf} names them; empty while unknown. */
   Set<String> nodes();
 
