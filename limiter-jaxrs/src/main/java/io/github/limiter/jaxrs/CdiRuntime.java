@@ -17,12 +17,7 @@ final class CdiRuntime {
 
   /** The application's runtime bean; null without limiter-cdi or a running container. */
   static LimiterRuntime runtime() {
-    try {
-      Instance<LimiterRuntime> bean = CDI.current().select(LimiterRuntime.class);
-      return bean.isResolvable() ? bean.get() : null;
-    } catch (RuntimeException e) {
-      return null; // the API is present but no container runs for this application
-    }
+    return bean(LimiterRuntime.class);
   }
 
   /**
@@ -31,8 +26,12 @@ final class CdiRuntime {
    * removes it as unused without limiter-cdi, which reads it).
    */
   static FilteredRequest recorder() {
+    return bean(FilteredRequest.class);
+  }
+
+  private static <T> T bean(Class<T> type) {
     try {
-      Instance<FilteredRequest> bean = CDI.current().select(FilteredRequest.class);
+      Instance<T> bean = CDI.current().select(type);
       return bean.isResolvable() ? bean.get() : null;
     } catch (RuntimeException e) {
       return null; // the API is present but no container runs for this application
