@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * <p>A script follows the shape of its policy: a template's blocks {@code --[ feature} ... {@code
  * --]} are kept only in the scripts of policies with that feature. The decide, adjust and peek
  * scripts come in two shapes, with the calendar quotas' code and without it, so that a policy of
- * rates alone runs no quota code (not even the loops that find no quota).
+ * rates alone runs no quota code (not even the loops that find no quota); the shape without quotas
+ * also decides one request under one limit in a single pass.
  *
  * <p>Lease mode's templates, {@code lease.lua} (grant a slice) and {@code release.lua} (give back
  * what is left of it), are spliced from the same sources, for the algorithms whose source defines
@@ -67,6 +68,12 @@ final class Scripts {
 
   /** The feature of policies with calendar quotas. */
   static final String QUOTAS = "quotas";
+
+  /**
+   * The feature of policies without calendar quotas: decide.lua's single block, the one pass that
+   * decides one request under one limit.
+   */
+  static final String SINGLE = "single";
 
   /** The decide, adjust and peek scripts of a policy with calendar quotas. */
   private static final Map<Algorithm, Script> DECIDE = new EnumMap<>(Algorithm.class);
@@ -156,7 +163,9 @@ final class Scripts {
             .get(t)
             .put(
                 algorithm,
-                script(label + "-plain", opening + splice(shaped(template), parts, name, used)));
+                script(
+                    label + "-plain",
+                    opening + splice(shaped(template, SINGLE), parts, name, used)));
       }
       if (parts.keySet().containsAll(LEASE_SECTIONS)) {
         LEASE.put(algorithm, script(name + "/lease", opening + splice(lease, parts, name, used)));

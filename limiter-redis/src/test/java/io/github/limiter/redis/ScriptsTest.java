@@ -124,6 +124,20 @@ class ScriptsTest {
   }
 
   @Test
+  void oneRequestUnderOneLimitIsDecidedInOnePassWhereNoQuotaCanShareTheKeys() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      String single = "if n == 1 and g == 1 then";
+      assertThat(Scripts.decide(algorithm, false).source())
+          .as(algorithm.configName())
+          .contains(single);
+      // with quotas, #KEYS counts them too: one key may be a limit and a quota
+      assertThat(Scripts.decide(algorithm, true).source())
+          .as(algorithm.configName())
+          .doesNotContain(single);
+    }
+  }
+
+  @Test
   void hotScriptsCreateNoClosures() {
     // Closures are allocated on every call; only the counter's exact large-number helpers need
     // them.

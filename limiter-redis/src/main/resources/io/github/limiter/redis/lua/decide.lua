@@ -17,9 +17,10 @@
 -- Or { now }, having written nothing, when now is outside a quota's periods (prelude.lua's
 -- section period).
 -- A template: Scripts splices the algorithm's sections in at the "--@ name" lines, and keeps the
--- quotas' blocks only for a policy with calendar quotas. The script Redis runs creates no
--- closure and no table but the fetched state and the result. Each pass loads a limit's
--- parameters and state again, which costs less than keeping them in tables.
+-- quotas' blocks only for a policy with calendar quotas, the single block only for one without.
+-- The script Redis runs creates no closure and no table but the fetched state and the result.
+-- Each pass loads a limit's parameters and state again, which costs less than keeping them in
+-- tables; one limit deciding one request takes a single pass.
 -- The last ARGV is q, the number of calendar quotas, whose keys follow the n keys of the
 -- algorithm's limits (limit n + j is quota j) and whose parameters follow theirs.
 local n = #KEYS
@@ -34,6 +35,39 @@ if not permits then
   permits, g = tonumber(p), tonumber(size)
 end
 --@ head
+--@ fetch
+
+--[ single
+-- One limit and one request, the usual call: decided in one pass, with the limit's parameters and
+-- state loaded once, exactly as the general passes below would decide it. Kept only in the shape
+-- of policies without calendar quotas, where #KEYS counts the limits.
+if n == 1 and g == 1 then
+  local i, a = 1, 4
+  --@ load
+  --@ wait
+  if wait == 0 then
+    --@ admit
+    --@ remaining
+    --@ reset
+    --@ delay
+    --@ ttl
+    --@ write
+    if delay == 0 then return format('%d %d', left, reset) end
+    return { 1, 1, left, reset, 0, delay }
+  end
+  --@ reset
+  if fresh and reset > 0 then
+    --@ ttl
+    --@ write
+  end
+  if wait == NEVER then
+    --@ remaining
+    if left < 0 then left = 0 end
+    return { 2, 1, left, reset, 0, 0 }
+  end
+  return format('-%d %d', wait, reset)
+end
+--]
 
 -- How many of the group fit (k), and the longest wait of the first request with the first limit
 -- that needs it: the quotas', then the algorithm's.
@@ -50,7 +84,6 @@ end
 --]
 
 local least, least_reset, longest = nil, nil, 0
---@ fetch
 for i = 1, n do
   local a = 4 + (i - 1) * PARAMS
   --@ load
