@@ -34,9 +34,9 @@ import redis.clients.jedis.providers.ConnectionProvider;
  *
  * <p>In pipelined mode a call queues in a {@link PipelineDispatcher}, which writes the queued calls
  * as one pipeline on the next connection free, with the same deadline and stale-connection rules.
- * In {@link DispatchMode#AUTO} a call goes straight out while no other call is under way and a
- * connection is idle, so that a lone caller costs what it costs in direct mode; otherwise it queues
- * as in pipelined mode. Direct mode never queues.
+ * In {@link DispatchMode#AUTO} a call goes straight out while fewer than two calls are out straight
+ * and a connection is idle, so that a lone caller costs what it costs in direct mode; otherwise it
+ * queues as in pipelined mode, with a few pipelines in flight. Direct mode never queues.
  */
 final class DirectTransport implements Transport {
 
@@ -66,7 +66,10 @@ final class DirectTransport implements Transport {
     this.jedis = new Client(provider);
     this.mode = mode;
     this.pipeline =
-        mode.pipelines() ? new PipelineDispatcher(provider, pipelineMaxBatch, clock) : null;
+        mode.pipelines()
+            ? new PipelineDispatcher(
+                provider, pipelineMaxBatch, Math.min(mode.pipelinesInFlight(), maxTotal), clock)
+            : null;
     provider.warmUp();
   }
 

@@ -8,8 +8,9 @@ import java.util.Locale;
  */
 enum DispatchMode {
   /**
-   * A call goes straight out while no other call is under way on its node, as in direct mode;
-   * otherwise it queues, as in pipelined mode. A lone caller never queues; concurrent callers share
+   * A call goes straight out while fewer than {@link #STRAIGHT_OUT} calls are out straight on its
+   * node, as in direct mode; otherwise it queues, as in pipelined mode, with up to {@link
+   * #AUTO_PIPELINES} pipelines in flight. A lone caller never queues; many concurrent callers share
    * round trips.
    */
   AUTO,
@@ -29,8 +30,27 @@ enum DispatchMode {
     };
   }
 
+  /**
+   * In auto mode, the most calls out straight at once on one node. With one, a second caller on
+   * another key already queued, and 8 callers on distinct keys ran at 0.6× direct mode's rate on 2
+   * cores (docs/benchmarks.md).
+   */
+  static final int STRAIGHT_OUT = 2;
+
+  /**
+   * In auto mode, the most pipelines in flight at once on one node, each on its own connection: one
+   * serialized a handful of callers behind its round trip; four kept 16 and 32 callers on distinct
+   * keys ahead of direct mode (docs/benchmarks.md).
+   */
+  static final int AUTO_PIPELINES = 4;
+
   /** Whether the mode has a pipeline dispatcher. */
   boolean pipelines() {
     return this != DIRECT;
+  }
+
+  /** The most pipelines in flight at once on one node, for a mode that {@link #pipelines}. */
+  int pipelinesInFlight() {
+    return this == AUTO ? AUTO_PIPELINES : 1;
   }
 }

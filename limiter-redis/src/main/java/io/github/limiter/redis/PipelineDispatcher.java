@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -22,12 +21,14 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * Pipelines the EVALSHA calls of concurrent callers on one Redis node. A caller queues its call and
- * waits for its reply until its deadline. Whoever finds the dispatcher free takes the dispatcher's
- * turn: it writes every call queued (up to the maximum batch) as one pipeline on one connection,
- * reads the replies in order, wakes the next caller queued, which takes the next turn, and then
- * hands each reply to its caller. A lone caller thus takes the turn itself at once: no thread
- * hand-off and no window, the same one round trip as a direct call. Callers that arrive while a
- * batch is in flight queue up and go out together in the next one.
+ * waits for its reply until its deadline. Whoever finds a turn free takes it: it writes every call
+ * queued (up to the maximum batch) as one pipeline on one connection, reads the replies in order,
+ * wakes the next caller queued, which takes the next turn, and then hands each reply to its caller.
+ * A lone caller thus takes a turn itself at once: no thread hand-off and no window, the same one
+ * round trip as a direct call. Callers that arrive while every turn has a batch in flight queue up
+ * and go out together in the next one. Pipelined mode has one turn; auto mode has a few (see {@link
+ * DispatchMode#pipelinesInFlight}), so that a handful of concurrent callers is not serialized
+ * behind one round trip.
  *
  * <p>Failures stay per call, as in the direct mode: an error reply fails its own call only; a
  * NOSCRIPT reply (after a restart, a failover or {@code SCRIPT FLUSH}) loads each script concerned
@@ -66,8 +67,14 @@ final class PipelineDispatcher {
   private final NanoClock clock;
   private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
 
-  /** Whether a turn is under way: one batch in flight at a time. */
-  private final AtomicBoolean turn = new AtomicBoolean();
+  /** The most turns under way at once, each with one batch in flight on its own connection. */
+  private final int pipelines;
+
+  /** Turns under way. */
+  private final AtomicInteger turns = new AtomicInteger();
+
+  /** Calls gone straight out by {@link #takeLane}. */
+  private final AtomicInteger straight = new AtomicInteger();
 
   /** For tests and the benchmark: batches written, and calls written in them. */
   final LongAdder batches = new LongAdder();
@@ -77,18 +84,22 @@ final class PipelineDispatcher {
   /** For tests: the largest batch written so far. */
   final AtomicInteger largestBatch = new AtomicInteger();
 
-  /** Deadlines are readings of {@code clock}. */
-  PipelineDispatcher(Connections connections, int maxBatch, NanoClock clock) {
+  /**
+   * @param pipelines the most batches in flight at once, each on its own connection
+   * @param clock the clock of the deadlines
+   */
+  PipelineDispatcher(Connections connections, int maxBatch, int pipelines, NanoClock clock) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("max batch must be at least 1, was " + maxBatch);
     }
+    if (pipelines < 1) {
+      throw new IllegalArgumentException("pipelines must be at least 1, was " + pipelines);
+    }
     this.connections = connections;
     this.maxBatch = maxBatch;
+    this.pipelines = pipelines;
     this.clock = clock;
   }
-
-  /** Calls under way: queued, in a batch, or gone straight out by {@link #takeLane}. */
-  private final AtomicInteger inFlight = new AtomicInteger();
 
   /** Whether calls are queued for the next batch. */
   boolean queued() {
@@ -96,29 +107,38 @@ final class PipelineDispatcher {
   }
 
   /**
-   * Auto mode's rule: true if no call is under way on this node, queued, in a batch or gone
-   * straight out; the caller may then go straight out, and counts as under way until {@link
-   * #releaseLane}. So a lone caller never queues, and concurrent callers share pipelines as in
-   * pipelined mode.
+   * Auto mode's rule: true if fewer than {@link DispatchMode#STRAIGHT_OUT} calls are out straight
+   * on this node; the caller may then go straight out, and counts as out until {@link
+   * #releaseLane}. So a lone caller never queues, and the calls beyond those share pipelines.
    */
   boolean takeLane() {
-    return inFlight.get() == 0 && inFlight.compareAndSet(0, 1);
+    return take(straight, DispatchMode.STRAIGHT_OUT);
+  }
+
+  /** For tests: the calls out straight now. */
+  int outStraight() {
+    return straight.get();
   }
 
   /** Ends the call that went straight out by {@link #takeLane}. */
   void releaseLane() {
-    inFlight.decrementAndGet();
+    straight.decrementAndGet();
+  }
+
+  /** Counts one more in {@code counter} if it is below {@code most}. */
+  private static boolean take(AtomicInteger counter, int most) {
+    for (int n = counter.get(); n < most; n = counter.get()) {
+      if (counter.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Runs {@code script} by EVALSHA in the next batch and returns its reply, or throws. */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
-    inFlight.incrementAndGet();
-    try {
-      return queue(script, keys, args, deadlineNanos);
-    } finally {
-      inFlight.decrementAndGet();
-    }
+    return queue(script, keys, args, deadlineNanos);
   }
 
   private Object queue(
@@ -131,13 +151,13 @@ final class PipelineDispatcher {
       if (s == DONE) {
         return call.reply();
       }
-      if (s == QUEUED && !turn.get() && turn.compareAndSet(false, true)) {
+      if (s == QUEUED && take(turns, pipelines)) {
         List<Call> batch = List.of();
         try {
           batch = runBatch();
         } finally {
           // The next turn may write while this one hands out the replies.
-          turn.set(false);
+          turns.decrementAndGet();
           wakeNext();
           for (Call c : batch) {
             c.publish();
@@ -165,11 +185,11 @@ final class PipelineDispatcher {
   }
 
   /**
-   * Wakes the first caller still waiting in the queue, to take the next turn; unless a caller took
-   * it meanwhile, which wakes the next one when its turn ends.
+   * Wakes the first caller still waiting in the queue, to take the next turn; unless callers took
+   * every turn meanwhile, and they wake the next one when their turns end.
    */
   private void wakeNext() {
-    for (Call head = queue.peek(); head != null && !turn.get(); head = queue.peek()) {
+    for (Call head = queue.peek(); head != null && turns.get() < pipelines; head = queue.peek()) {
       if (head.state.get() == QUEUED) {
         LockSupport.unpark(head.caller);
         return;

@@ -204,9 +204,9 @@ public final class RedisStoreBuilder {
   }
 
   /**
-   * Auto mode: a decision goes straight out on a pooled connection while no other decision is under
-   * way on its node, as in direct mode; otherwise it queues, and those queued go out together as
-   * one pipeline, as in pipelined mode. A lone caller never queues.
+   * Auto mode: a decision goes straight out on a pooled connection while fewer than two decisions
+   * are out straight on its node, as in direct mode; otherwise it queues, and those queued go out
+   * together as pipelines, up to four in flight at once. A lone caller never queues.
    */
   public RedisStoreBuilder pipelineAuto() {
     this.dispatch = DispatchMode.AUTO;

@@ -192,8 +192,9 @@ public final class RedisStoreFactory implements DeclaredStoreFactory {
               "`auto`",
               "false",
               "How decisions reach a Redis node (standalone, or each master of a cluster). "
-                  + "`auto`: a decision goes straight out while no other is under way on its node "
-                  + "(a lone caller is in direct mode); otherwise it is queued and pipelined. "
+                  + "`auto`: a decision goes straight out while fewer than two are out straight on "
+                  + "its node (a lone caller is in direct mode); otherwise it is queued and "
+                  + "pipelined, with up to four pipelines in flight. "
                   + "`true`: every decision is queued and pipelined. `false`: each "
                   + "decision is its own round trip on a pooled connection. See "
                   + "[Pipelining](redis.md#pipelining).");

@@ -34,9 +34,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *
  * <p>With pipelining on, the workers hand their calls to one {@link PipelineDispatcher} per master,
  * which writes those of the same master as one pipeline on a connection of that master's pool; in
- * auto mode, a call goes straight through the cluster client while no other call to that master is
- * under way (see {@link PipelineDispatcher#takeLane}). A call whose slot has moved (MOVED, ASK)
- * goes once more through the cluster client, which follows the redirection.
+ * auto mode, a call goes straight through the cluster client while fewer than two calls to that
+ * master are out straight (see {@link PipelineDispatcher#takeLane}). A call whose slot has moved
+ * (MOVED, ASK) goes once more through the cluster client, which follows the redirection.
  */
 final class WorkerTransport implements Transport {
 
@@ -204,7 +204,10 @@ final class WorkerTransport implements Transport {
     return d != null
         ? d
         : dispatchers.computeIfAbsent(
-            node, n -> new PipelineDispatcher(new NodeConnections(n), pipelineMaxBatch, clock));
+            node,
+            n ->
+                new PipelineDispatcher(
+                    new NodeConnections(n), pipelineMaxBatch, mode.pipelinesInFlight(), clock));
   }
 
   /** Connections to one master from the cluster client's pool, reads cut to the deadline. */

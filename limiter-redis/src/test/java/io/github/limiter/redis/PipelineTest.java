@@ -365,6 +365,92 @@ class PipelineTest {
   }
 
   @Test
+  void autoModeKeepsFourPipelinesInFlightAndSendsTwoCallsStraightOut() throws Exception {
+    RedisStore store =
+        RedisStore.builder()
+            .url(server.url())
+            .poolMaxTotal(8)
+            .decisionTimeout(Duration.ofSeconds(10))
+            .socketTimeout(Duration.ofSeconds(10))
+            .build();
+    stores.add(store);
+    DirectTransport transport = (DirectTransport) store.transport();
+    PipelineDispatcher dispatcher = dispatcher(store);
+    Policy policy =
+        Policy.tokenBucket("turns", Limit.bucket(1, Duration.ofHours(1), 1_000))
+            .withFailureMode(FailureMode.FAIL_CLOSED);
+    Await.until(
+        "the first connection open",
+        Duration.ofSeconds(10),
+        () -> transport.idleConnections() == 1);
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<Decision>> decisions = new ArrayList<>();
+    try {
+      // The server frozen under a call out straight: the next callers find no idle connection, so
+      // each takes a pipeline of its own, on a new connection, up to four in flight at once; the
+      // one after them waits in the queue.
+      server.freeze();
+      try {
+        decisions.add(pool.submit(() -> store.decide(policy, "straight", 1)));
+        Await.until("the call out", Duration.ofSeconds(10), () -> transport.idleConnections() == 0);
+        assertThat(dispatcher.outStraight()).isEqualTo(1);
+        for (int i = 1; i <= DispatchMode.AUTO_PIPELINES; i++) {
+          String key = "turn-" + i;
+          decisions.add(pool.submit(() -> store.decide(policy, key, 1)));
+          long batches = i;
+          Await.until(
+              i + " pipelines in flight",
+              Duration.ofSeconds(10),
+              () -> dispatcher.batches.sum() == batches);
+        }
+        decisions.add(pool.submit(() -> store.decide(policy, "queued", 1)));
+        Await.until("a call queued", Duration.ofSeconds(10), dispatcher::queued);
+        assertThat(dispatcher.batches.sum()).isEqualTo(DispatchMode.AUTO_PIPELINES);
+      } finally {
+        server.thaw();
+      }
+      for (Future<Decision> d : decisions) {
+        assertThat(d.get().isVerified()).isTrue();
+      }
+      // Each decision ran once; the queued one in a pipeline of its own, once a turn was free.
+      assertThat(scriptRuns()).isEqualTo(DispatchMode.AUTO_PIPELINES + 2);
+      assertThat(dispatcher.batches.sum()).isGreaterThan(DispatchMode.AUTO_PIPELINES);
+
+      // With connections idle, two calls go straight out at once; the third queues.
+      Await.until(
+          "connections idle again",
+          Duration.ofSeconds(10),
+          () -> transport.idleConnections() >= DispatchMode.STRAIGHT_OUT + 1);
+      decisions.clear();
+      server.freeze();
+      try {
+        for (int i = 1; i <= DispatchMode.STRAIGHT_OUT; i++) {
+          String key = "lane-" + i;
+          decisions.add(pool.submit(() -> store.decide(policy, key, 1)));
+          int out = i;
+          Await.until(
+              i + " out straight", Duration.ofSeconds(10), () -> dispatcher.outStraight() == out);
+        }
+        long batches = dispatcher.batches.sum();
+        decisions.add(pool.submit(() -> store.decide(policy, "third", 1)));
+        Await.until(
+            "the third pipelined",
+            Duration.ofSeconds(10),
+            () -> dispatcher.batches.sum() == batches + 1);
+        assertThat(dispatcher.outStraight()).isEqualTo(DispatchMode.STRAIGHT_OUT);
+      } finally {
+        server.thaw();
+      }
+      for (Future<Decision> d : decisions) {
+        assertThat(d.get().isVerified()).isTrue();
+      }
+      assertThat(scriptRuns()).isEqualTo(DispatchMode.AUTO_PIPELINES + 5);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void autoModeSendsALoneCallStraightOutAndPipelinesConcurrentOnes() throws Exception {
     RedisStore store =
         RedisStore.builder()
