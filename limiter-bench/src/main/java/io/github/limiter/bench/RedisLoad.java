@@ -121,7 +121,8 @@ public final class RedisLoad {
       return command.startsWith("config") || command.equals("info");
     }
 
-    String toJson() {
+    /** One JSON line; {@code round} counts from 1. */
+    String toJson(int round) {
       StringBuilder commands = new StringBuilder();
       long usec = 0;
       for (Map.Entry<String, RedisAdmin.CommandStats> e : server.entrySet()) {
@@ -139,12 +140,13 @@ public final class RedisLoad {
       }
       return String.format(
           Locale.ROOT,
-          "{\"subject\":\"%s\",\"threads\":%d,\"keys\":%d,\"calls\":%d,\"admitted\":%d,\"unverified\":%d,"
+          "{\"subject\":\"%s\",\"round\":%d,\"threads\":%d,\"keys\":%d,\"calls\":%d,\"admitted\":%d,\"unverified\":%d,"
               + "\"seconds\":%.3f,\"cpuUsPerCall\":%.3f,\"rate\":%d,\"limit\":%d,\"overAdmitted\":%d,"
               + "\"opsPerSec\":%.1f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%.1f,\"maxus\":%.1f,"
               + "\"scriptUsPerCall\":%.2f,\"commandUsPerCall\":%.2f,\"redisCpuUsPerCall\":%.2f,"
               + "\"serverBusy\":%.3f,\"commandsPerCall\":{%s}}",
           subject,
+          round,
           threads,
           keys,
           calls,
@@ -187,13 +189,15 @@ public final class RedisLoad {
     String host = "127.0.0.1";
 
     // Several subjects alternate run by run, round after round: on a noisy machine their ratio
-    // then compares runs that saw the same noise.
+    // then compares runs that saw the same noise. Each round starts one subject further on, so
+    // that no subject always runs first (on a server just used by another) or last.
     int run = 0;
     long overAdmitted = 0;
     for (int keys : keyCounts) {
       for (int threads : threadCounts) {
         for (int round = 0; round < rounds; round++) {
-          for (String subjectName : subjectNames) {
+          for (int s = 0; s < subjectNames.length; s++) {
+            String subjectName = subjectNames[(round + s) % subjectNames.length];
             String[] names = fresh ? freshKeys(keys, ++run) : keys(keys);
             try (Subject subject = SUBJECTS.get(subjectName).create(host, port, threads)) {
               for (String name : names) {
@@ -206,7 +210,7 @@ public final class RedisLoad {
               try (RedisAdmin admin = new RedisAdmin(port)) {
                 result = run(subject, subjectName, names, threads, seconds, admin, fresh);
               }
-              System.out.println(result.toJson());
+              System.out.println(result.toJson(round + 1));
               if (subjectName.startsWith("limiter")) {
                 // Bucket4j's delaying() over-admits by design, up to what is not yet synchronised.
                 overAdmitted += result.overAdmitted();
