@@ -63,6 +63,19 @@ class PipelineTest {
     return store;
   }
 
+  /** A store in the default (auto) dispatch with {@code connections} per node, closed after. */
+  private RedisStore autoStore(int connections) {
+    RedisStore store =
+        RedisStore.builder()
+            .url(server.url())
+            .poolMaxTotal(connections)
+            .decisionTimeout(Duration.ofSeconds(10))
+            .socketTimeout(Duration.ofSeconds(10))
+            .build();
+    stores.add(store);
+    return store;
+  }
+
   private static PipelineDispatcher dispatcher(RedisStore store) {
     PipelineDispatcher dispatcher = ((DirectTransport) store.transport()).pipeline();
     assertThat(dispatcher).as("pipelining is on").isNotNull();
@@ -310,14 +323,7 @@ class PipelineTest {
 
   @Test
   void autoModeCallsDirectlyWhileAloneAndQueuesBehindACallInFlight() throws Exception {
-    RedisStore store =
-        RedisStore.builder()
-            .url(server.url())
-            .poolMaxTotal(1)
-            .decisionTimeout(Duration.ofSeconds(10))
-            .socketTimeout(Duration.ofSeconds(10))
-            .build();
-    stores.add(store);
+    RedisStore store = autoStore(1);
     PipelineDispatcher dispatcher = dispatcher(store);
     Policy policy =
         Policy.tokenBucket("auto", Limit.bucket(1, Duration.ofHours(1), 1_000))
@@ -366,14 +372,7 @@ class PipelineTest {
 
   @Test
   void autoModeKeepsFourPipelinesInFlightAndSendsTwoCallsStraightOut() throws Exception {
-    RedisStore store =
-        RedisStore.builder()
-            .url(server.url())
-            .poolMaxTotal(8)
-            .decisionTimeout(Duration.ofSeconds(10))
-            .socketTimeout(Duration.ofSeconds(10))
-            .build();
-    stores.add(store);
+    RedisStore store = autoStore(8);
     DirectTransport transport = (DirectTransport) store.transport();
     PipelineDispatcher dispatcher = dispatcher(store);
     Policy policy =
@@ -452,14 +451,7 @@ class PipelineTest {
 
   @Test
   void autoModeSendsALoneCallStraightOutAndPipelinesConcurrentOnes() throws Exception {
-    RedisStore store =
-        RedisStore.builder()
-            .url(server.url())
-            .poolMaxTotal(8)
-            .decisionTimeout(Duration.ofSeconds(10))
-            .socketTimeout(Duration.ofSeconds(10))
-            .build();
-    stores.add(store);
+    RedisStore store = autoStore(8);
     PipelineDispatcher dispatcher = dispatcher(store);
     // A bucket of 100, refilling 1 per hour, on each thread's key: exactly 800 of 1 600 pass. A
     // key per thread, because calls on one key wait for each other (same-key groups, GroupsTest).
