@@ -25,8 +25,8 @@ final class ServletAdminFilter extends AdminFilter {
     try {
       return context != null && context.getAttribute(AdminApi.ATTRIBUTE) != null;
     } catch (RuntimeException e) {
-      return false; // no servlet context behind this request (a runtime with the API, not the
-      // chain)
+      // A runtime with the servlet API on its class path but no servlet behind this request.
+      return false;
     }
   }
 }

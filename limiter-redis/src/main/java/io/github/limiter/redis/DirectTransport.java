@@ -68,7 +68,7 @@ final class DirectTransport implements Transport {
     this.pipeline =
         mode.pipelines()
             ? new PipelineDispatcher(
-                provider, pipelineMaxBatch, Math.min(mode.pipelinesInFlight(), maxTotal), clock)
+                provider, pipelineMaxBatch, mode.pipelinesInFlight(maxTotal), clock)
             : null;
     provider.warmUp();
   }

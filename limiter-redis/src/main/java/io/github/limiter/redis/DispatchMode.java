@@ -49,8 +49,11 @@ enum DispatchMode {
     return this != DIRECT;
   }
 
-  /** The most pipelines in flight at once on one node, for a mode that {@link #pipelines}. */
-  int pipelinesInFlight() {
-    return this == AUTO ? AUTO_PIPELINES : 1;
+  /**
+   * The most pipelines in flight at once on one node of {@code connections} pooled connections, for
+   * a mode that {@link #pipelines}: never more than the connections, since each needs its own.
+   */
+  int pipelinesInFlight(int connections) {
+    return this == AUTO ? Math.min(AUTO_PIPELINES, connections) : 1;
   }
 }

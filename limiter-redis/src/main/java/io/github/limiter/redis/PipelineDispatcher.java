@@ -138,12 +138,6 @@ final class PipelineDispatcher {
   /** Runs {@code script} by EVALSHA in the next batch and returns its reply, or throws. */
   Object eval(Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
       throws Exception {
-    return queue(script, keys, args, deadlineNanos);
-  }
-
-  private Object queue(
-      Scripts.Script script, List<String> keys, List<String> args, long deadlineNanos)
-      throws Exception {
     Call call = new Call(script, keys, args, deadlineNanos);
     queue.add(call);
     for (; ; ) {

@@ -59,6 +59,9 @@ final class WorkerTransport implements Transport {
   /** The most calls per pipeline. */
   private final int pipelineMaxBatch;
 
+  /** The most pipelines in flight at once per master. */
+  private final int pipelines;
+
   private final int socketTimeoutMillis;
 
   /** One dispatcher per master, by {@code host:port}. */
@@ -80,6 +83,8 @@ final class WorkerTransport implements Transport {
     this.clients = clients;
     this.mode = mode;
     this.pipelineMaxBatch = pipelineMaxBatch;
+    // The builder gives each master's pool as many connections as there are workers.
+    this.pipelines = mode.pipelinesInFlight(threads);
     this.socketTimeoutMillis = socketTimeoutMillis;
     AtomicInteger count = new AtomicInteger();
     this.workers =
@@ -206,8 +211,7 @@ final class WorkerTransport implements Transport {
         : dispatchers.computeIfAbsent(
             node,
             n ->
-                new PipelineDispatcher(
-                    new NodeConnections(n), pipelineMaxBatch, mode.pipelinesInFlight(), clock));
+                new PipelineDispatcher(new NodeConnections(n), pipelineMaxBatch, pipelines, clock));
   }
 
   /** Connections to one master from the cluster client's pool, reads cut to the deadline. */
